@@ -1,0 +1,184 @@
+package dev.orderpipeline.infra;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A PostgreSQL server to work on: one that is given by a JDBC URL of its maintenance database, or an embedded one
+ * started from the zonky binaries when none is given. It hands out fresh databases, so tests and experiment runs
+ * never see each other's rows.
+ */
+public final class Postgres implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Postgres.class);
+
+    private final String adminUrl;
+    private final String user;
+    private final @Nullable String password;
+    private final @Nullable EmbeddedPostgres embedded;
+    private final List<String> created = new CopyOnWriteArrayList<>();
+    private volatile boolean dropCreatedOnClose;
+
+    private Postgres(String adminUrl, String user, @Nullable String password, @Nullable EmbeddedPostgres embedded) {
+        this.adminUrl = adminUrl;
+        this.user = user;
+        this.password = password;
+        this.embedded = embedded;
+    }
+
+    /** Connects to a given server; {@code adminUrl} points at a database the user may run CREATE DATABASE from. */
+    public static Postgres external(String adminUrl, String user, @Nullable String password) {
+        var postgres = new Postgres(adminUrl, user, password, null);
+        try (var connection = postgres.connect(adminUrl)) {
+            log.debug("PostgreSQL {} reachable at {}", connection.getMetaData().getDatabaseProductVersion(), adminUrl);
+            return postgres;
+        } catch (SQLException ex) {
+            throw new IllegalStateException("PostgreSQL at " + adminUrl + " is not reachable: " + ex.getMessage(), ex);
+        }
+    }
+
+    /** Starts an embedded server on the given port (0 for any free one) with its data in {@code dataDirectory}. */
+    public static Postgres embedded(int port, java.nio.file.@Nullable Path dataDirectory) {
+        try {
+            var builder = EmbeddedPostgres.builder()
+                    .setPort(port)
+                    .setServerConfig("max_connections", "300")
+                    .setServerConfig("shared_buffers", "256MB")
+                    .setCleanDataDirectory(dataDirectory == null);
+            if (dataDirectory != null) {
+                builder.setDataDirectory(dataDirectory);
+            }
+            var server = builder.start();
+            var url = server.getJdbcUrl("postgres", "postgres");
+            log.info("Embedded PostgreSQL started on port {}", server.getPort());
+            return new Postgres(url.substring(0, url.indexOf('?')), "postgres", null, server);
+        } catch (IOException ex) {
+            throw new UncheckedIOException("embedded PostgreSQL did not start", ex);
+        }
+    }
+
+    /**
+     * The server tests use: the one named by {@code ORDERPIPELINE_TEST_POSTGRES_URL} (default the local server at
+     * 127.0.0.1:5432, user postgres), or an embedded one when that is not reachable. Databases it creates are
+     * dropped when the JVM exits.
+     */
+    public static synchronized Postgres forTests() {
+        if (forTests == null) {
+            var url = Objects.requireNonNullElse(
+                    System.getenv("ORDERPIPELINE_TEST_POSTGRES_URL"), "jdbc:postgresql://127.0.0.1:5432/postgres");
+            var user = Objects.requireNonNullElse(System.getenv("ORDERPIPELINE_TEST_POSTGRES_USER"), "postgres");
+            var password = System.getenv("ORDERPIPELINE_TEST_POSTGRES_PASSWORD");
+            Postgres chosen;
+            try {
+                chosen = external(url, user, password);
+                log.info("Tests use PostgreSQL at {}", url);
+            } catch (IllegalStateException ex) {
+                log.info("No PostgreSQL at {} ({}); starting an embedded one", url, ex.getMessage());
+                chosen = embedded(0, null);
+            }
+            chosen.dropCreatedOnClose = true;
+            var server = chosen;
+            Runtime.getRuntime().addShutdownHook(new Thread(server::close, "postgres-test-cleanup"));
+            forTests = server;
+        }
+        return forTests;
+    }
+
+    private static @Nullable Postgres forTests;
+
+    /** Creates an empty database and returns its JDBC URL. */
+    public String createDatabase(String prefix) {
+        var name = (prefix + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12))
+                .toLowerCase(Locale.ROOT);
+        if (!name.matches("[a-z][a-z0-9_]{0,62}")) {
+            throw new IllegalArgumentException("not a plain database name: " + name);
+        }
+        try (var connection = connect(adminUrl);
+                var statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE " + name);
+        } catch (SQLException ex) {
+            throw new IllegalStateException("could not create database " + name, ex);
+        }
+        created.add(name);
+        return jdbcUrl(name);
+    }
+
+    /** Creates the database if it does not exist and returns its JDBC URL; it is kept on close. */
+    public String ensureDatabase(String name) {
+        try (var connection = connect(adminUrl);
+                var statement = connection.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
+            statement.setString(1, name);
+            if (!statement.executeQuery().next()) {
+                try (var create = connection.createStatement()) {
+                    create.execute("CREATE DATABASE \"" + name.replace("\"", "") + "\"");
+                }
+            }
+        } catch (SQLException ex) {
+            throw new IllegalStateException("could not create database " + name, ex);
+        }
+        return jdbcUrl(name);
+    }
+
+    /** The JDBC URL of a database on this server. */
+    public String jdbcUrl(String database) {
+        var base = adminUrl.substring(0, adminUrl.lastIndexOf('/') + 1);
+        return base + database;
+    }
+
+    public String user() {
+        return user;
+    }
+
+    public @Nullable String password() {
+        return password;
+    }
+
+    /** Whether this is an embedded server started by this process. */
+    public boolean isEmbedded() {
+        return embedded != null;
+    }
+
+    public Connection connect(String url) throws SQLException {
+        var properties = new Properties();
+        properties.setProperty("user", user);
+        if (password != null) {
+            properties.setProperty("password", password);
+        }
+        properties.setProperty("connectTimeout", "3");
+        return DriverManager.getConnection(url, properties);
+    }
+
+    @Override
+    public void close() {
+        if (dropCreatedOnClose && embedded == null) {
+            for (var name : created) {
+                try (var connection = connect(adminUrl);
+                        var statement = connection.createStatement()) {
+                    statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+                } catch (SQLException ex) {
+                    log.warn("Could not drop test database {}", name, ex);
+                }
+            }
+        }
+        if (embedded != null) {
+            try {
+                embedded.close();
+            } catch (IOException ex) {
+                log.warn("Embedded PostgreSQL did not stop cleanly", ex);
+            }
+        }
+    }
+}

@@ -1,0 +1,9 @@
+/**
+ * What runs beside the code on a machine without Docker: PostgreSQL (a server that is given, or an embedded one
+ * from Maven artifacts), a real Apache Kafka broker in KRaft mode started from its jars as its own process, and
+ * the launcher that brings up the whole pipeline. The same classes give tests a fresh database of their own.
+ */
+@NullMarked
+package dev.orderpipeline.infra;
+
+import org.jspecify.annotations.NullMarked;
