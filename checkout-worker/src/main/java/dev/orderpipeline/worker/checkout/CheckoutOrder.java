@@ -1,0 +1,44 @@
+package dev.orderpipeline.worker.checkout;
+
+import dev.orderpipeline.contract.CheckoutCommand;
+import java.util.Objects;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The order row a checkout command refers to, as locked by the applying transaction.
+ *
+ * @param id the order id
+ * @param productId the ordered product
+ * @param quantity units ordered
+ * @param userId the owner
+ * @param status CREATED, PROCESSING, COMPLETED or REJECTED
+ */
+record CheckoutOrder(UUID id, UUID productId, int quantity, String userId, String status) {
+
+    CheckoutOrder {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(productId, "productId");
+        Objects.requireNonNull(userId, "userId");
+        Objects.requireNonNull(status, "status");
+    }
+
+    boolean isCreated() {
+        return "CREATED".equals(status);
+    }
+
+    /** Why the command does not describe this order, or null when it does. */
+    @Nullable
+    String mismatch(CheckoutCommand command) {
+        if (!productId.equals(command.productId())) {
+            return "product " + command.productId() + " is not the product of order " + id;
+        }
+        if (quantity != command.quantity()) {
+            return "quantity " + command.quantity() + " is not the quantity " + quantity + " of order " + id;
+        }
+        if (!userId.equals(command.userId())) {
+            return "user is not the owner of order " + id;
+        }
+        return null;
+    }
+}

@@ -1,0 +1,95 @@
+package dev.orderpipeline.worker.checkout;
+
+import dev.orderpipeline.contract.CheckoutResult;
+import dev.orderpipeline.contract.Topics;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.stereotype.Component;
+
+/** Reports what the worker did after the commit: results for applied commands, dead letters for the rest. */
+@Component
+class CheckoutPublisher {
+
+    private static final Logger log = LoggerFactory.getLogger(CheckoutPublisher.class);
+
+    private final KafkaTemplate<String, Object> template;
+    private final DeadLetterPublishingRecoverer deadLetters;
+    private final CheckoutMetrics metrics;
+    private final WorkerProperties worker;
+
+    CheckoutPublisher(
+            KafkaTemplate<String, Object> template,
+            DeadLetterPublishingRecoverer deadLetters,
+            CheckoutMetrics metrics,
+            WorkerProperties worker) {
+        this.template = template;
+        this.deadLetters = deadLetters;
+        this.metrics = metrics;
+        this.worker = worker;
+    }
+
+    /**
+     * Publishes the results keyed by order id and waits for the acknowledgements. Results are advisory (the
+     * database is the truth and clients can read the order), so a failure is logged and the batch goes on: redelivering
+     * it would not bring back a lost result any better.
+     */
+    void publishResults(List<CheckoutResult> results) {
+        if (results.isEmpty()) {
+            return;
+        }
+        try {
+            var sends = results.stream()
+                    .map(result -> template.send(Topics.CHECKOUT_RESULTS, result.key(), result))
+                    .toArray(CompletableFuture<?>[]::new);
+            CompletableFuture.allOf(sends).get(worker.sendTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException | RuntimeException ex) {
+            log.warn("Could not publish {} checkout results; the orders table holds the outcomes", results.size(), ex);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            log.warn("Interrupted while publishing {} checkout results", results.size(), ex);
+        }
+    }
+
+    /**
+     * Sends each record to the dead-letter topic and waits for the broker to take it.
+     *
+     * @throws RuntimeException if a dead letter is not acknowledged; the batch must then be redelivered, which the
+     *     database absorbs as duplicates
+     */
+    void deadLetter(List<DeadLetter> letters) {
+        for (var letter : letters) {
+            var record = letter.record();
+            log.warn(
+                    "Dead-lettering {}-{}@{}: {}",
+                    record.topic(),
+                    record.partition(),
+                    record.offset(),
+                    letter.reason().getMessage());
+            deadLetters.accept(record, null, letter.reason());
+            metrics.deadLettered();
+        }
+    }
+
+    /**
+     * A record for the dead-letter topic.
+     *
+     * @param record the record as consumed
+     * @param reason why it cannot be applied
+     */
+    record DeadLetter(ConsumerRecord<?, ?> record, PoisonCommandException reason) {
+
+        DeadLetter {
+            Objects.requireNonNull(record, "record");
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package dev.orderpipeline.worker.checkout;
+
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Why a record cannot be applied, as handed to the dead-letter recoverer: its message becomes the reason header and,
+ * with its cause, spring-kafka's exception headers.
+ */
+final class PoisonCommandException extends RuntimeException {
+
+    private static final int MAX_DESCRIPTION_LENGTH = 300;
+
+    PoisonCommandException(String reason, @Nullable Throwable cause) {
+        super(reason, cause);
+    }
+
+    /** A failure in one short line, for a reason header: the first line of its message. */
+    static String describe(Throwable failure) {
+        var message = Objects.requireNonNullElse(
+                failure.getMessage(), failure.getClass().getName());
+        var firstLine = message.lines().findFirst().orElse(message);
+        return firstLine.length() <= MAX_DESCRIPTION_LENGTH
+                ? firstLine
+                : firstLine.substring(0, MAX_DESCRIPTION_LENGTH) + "...";
+    }
+}

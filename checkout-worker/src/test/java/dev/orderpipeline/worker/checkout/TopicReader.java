@@ -1,0 +1,48 @@
+package dev.orderpipeline.worker.checkout;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.jspecify.annotations.Nullable;
+import org.springframework.kafka.test.EmbeddedKafkaBroker;
+import org.springframework.kafka.test.utils.KafkaTestUtils;
+
+/** Reads a whole topic from its beginning, collecting what has arrived so far each time it is asked. */
+final class TopicReader implements AutoCloseable {
+
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
+
+    TopicReader(EmbeddedKafkaBroker broker, String topic) {
+        var properties = KafkaTestUtils.consumerProps(broker, "reader-" + UUID.randomUUID(), false);
+        consumer = new KafkaConsumer<>(properties, new StringDeserializer(), new ByteArrayDeserializer());
+        var partitions = consumer.partitionsFor(topic).stream()
+                .map(info -> new TopicPartition(topic, info.partition()))
+                .toList();
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+    }
+
+    /** Everything read so far, after one more poll. */
+    List<ConsumerRecord<String, byte[]>> records() {
+        consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+        return List.copyOf(records);
+    }
+
+    static @Nullable String header(ConsumerRecord<?, ?> record, String name) {
+        var header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        consumer.close();
+    }
+}
