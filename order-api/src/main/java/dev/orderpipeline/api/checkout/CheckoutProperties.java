@@ -1,0 +1,45 @@
+package dev.orderpipeline.api.checkout;
+
+import java.time.Duration;
+import java.util.Objects;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * How checkout behaves.
+ *
+ * @param maxWait the longest {@code Prefer: wait} honoured; longer requests are cut to it
+ * @param publishTimeout how long a request waits for the broker to acknowledge a command; the producer's own
+ *     bounds ({@code max.block.ms}, {@code delivery.timeout.ms}) normally end the wait first
+ * @param retryAfter what a 503 tells clients to wait before retrying
+ * @param resultsGroupPrefix consumer group prefix for the results listener; each instance adds a random suffix so
+ *     that every instance sees every result
+ */
+@ConfigurationProperties("orderpipeline.checkout")
+record CheckoutProperties(
+        @DefaultValue("30s") Duration maxWait,
+        @DefaultValue("15s") Duration publishTimeout,
+        @DefaultValue("5s") Duration retryAfter,
+        @DefaultValue("order-api-results-") String resultsGroupPrefix) {
+
+    CheckoutProperties {
+        Objects.requireNonNull(maxWait, "maxWait");
+        Objects.requireNonNull(publishTimeout, "publishTimeout");
+        Objects.requireNonNull(retryAfter, "retryAfter");
+        Objects.requireNonNull(resultsGroupPrefix, "resultsGroupPrefix");
+        if (maxWait.toSeconds() < 1) {
+            throw new IllegalArgumentException("orderpipeline.checkout.max-wait must be at least 1s, was " + maxWait);
+        }
+        if (!publishTimeout.isPositive()) {
+            throw new IllegalArgumentException(
+                    "orderpipeline.checkout.publish-timeout must be positive, was " + publishTimeout);
+        }
+        if (retryAfter.toSeconds() < 1) {
+            throw new IllegalArgumentException(
+                    "orderpipeline.checkout.retry-after must be at least 1s, was " + retryAfter);
+        }
+        if (resultsGroupPrefix.isBlank()) {
+            throw new IllegalArgumentException("orderpipeline.checkout.results-group-prefix must not be blank");
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package dev.orderpipeline.api.checkout;
+
+import dev.orderpipeline.api.order.Order;
+import java.math.BigDecimal;
+import java.util.Objects;
+
+/**
+ * An order with the amount its payment captures.
+ *
+ * @param order the order
+ * @param amount unit price times quantity, two decimals
+ */
+public record PricedOrder(Order order, BigDecimal amount) {
+
+    public PricedOrder {
+        Objects.requireNonNull(order, "order");
+        Objects.requireNonNull(amount, "amount");
+        if (amount.signum() < 0) {
+            throw new IllegalArgumentException("amount must not be negative, was " + amount);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.orderpipeline.api.web;
+
+import java.net.URI;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+
+/**
+ * The kinds of problem the API answers with. The type URI and title of a kind never change, so clients can branch
+ * on them; what happened this time goes into {@code detail} and extra properties.
+ */
+public enum ProblemKind {
+    VALIDATION_FAILED("validation-failed", HttpStatus.BAD_REQUEST, "Request validation failed"),
+    MALFORMED_REQUEST("malformed-request", HttpStatus.BAD_REQUEST, "Malformed request"),
+    MISSING_USER("missing-user", HttpStatus.BAD_REQUEST, "Caller not identified"),
+    UNKNOWN_STRATEGY("unknown-strategy", HttpStatus.BAD_REQUEST, "Unknown checkout strategy"),
+    NOT_FOUND("not-found", HttpStatus.NOT_FOUND, "Resource not found"),
+    PRODUCT_NOT_FOUND("product-not-found", HttpStatus.NOT_FOUND, "Product not found"),
+    ORDER_NOT_FOUND("order-not-found", HttpStatus.NOT_FOUND, "Order not found"),
+    METHOD_NOT_ALLOWED("method-not-allowed", HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
+    NOT_ACCEPTABLE("not-acceptable", HttpStatus.NOT_ACCEPTABLE, "Not acceptable"),
+    ORDER_NOT_CHECKOUTABLE("order-not-checkoutable", HttpStatus.CONFLICT, "Order cannot be checked out"),
+    UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type"),
+    BROKER_UNAVAILABLE("broker-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Message broker unavailable"),
+    INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal server error");
+
+    /** Prefix of every problem type URI. */
+    public static final String TYPE_PREFIX = "urn:order-pipeline:problem:";
+
+    private final String slug;
+    private final HttpStatus status;
+    private final String title;
+
+    ProblemKind(String slug, HttpStatus status, String title) {
+        this.slug = slug;
+        this.status = status;
+        this.title = title;
+    }
+
+    public URI type() {
+        return URI.create(TYPE_PREFIX + slug);
+    }
+
+    public HttpStatus status() {
+        return status;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    /** A fresh problem of this kind describing one occurrence. */
+    public ProblemDetail problem(String detail) {
+        var problem = ProblemDetail.forStatusAndDetail(status, detail);
+        problem.setType(type());
+        problem.setTitle(title);
+        return problem;
+    }
+
+    /** Stamps this kind's type and title on a problem that Spring built for one of its own exceptions. */
+    void stamp(ProblemDetail problem) {
+        problem.setType(type());
+        problem.setTitle(title);
+    }
+}

@@ -1,0 +1,81 @@
+package dev.orderpipeline.api;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** A plain HTTP client for the API under test, so tests see exactly what a real client sees. */
+public final class ApiClient {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String baseUrl;
+
+    public ApiClient(int port) {
+        this.baseUrl = "http://127.0.0.1:" + port;
+    }
+
+    public Response get(String path, String... headers) {
+        return send("GET", path, null, "application/json", headers);
+    }
+
+    public Response post(String path, @Nullable String json, String... headers) {
+        return send("POST", path, json, "application/json", headers);
+    }
+
+    /** Any method, body and content type; {@code headers} are name, value pairs. */
+    public Response send(String method, String path, @Nullable String body, String contentType, String... headers) {
+        var request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .timeout(Duration.ofSeconds(60))
+                .header("Accept", "application/json, application/problem+json")
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            request.header("Content-Type", contentType);
+        }
+        for (var i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        try {
+            var response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return new Response(response.statusCode(), response.headers(), response.body());
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", ex);
+        }
+    }
+
+    /** A response as received. */
+    public record Response(int status, java.net.http.HttpHeaders headers, String body) {
+
+        public JsonNode json() {
+            return JSON.readTree(body);
+        }
+
+        public Optional<String> header(String name) {
+            return headers.firstValue(name);
+        }
+
+        public String contentType() {
+            return header("Content-Type").orElse("");
+        }
+
+        @Override
+        public String toString() {
+            return status + " " + headers.map() + " " + body;
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package dev.orderpipeline.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.orderpipeline.infra.Postgres;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.kafka.test.EmbeddedKafkaBroker;
+import org.springframework.kafka.test.context.EmbeddedKafka;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The application on a random port with a fresh PostgreSQL database and an embedded Kafka broker. Every test class
+ * that extends it without adding configuration shares the one context (and so the database and broker): tests
+ * make their own products, orders and user ids and never assume an empty table.
+ */
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
+            "orderpipeline.checkout.max-wait=3s",
+        })
+@EmbeddedKafka
+public abstract class ApiTestSupport {
+
+    protected static final String USER = "X-User-Id";
+
+    private static final String DATABASE_URL = Postgres.forTests().createDatabase("order_api");
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url", () -> DATABASE_URL);
+        registry.add("spring.datasource.username", () -> Postgres.forTests().user());
+        var password = Postgres.forTests().password();
+        if (password != null) {
+            registry.add("spring.datasource.password", () -> password);
+        }
+    }
+
+    @LocalServerPort
+    private int port;
+
+    @Autowired
+    protected JdbcClient jdbc;
+
+    @Autowired
+    protected EmbeddedKafkaBroker broker;
+
+    protected ApiClient api;
+
+    @BeforeEach
+    void connectClient() {
+        api = new ApiClient(port);
+    }
+
+    protected static String newUser() {
+        return "user-" + UUID.randomUUID();
+    }
+
+    protected UUID createProduct(int stock, String price) {
+        var response = api.post("/api/products", """
+                {"name": "Hot product", "stock": %d, "price": %s}
+                """.formatted(stock, price));
+        assertThat(response.status()).as(response::toString).isEqualTo(201);
+        return UUID.fromString(response.json().get("id").asString());
+    }
+
+    protected JsonNode createOrder(String userId, UUID productId, int quantity) {
+        var response = api.post("/api/orders", """
+                {"productId": "%s", "quantity": %d}
+                """.formatted(productId, quantity), USER, userId);
+        assertThat(response.status()).as(response::toString).isEqualTo(201);
+        return response.json();
+    }
+
+    protected UUID createOrderId(String userId) {
+        return UUID.fromString(
+                createOrder(userId, createProduct(10, "12.50"), 1).get("id").asString());
+    }
+
+    protected String statusInDatabase(UUID orderId) {
+        return jdbc.sql("SELECT status FROM orders WHERE id = :id")
+                .param("id", orderId)
+                .query(String.class)
+                .single();
+    }
+
+    protected long count(String table) {
+        return jdbc.sql("SELECT count(*) FROM " + table).query(Long.class).single();
+    }
+}

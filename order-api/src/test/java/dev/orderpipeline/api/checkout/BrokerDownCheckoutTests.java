@@ -1,0 +1,167 @@
+package dev.orderpipeline.api.checkout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.orderpipeline.api.ApiClient;
+import dev.orderpipeline.infra.Postgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * A context whose broker address is a closed local port: checkout must answer 503 within the producer's bounds
+ * and leave the order as it was. The producer, admin and listener timeouts are cut short so the context does not
+ * spend minutes trying.
+ */
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "spring.kafka.producer.properties[max.block.ms]=1500",
+            "spring.kafka.producer.properties[request.timeout.ms]=1000",
+            "spring.kafka.producer.properties[delivery.timeout.ms]=2000",
+            "spring.kafka.admin.operation-timeout=1s",
+            "spring.kafka.admin.close-timeout=1s",
+            "orderpipeline.checkout.retry-after=7s",
+        })
+@DirtiesContext
+class BrokerDownCheckoutTests {
+
+    private static final String DATABASE_URL = Postgres.forTests().createDatabase("order_api_broker_down");
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url", () -> DATABASE_URL);
+        registry.add("spring.datasource.username", () -> Postgres.forTests().user());
+        var password = Postgres.forTests().password();
+        if (password != null) {
+            registry.add("spring.datasource.password", () -> password);
+        }
+        registry.add("spring.kafka.bootstrap-servers", () -> "127.0.0.1:" + closedPort());
+    }
+
+    @LocalServerPort
+    private int port;
+
+    @Autowired
+    private JdbcClient jdbc;
+
+    @Autowired
+    private CheckoutWaiters waiters;
+
+    private ApiClient api;
+
+    @BeforeEach
+    void connectClient() {
+        api = new ApiClient(port);
+    }
+
+    @Test
+    void answersServiceUnavailableAndLeavesTheOrderCreated() {
+        var alice = "alice-" + UUID.randomUUID();
+        var orderId = createOrder(alice);
+
+        var started = System.nanoTime();
+        var response = api.post("/api/orders/" + orderId + "/checkout", null, "X-User-Id", alice);
+        var elapsed = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(response.status()).as(response::toString).isEqualTo(503);
+        assertThat(response.header("Retry-After")).contains("7");
+        assertThat(response.contentType()).startsWith("application/problem+json");
+        var problem = response.json();
+        assertThat(problem.get("type").asString()).isEqualTo("urn:order-pipeline:problem:broker-unavailable");
+        assertThat(problem.get("title").asString()).isEqualTo("Message broker unavailable");
+        assertThat(problem.get("status").asInt()).isEqualTo(503);
+        assertThat(problem.get("orderId").asString()).isEqualTo(orderId.toString());
+        assertThat(elapsed).isLessThan(Duration.ofSeconds(10));
+        assertThat(statusOf(orderId)).isEqualTo("CREATED");
+    }
+
+    @Test
+    void answersServiceUnavailableToAWaitingCheckoutAndForgetsTheWaiter() {
+        var alice = "alice-" + UUID.randomUUID();
+        var orderId = createOrder(alice);
+
+        var response = api.post("/api/orders/" + orderId + "/checkout", null, "X-User-Id", alice, "Prefer", "wait=5");
+
+        assertThat(response.status()).as(response::toString).isEqualTo(503);
+        assertThat(response.header("Preference-Applied")).isEmpty();
+        assertThat(waiters.waiting()).isZero();
+        assertThat(statusOf(orderId)).isEqualTo("CREATED");
+    }
+
+    @Test
+    void boundsTheWaitOfConcurrentCheckouts() throws Exception {
+        var buyers = 4;
+        var orders = new ArrayList<UUID>();
+        var users = new ArrayList<String>();
+        for (var i = 0; i < buyers; i++) {
+            users.add("buyer-" + UUID.randomUUID());
+            orders.add(createOrder(users.getLast()));
+        }
+        var start = new CountDownLatch(1);
+        try (var pool = Executors.newFixedThreadPool(buyers)) {
+            var answers = new ArrayList<Future<ApiClient.Response>>();
+            for (var i = 0; i < buyers; i++) {
+                var orderId = orders.get(i);
+                var userId = users.get(i);
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    return api.post("/api/orders/" + orderId + "/checkout", null, "X-User-Id", userId);
+                }));
+            }
+            var started = System.nanoTime();
+            start.countDown();
+            for (var answer : answers) {
+                assertThat(answer.get(30, TimeUnit.SECONDS).status()).isEqualTo(503);
+            }
+            // every request waits for the broker on its own (max.block.ms = 1.5 s here), not one after another
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+        }
+        assertThat(orders).allSatisfy(orderId -> assertThat(statusOf(orderId)).isEqualTo("CREATED"));
+    }
+
+    private UUID createOrder(String userId) {
+        var product = api.post("/api/products", "{\"name\": \"Hot\", \"stock\": 1, \"price\": 5}");
+        assertThat(product.status()).as(product::toString).isEqualTo(201);
+        var order = api.post(
+                "/api/orders",
+                "{\"productId\": \"%s\", \"quantity\": 1}"
+                        .formatted(product.json().get("id").asString()),
+                "X-User-Id",
+                userId);
+        assertThat(order.status()).as(order::toString).isEqualTo(201);
+        return UUID.fromString(order.json().get("id").asString());
+    }
+
+    private String statusOf(UUID orderId) {
+        return jdbc.sql("SELECT status FROM orders WHERE id = :id")
+                .param("id", orderId)
+                .query(String.class)
+                .single();
+    }
+
+    private static int closedPort() {
+        try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}

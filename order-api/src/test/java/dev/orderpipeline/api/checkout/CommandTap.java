@@ -1,0 +1,75 @@
+package dev.orderpipeline.api.checkout;
+
+import dev.orderpipeline.contract.Headers;
+import dev.orderpipeline.contract.Topics;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Reads the commands topic from the beginning, as text, without a consumer group (all partitions assigned), so
+ * tests see exactly the records the API published.
+ */
+final class CommandTap implements AutoCloseable {
+
+    static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final KafkaConsumer<String, String> consumer;
+
+    CommandTap(String bootstrapServers) {
+        consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers,
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false),
+                new StringDeserializer(),
+                new StringDeserializer());
+        var partitions = consumer.partitionsFor(Topics.CHECKOUT_COMMANDS).stream()
+                .map(info -> new TopicPartition(info.topic(), info.partition()))
+                .toList();
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+    }
+
+    /** Records polled now (possibly none) whose value names the order. */
+    List<ConsumerRecord<String, String>> pollFor(UUID orderId) {
+        var found = new ArrayList<ConsumerRecord<String, String>>();
+        for (var record : consumer.poll(Duration.ofMillis(200))) {
+            if (record.value() != null
+                    && orderId.toString().equals(value(record).path("orderId").asString(""))) {
+                found.add(record);
+            }
+        }
+        return found;
+    }
+
+    static JsonNode value(ConsumerRecord<String, String> record) {
+        return JSON.readTree(record.value());
+    }
+
+    static @Nullable String header(ConsumerRecord<String, String> record, String name) {
+        var header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    static @Nullable String commandId(ConsumerRecord<String, String> record) {
+        return header(record, Headers.COMMAND_ID);
+    }
+
+    @Override
+    public void close() {
+        consumer.close();
+    }
+}

@@ -1,0 +1,160 @@
+package dev.orderpipeline.api.checkout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.orderpipeline.api.ApiTestSupport;
+import dev.orderpipeline.contract.CheckoutCommand;
+import dev.orderpipeline.contract.Headers;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.beans.factory.annotation.Autowired;
+
+class KafkaCheckoutTests extends ApiTestSupport {
+
+    @Autowired
+    private MeterRegistry meters;
+
+    @Test
+    void acceptsTheCheckoutAndPublishesACommandKeyedByProduct() {
+        var alice = newUser();
+        var productId = createProduct(10, "12.50");
+        var orderId = UUID.fromString(createOrder(alice, productId, 3).get("id").asString());
+
+        var response = api.post("/api/orders/" + orderId + "/checkout", null, USER, alice);
+
+        assertThat(response.status()).as(response::toString).isEqualTo(202);
+        assertThat(response.header("Location")).contains("/api/orders/" + orderId);
+        assertThat(response.header("Preference-Applied")).isEmpty();
+        var body = response.json();
+        assertThat(body.get("orderId").asString()).isEqualTo(orderId.toString());
+        assertThat(body.get("commandId").asString())
+                .isEqualTo(CheckoutCommand.idFor(orderId).toString());
+        assertThat(body.get("status").asString()).isEqualTo("CREATED");
+
+        var record = awaitCommands(orderId, 1).getFirst();
+        assertThat(record.key()).isEqualTo(productId.toString());
+        assertThat(CommandTap.commandId(record))
+                .isEqualTo(CheckoutCommand.idFor(orderId).toString());
+        assertThat(CommandTap.header(record, Headers.COMMAND_TYPE)).isEqualTo("checkout");
+        assertThat(record.headers().lastHeader("__TypeId__")).isNull();
+        var command = CommandTap.JSON.readValue(record.value(), CheckoutCommand.class);
+        assertThat(command)
+                .isEqualTo(new CheckoutCommand(
+                        CheckoutCommand.idFor(orderId), orderId, productId, alice, 3, command.requestedAt()));
+        assertThat(command.requestedAt()).isBefore(Instant.now().plusSeconds(1));
+        // the API hands the checkout on and changes nothing itself
+        assertThat(statusInDatabase(orderId)).isEqualTo("CREATED");
+        assertThat(meters.get("checkout.requests")
+                        .tag("strategy", "kafka")
+                        .tag("outcome", "accepted")
+                        .timer()
+                        .count())
+                .isPositive();
+    }
+
+    @Test
+    void publishesTheSameCommandIdWhenACreatedOrderIsCheckedOutAgain() {
+        var alice = newUser();
+        var orderId = createOrderId(alice);
+
+        var first = api.post("/api/orders/" + orderId + "/checkout", null, USER, alice);
+        var second = api.post("/api/orders/" + orderId + "/checkout?strategy=kafka", null, USER, alice);
+
+        assertThat(first.status()).isEqualTo(202);
+        assertThat(second.status()).isEqualTo(202);
+        assertThat(second.json().get("commandId")).isEqualTo(first.json().get("commandId"));
+        var records = awaitCommands(orderId, 2);
+        assertThat(records)
+                .extracting(CommandTap::commandId)
+                .containsOnly(CheckoutCommand.idFor(orderId).toString());
+        assertThat(records)
+                .extracting(record -> CommandTap.value(record).get("commandId").asString())
+                .containsOnly(CheckoutCommand.idFor(orderId).toString());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"COMPLETED", "REJECTED", "PROCESSING"})
+    void refusesToCheckOutAnOrderThatIsNotCreated(String status) {
+        var alice = newUser();
+        var orderId = createOrderId(alice);
+        jdbc.sql("""
+                        UPDATE orders
+                           SET status = :status,
+                               reject_reason = CASE WHEN :status = 'REJECTED' THEN 'INSUFFICIENT_STOCK' END
+                         WHERE id = :id
+                        """).param("status", status).param("id", orderId).update();
+
+        var response = api.post("/api/orders/" + orderId + "/checkout", null, USER, alice);
+
+        assertThat(response.status()).isEqualTo(409);
+        var problem = response.json();
+        assertThat(problem.get("type").asString()).isEqualTo("urn:order-pipeline:problem:order-not-checkoutable");
+        assertThat(problem.get("title").asString()).isEqualTo("Order cannot be checked out");
+        assertThat(problem.get("status").asInt()).isEqualTo(409);
+        assertThat(problem.get("detail").asString()).contains(orderId.toString(), status);
+        assertThat(problem.get("orderId").asString()).isEqualTo(orderId.toString());
+        // the problem's own "status" member is the HTTP status (RFC 9457), so the order's status has its own name
+        assertThat(problem.get("orderStatus").asString()).isEqualTo(status);
+        assertThat(statusInDatabase(orderId)).isEqualTo(status);
+    }
+
+    @Test
+    void hidesAnotherUsersOrderFromCheckout() {
+        var orderId = createOrderId(newUser());
+
+        var response = api.post("/api/orders/" + orderId + "/checkout", null, USER, newUser());
+
+        assertThat(response.status()).isEqualTo(404);
+        assertThat(response.json().get("type").asString()).isEqualTo("urn:order-pipeline:problem:order-not-found");
+        assertThat(statusInDatabase(orderId)).isEqualTo("CREATED");
+    }
+
+    @Test
+    void refusesACheckoutWithoutCaller() {
+        var orderId = createOrderId(newUser());
+
+        var response = api.post("/api/orders/" + orderId + "/checkout", null);
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.json().get("type").asString()).isEqualTo("urn:order-pipeline:problem:missing-user");
+    }
+
+    @Test
+    void refusesAnUnknownStrategyAndListsTheKnownOnes() {
+        var alice = newUser();
+        var orderId = createOrderId(alice);
+
+        var response = api.post("/api/orders/" + orderId + "/checkout?strategy=telepathy", null, USER, alice);
+
+        assertThat(response.status()).isEqualTo(400);
+        var problem = response.json();
+        assertThat(problem.get("type").asString()).isEqualTo("urn:order-pipeline:problem:unknown-strategy");
+        assertThat(problem.get("title").asString()).isEqualTo("Unknown checkout strategy");
+        assertThat(problem.get("detail").asString()).contains("telepathy", "kafka");
+        assertThat(problem.get("strategy").asString()).isEqualTo("telepathy");
+        assertThat(problem.get("knownStrategies").values())
+                .extracting(node -> node.asString())
+                .contains("kafka");
+        assertThat(statusInDatabase(orderId)).isEqualTo("CREATED");
+    }
+
+    private List<ConsumerRecord<String, String>> awaitCommands(UUID orderId, int count) {
+        var records = new ArrayList<ConsumerRecord<String, String>>();
+        try (var tap = new CommandTap(broker.getBrokersAsString())) {
+            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+                records.addAll(tap.pollFor(orderId));
+                assertThat(records).hasSize(count);
+            });
+        }
+        return records;
+    }
+}
