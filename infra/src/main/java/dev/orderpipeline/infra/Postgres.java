@@ -52,8 +52,18 @@ public final class Postgres implements AutoCloseable {
 
     /** Starts an embedded server on the given port (0 for any free one) with its data in {@code dataDirectory}. */
     public static Postgres embedded(int port, java.nio.file.@Nullable Path dataDirectory) {
+        return embedded(port, dataDirectory, true);
+    }
+
+    /**
+     * Like {@link #embedded(int, java.nio.file.Path)}; with {@code stopOnJvmExit} false the server gets no shutdown
+     * hook of its own and stops only on {@link #close()}, so a launcher can stop it after the processes that use it
+     * instead of at the same time.
+     */
+    public static Postgres embedded(int port, java.nio.file.@Nullable Path dataDirectory, boolean stopOnJvmExit) {
         try {
             var builder = EmbeddedPostgres.builder()
+                    .setRegisterShutdownHook(stopOnJvmExit)
                     .setPort(port)
                     .setServerConfig("max_connections", "300")
                     .setServerConfig("shared_buffers", "256MB")

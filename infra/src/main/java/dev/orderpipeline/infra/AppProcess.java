@@ -1,0 +1,159 @@
+package dev.orderpipeline.infra;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A Spring Boot application run from its executable jar as a process of its own, on a given HTTP port, with its
+ * actuator probes: the API replicas and workers of the launcher and of the lab, which start, count, scale and kill
+ * them.
+ */
+public final class AppProcess {
+
+    /** Spring Boot's graceful shutdown waits up to 30 s for requests in flight; give it a little more. */
+    public static final Duration DEFAULT_STOP_GRACE = Duration.ofSeconds(35);
+
+    private static final HttpClient HTTP = HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(2))
+            .version(HttpClient.Version.HTTP_1_1)
+            .build();
+
+    private final String name;
+    private final int port;
+    private final ManagedProcess process;
+
+    private AppProcess(String name, int port, ManagedProcess process) {
+        this.name = name;
+        this.port = port;
+        this.process = process;
+    }
+
+    /**
+     * Describes (does not start) a Spring Boot jar run as {@code java <jvmOptions> -jar <jar> --server.port=<port>
+     * <arguments>}, writing its output to {@code logFile}. Fails when the jar has not been built.
+     */
+    public static AppProcess springBoot(
+            String name, Path jar, int port, List<String> jvmOptions, List<String> arguments, Path logFile) {
+        return springBoot(name, jar, port, jvmOptions, arguments, Map.of(), logFile);
+    }
+
+    /** As above, with extra environment variables (secrets belong there rather than on the command line). */
+    public static AppProcess springBoot(
+            String name,
+            Path jar,
+            int port,
+            List<String> jvmOptions,
+            List<String> arguments,
+            Map<String, String> environment,
+            Path logFile) {
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(
+                    jar.toAbsolutePath().normalize() + " is missing: run mvn package first (bin/run builds it)");
+        }
+        if (port < 1 || port > 65_535) {
+            throw new IllegalArgumentException("not a TCP port: " + port);
+        }
+        var command = new ArrayList<String>();
+        command.add(ManagedProcess.javaExecutable());
+        command.addAll(jvmOptions);
+        command.add("-jar");
+        command.add(jar.toAbsolutePath().normalize().toString());
+        command.add("--server.port=" + port);
+        // the readiness group exists by itself only on Kubernetes; the launcher waits on it everywhere
+        command.add("--management.endpoint.health.probes.enabled=true");
+        command.addAll(arguments);
+        var workingDirectory = logFile.toAbsolutePath().getParent();
+        return new AppProcess(name, port, new ManagedProcess(name, command, workingDirectory, logFile, environment));
+    }
+
+    public AppProcess start() {
+        process.start();
+        return this;
+    }
+
+    /** Waits until {@code /actuator/health/readiness} answers UP (HTTP 200). */
+    public AppProcess awaitReady(Duration timeout) {
+        process.awaitReady(this::isReady, timeout);
+        return this;
+    }
+
+    /** Whether the app is accepting traffic now, according to its readiness probe. */
+    public boolean isReady() throws IOException, InterruptedException {
+        var response = HTTP.send(
+                HttpRequest.newBuilder(readinessUrl())
+                        .timeout(Duration.ofSeconds(2))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.discarding());
+        return response.statusCode() == 200;
+    }
+
+    /** Stops it the way an orchestrator does (SIGTERM, then SIGKILL after the grace period). */
+    public int stop() {
+        return process.stop(DEFAULT_STOP_GRACE);
+    }
+
+    public int stop(Duration grace) {
+        return process.stop(grace);
+    }
+
+    /** kill -9. */
+    public int kill() {
+        return process.kill();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    public URI healthUrl() {
+        return URI.create(baseUrl() + "/actuator/health");
+    }
+
+    public URI readinessUrl() {
+        return URI.create(baseUrl() + "/actuator/health/readiness");
+    }
+
+    /** Prometheus scrape endpoint (micrometer-registry-prometheus is on both apps' classpath). */
+    public URI metricsUrl() {
+        return URI.create(baseUrl() + "/actuator/prometheus");
+    }
+
+    public Path logFile() {
+        return process.logFile();
+    }
+
+    public ManagedProcess process() {
+        return process;
+    }
+
+    @Override
+    public String toString() {
+        return process + " on port " + port;
+    }
+}

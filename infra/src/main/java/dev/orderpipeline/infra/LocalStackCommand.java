@@ -1,0 +1,211 @@
+package dev.orderpipeline.infra;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** The launcher's command line; fields are filled by picocli. */
+@Command(
+        name = "bin/run",
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        showDefaultValues = true,
+        description = {
+            "Runs the order pipeline on this machine: PostgreSQL, a Kafka broker, order-api and checkout-worker,"
+                    + " each a process of its own. Whatever is not given is started here: an embedded PostgreSQL and"
+                    + " a broker from the Kafka jars, both keeping their data in the work directory.",
+            "Ctrl-C stops the apps, then the broker, then PostgreSQL."
+        })
+final class LocalStackCommand implements Callable<Integer> {
+
+    private static final Logger log = LoggerFactory.getLogger(LocalStackCommand.class);
+
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "Show this help and exit.")
+    boolean help;
+
+    @Option(
+            names = "--project-dir",
+            paramLabel = "DIR",
+            description = "Repository root: the apps run from order-api/target and checkout-worker/target below it.")
+    Path projectDirectory = Path.of(".");
+
+    @Option(
+            names = "--work-dir",
+            paramLabel = "DIR",
+            description = "Data and logs; default: .lab/run below the project directory.",
+            showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
+    @Nullable
+    Path workDirectory;
+
+    @Option(
+            names = "--fresh",
+            description = "Delete the embedded PostgreSQL's and the broker's data and the logs first.")
+    boolean fresh;
+
+    @Option(
+            names = "--database-url",
+            paramLabel = "JDBC-URL",
+            description = "An external PostgreSQL server, as the JDBC URL of any database on it"
+                    + " (jdbc:postgresql://host:5432/postgres); default: embedded PostgreSQL.")
+    @Nullable
+    String databaseUrl;
+
+    @Option(names = "--database-user", paramLabel = "USER", description = "User for --database-url.")
+    String databaseUser = "postgres";
+
+    @Option(
+            names = "--database-password",
+            paramLabel = "PASSWORD",
+            description = "Password for --database-url; default: $ORDERPIPELINE_DATABASE_PASSWORD.",
+            defaultValue = "${env:ORDERPIPELINE_DATABASE_PASSWORD}",
+            showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
+    @Nullable
+    String databasePassword;
+
+    @Option(
+            names = "--database-name",
+            paramLabel = "NAME",
+            description = "Database the pipeline uses on the --database-url server; created when missing.")
+    String databaseName = "orderpipeline";
+
+    @Option(names = "--postgres-port", paramLabel = "PORT", description = "Port of the embedded PostgreSQL.")
+    int postgresPort = 15432;
+
+    @Option(
+            names = "--bootstrap-servers",
+            paramLabel = "HOST:PORT[,...]",
+            description = "An external Kafka cluster; default: a broker started from the Kafka jars.")
+    @Nullable
+    String bootstrapServers;
+
+    @Option(names = "--kafka-port", paramLabel = "PORT", description = "Client port of the broker started here.")
+    int kafkaPort = 9092;
+
+    @Option(
+            names = "--kafka-controller-port",
+            paramLabel = "PORT",
+            description = "KRaft controller port of the broker started here.")
+    int kafkaControllerPort = 9093;
+
+    @Option(names = "--api-port", paramLabel = "PORT", description = "HTTP port of order-api.")
+    int apiPort = 8080;
+
+    @Option(names = "--workers", paramLabel = "N", description = "Number of checkout-worker processes.")
+    int workers = 1;
+
+    @Option(
+            names = "--worker-port",
+            paramLabel = "PORT",
+            description = "HTTP (actuator) port of the first worker; worker n uses this port + n - 1.")
+    int firstWorkerPort = 8081;
+
+    @Option(names = "--partitions", paramLabel = "N", description = "Partitions of the checkout command topic.")
+    int partitions = 6;
+
+    @Option(
+            names = "--app-jvm-option",
+            paramLabel = "OPTION",
+            description = "JVM option for every app process, repeatable (--app-jvm-option=-Xmx512m).",
+            showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
+    List<String> appJvmOptions = new ArrayList<>();
+
+    @Option(
+            names = "--app-arg",
+            paramLabel = "ARG",
+            description = "Spring argument for every app process, repeatable (--app-arg=--logging.level.root=WARN).",
+            showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
+    List<String> appArguments = new ArrayList<>();
+
+    @Option(names = "--startup-timeout", paramLabel = "SECONDS", description = "How long each app may take to start.")
+    int startupTimeoutSeconds = 180;
+
+    @Spec
+    @Nullable
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        StackConfig config;
+        try {
+            config = config();
+        } catch (IllegalArgumentException ex) {
+            throw new ParameterException(Objects.requireNonNull(spec).commandLine(), ex.getMessage(), ex);
+        }
+        if (fresh) {
+            deleteState(config.workDirectory());
+        }
+        var stack = new LocalStack(config);
+        Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "local-stack-shutdown"));
+        try {
+            stack.start();
+        } catch (RuntimeException ex) {
+            if (stack.isClosed()) {
+                // Ctrl-C during startup: the hook is stopping everything, the failure is its consequence
+                log.debug("Startup ended by shutdown", ex);
+                return 130;
+            }
+            log.error("The pipeline did not start: {}", ex.getMessage());
+            log.debug("Startup failure", ex);
+            stack.close();
+            return 1;
+        }
+        System.out.print(stack.banner());
+        System.out.flush();
+        stack.awaitStopped();
+        return 0;
+    }
+
+    private StackConfig config() {
+        var project = projectDirectory.toAbsolutePath().normalize();
+        var config = StackConfig.defaults(project)
+                .withWorkDirectory(workDirectory == null ? project.resolve(".lab/run") : workDirectory)
+                .withApps(apiPort, workers, firstWorkerPort)
+                .withPartitions(partitions)
+                .withAppOptions(appJvmOptions, appArguments)
+                .withStartupTimeout(Duration.ofSeconds(startupTimeoutSeconds));
+        config = databaseUrl == null
+                ? config.withDatabase(new StackConfig.Database.Embedded(postgresPort))
+                : config.withDatabase(
+                        new StackConfig.Database.Server(databaseUrl, databaseUser, databasePassword, databaseName));
+        config = bootstrapServers == null
+                ? config.withBroker(new StackConfig.Broker.FromJars(kafkaPort, kafkaControllerPort))
+                : config.withBroker(new StackConfig.Broker.External(bootstrapServers));
+        return config;
+    }
+
+    /** Deletes only what the launcher itself writes there: never a whole directory a user may have pointed at. */
+    private static void deleteState(Path workDirectory) {
+        for (var part : List.of("postgres", "kafka", "logs")) {
+            var directory = workDirectory.resolve(part);
+            if (!Files.isDirectory(directory)) {
+                continue;
+            }
+            try (var paths = Files.walk(directory)) {
+                for (var path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(path);
+                }
+            } catch (IOException ex) {
+                throw new UncheckedIOException("could not delete " + directory, ex);
+            }
+            log.info("Deleted {}", directory);
+        }
+    }
+}

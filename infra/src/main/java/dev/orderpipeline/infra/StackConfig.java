@@ -1,0 +1,246 @@
+package dev.orderpipeline.infra;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What {@link LocalStack} starts and where: the database, the broker, and how many API and worker processes on which
+ * ports. Worker {@code n} (from 1) listens on {@code firstWorkerPort + n - 1}. {@code appArguments} go to every app
+ * after the ones the stack sets (Spring Boot lets the last occurrence win).
+ */
+public record StackConfig(
+        Path projectDirectory,
+        Path workDirectory,
+        Database database,
+        Broker broker,
+        int apiPort,
+        int workers,
+        int firstWorkerPort,
+        int partitions,
+        List<String> appJvmOptions,
+        List<String> appArguments,
+        Duration startupTimeout) {
+
+    /** Where the pipeline's data lives. */
+    public sealed interface Database {
+
+        /** An embedded PostgreSQL with its data in {@code <work-dir>/postgres}, kept between runs. */
+        record Embedded(int port) implements Database {
+            public Embedded {
+                requirePort(port, "PostgreSQL");
+            }
+        }
+
+        /**
+         * A server that is given: {@code url} names any database on it the user may connect to; the pipeline uses
+         * {@code databaseName}, created when missing.
+         */
+        record Server(String url, String user, @Nullable String password, String databaseName) implements Database {
+            public Server {
+                if (!url.startsWith("jdbc:postgresql:")) {
+                    throw new IllegalArgumentException("not a PostgreSQL JDBC URL: " + url);
+                }
+                if (!databaseName.matches("[A-Za-z_][A-Za-z0-9_]{0,62}")) {
+                    throw new IllegalArgumentException("not a plain database name: " + databaseName);
+                }
+            }
+        }
+
+        /** A database that exists already and is used as it is (tests hand in a fresh one). */
+        record Existing(
+                String jdbcUrl, String user, @Nullable String password) implements Database {
+            public Existing {
+                if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+                    throw new IllegalArgumentException("not a PostgreSQL JDBC URL: " + jdbcUrl);
+                }
+            }
+        }
+    }
+
+    /** Where the Kafka cluster is. */
+    public sealed interface Broker {
+
+        /** A broker started from the Kafka jars, data in {@code <work-dir>/kafka}, kept between runs. */
+        record FromJars(int port, int controllerPort) implements Broker {
+            public FromJars {
+                requirePort(port, "Kafka");
+                requirePort(controllerPort, "Kafka controller");
+            }
+        }
+
+        /** A cluster that is running already. */
+        record External(String bootstrapServers) implements Broker {
+            public External {
+                if (bootstrapServers.isBlank()) {
+                    throw new IllegalArgumentException("bootstrap servers must not be blank");
+                }
+            }
+        }
+    }
+
+    public StackConfig {
+        projectDirectory = projectDirectory.toAbsolutePath().normalize();
+        workDirectory = workDirectory.toAbsolutePath().normalize();
+        requirePort(apiPort, "order-api");
+        if (workers < 0) {
+            throw new IllegalArgumentException("workers must not be negative: " + workers);
+        }
+        requirePort(firstWorkerPort, "checkout-worker");
+        requirePort(firstWorkerPort + Math.max(workers, 1) - 1, "checkout-worker");
+        if (workers > 0 && apiPort >= firstWorkerPort && apiPort < firstWorkerPort + workers) {
+            throw new IllegalArgumentException(
+                    "the API port " + apiPort + " lies among the worker ports from " + firstWorkerPort);
+        }
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be positive: " + partitions);
+        }
+        appJvmOptions = List.copyOf(appJvmOptions);
+        appArguments = List.copyOf(appArguments);
+        if (startupTimeout.isNegative() || startupTimeout.isZero()) {
+            throw new IllegalArgumentException("startup timeout must be positive: " + startupTimeout);
+        }
+    }
+
+    /**
+     * The launcher's defaults: embedded PostgreSQL on 15432 (beside a local server on 5432), a broker on 9092/9093,
+     * the API on 8080, one worker on 8081, 6 command partitions, data and logs in {@code .lab/run}.
+     */
+    public static StackConfig defaults(Path projectDirectory) {
+        return new StackConfig(
+                projectDirectory,
+                projectDirectory.resolve(".lab/run"),
+                new Database.Embedded(15432),
+                new Broker.FromJars(9092, 9093),
+                8080,
+                1,
+                8081,
+                6,
+                List.of(),
+                List.of(),
+                Duration.ofMinutes(3));
+    }
+
+    public StackConfig withWorkDirectory(Path directory) {
+        return new StackConfig(
+                projectDirectory,
+                directory,
+                database,
+                broker,
+                apiPort,
+                workers,
+                firstWorkerPort,
+                partitions,
+                appJvmOptions,
+                appArguments,
+                startupTimeout);
+    }
+
+    public StackConfig withDatabase(Database chosen) {
+        return new StackConfig(
+                projectDirectory,
+                workDirectory,
+                chosen,
+                broker,
+                apiPort,
+                workers,
+                firstWorkerPort,
+                partitions,
+                appJvmOptions,
+                appArguments,
+                startupTimeout);
+    }
+
+    public StackConfig withBroker(Broker chosen) {
+        return new StackConfig(
+                projectDirectory,
+                workDirectory,
+                database,
+                chosen,
+                apiPort,
+                workers,
+                firstWorkerPort,
+                partitions,
+                appJvmOptions,
+                appArguments,
+                startupTimeout);
+    }
+
+    /** The API port, and the number of workers with the port of the first. */
+    public StackConfig withApps(int api, int workerCount, int firstWorker) {
+        return new StackConfig(
+                projectDirectory,
+                workDirectory,
+                database,
+                broker,
+                api,
+                workerCount,
+                firstWorker,
+                partitions,
+                appJvmOptions,
+                appArguments,
+                startupTimeout);
+    }
+
+    public StackConfig withPartitions(int count) {
+        return new StackConfig(
+                projectDirectory,
+                workDirectory,
+                database,
+                broker,
+                apiPort,
+                workers,
+                firstWorkerPort,
+                count,
+                appJvmOptions,
+                appArguments,
+                startupTimeout);
+    }
+
+    public StackConfig withAppOptions(List<String> jvmOptions, List<String> arguments) {
+        return new StackConfig(
+                projectDirectory,
+                workDirectory,
+                database,
+                broker,
+                apiPort,
+                workers,
+                firstWorkerPort,
+                partitions,
+                jvmOptions,
+                arguments,
+                startupTimeout);
+    }
+
+    public StackConfig withStartupTimeout(Duration timeout) {
+        return new StackConfig(
+                projectDirectory,
+                workDirectory,
+                database,
+                broker,
+                apiPort,
+                workers,
+                firstWorkerPort,
+                partitions,
+                appJvmOptions,
+                appArguments,
+                timeout);
+    }
+
+    /** The jar of order-api, built by {@code mvn package}. */
+    public Path apiJar() {
+        return projectDirectory.resolve("order-api/target/order-api.jar");
+    }
+
+    /** The jar of checkout-worker, built by {@code mvn package}. */
+    public Path workerJar() {
+        return projectDirectory.resolve("checkout-worker/target/checkout-worker.jar");
+    }
+
+    private static void requirePort(int port, String what) {
+        if (port < 1 || port > 65_535) {
+            throw new IllegalArgumentException("not a TCP port for " + what + ": " + port);
+        }
+    }
+}
