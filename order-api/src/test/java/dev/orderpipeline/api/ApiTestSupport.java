@@ -25,6 +25,8 @@ import tools.jackson.databind.JsonNode;
         properties = {
             "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
             "orderpipeline.checkout.max-wait=3s",
+            // the strategy races queue hundreds of requests on the pool at once; waiting is what they measure
+            "spring.datasource.hikari.connection-timeout=30000",
         })
 @EmbeddedKafka
 public abstract class ApiTestSupport {

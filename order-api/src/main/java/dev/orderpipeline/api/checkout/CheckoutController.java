@@ -2,7 +2,10 @@ package dev.orderpipeline.api.checkout;
 
 import dev.orderpipeline.api.order.OrderStatus;
 import dev.orderpipeline.api.web.Caller;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import java.net.URI;
+import java.time.Duration;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.ResponseEntity;
@@ -26,14 +29,23 @@ class CheckoutController {
     /**
      * 200 with the final order when the strategy decided it (or the awaited decision came in time), 202 with where
      * to poll when the checkout was handed on.
+     *
+     * <p>{@code delayMs} and {@code maxAttempts} are the lab's per-request knobs: the pause between a strategy's
+     * read and its write (a slow payment call), and the retry limit of the retrying strategies. Without them the
+     * configured values apply.
      */
     @PostMapping("/api/orders/{id}/checkout")
     ResponseEntity<Object> checkout(
             Caller caller,
             @PathVariable UUID id,
             @RequestParam(defaultValue = KafkaCheckoutStrategy.NAME) String strategy,
-            @RequestHeader(name = PreferWait.PREFER, required = false) @Nullable String prefer) {
-        var options = new CheckoutOptions(PreferWait.parse(prefer, properties.maxWait()));
+            @RequestHeader(name = PreferWait.PREFER, required = false) @Nullable String prefer,
+            @RequestParam(required = false) @Nullable @Min(0) @Max(CheckoutOptions.MAX_DELAY_MILLIS) Integer delayMs,
+            @RequestParam(required = false) @Nullable @Min(1) @Max(CheckoutOptions.MAX_ATTEMPTS) Integer maxAttempts) {
+        var options = new CheckoutOptions(
+                PreferWait.parse(prefer, properties.maxWait()),
+                delayMs == null ? null : Duration.ofMillis(delayMs),
+                maxAttempts);
         var reply = checkout.checkout(id, strategy, caller, options);
         return switch (reply) {
             case CheckoutReply.Decided decided ->

@@ -16,13 +16,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     that every instance sees every result
  */
 @ConfigurationProperties("orderpipeline.checkout")
-record CheckoutProperties(
+public record CheckoutProperties(
         @DefaultValue("30s") Duration maxWait,
         @DefaultValue("15s") Duration publishTimeout,
         @DefaultValue("5s") Duration retryAfter,
         @DefaultValue("order-api-results-") String resultsGroupPrefix) {
 
-    CheckoutProperties {
+    public CheckoutProperties {
         Objects.requireNonNull(maxWait, "maxWait");
         Objects.requireNonNull(publishTimeout, "publishTimeout");
         Objects.requireNonNull(retryAfter, "retryAfter");

@@ -42,6 +42,11 @@ public final class CheckoutSteps {
         var product = products.findById(order.productId())
                 .orElseThrow(() -> new IllegalStateException(
                         "order " + order.id() + " references product " + order.productId() + ", which is gone"));
-        return new PricedOrder(order, product.price().multiply(BigDecimal.valueOf(order.quantity())));
+        return price(order, product.price());
+    }
+
+    /** The payment amount of an order at a unit price the caller has just read: unit price times quantity. */
+    public PricedOrder price(Order order, BigDecimal unitPrice) {
+        return new PricedOrder(order, unitPrice.multiply(BigDecimal.valueOf(order.quantity())));
     }
 }

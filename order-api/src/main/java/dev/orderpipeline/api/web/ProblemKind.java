@@ -21,6 +21,8 @@ public enum ProblemKind {
     ORDER_NOT_CHECKOUTABLE("order-not-checkoutable", HttpStatus.CONFLICT, "Order cannot be checked out"),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type"),
     BROKER_UNAVAILABLE("broker-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Message broker unavailable"),
+    DATABASE_UNAVAILABLE("database-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Database unavailable"),
+    CHECKOUT_BUSY("checkout-busy", HttpStatus.SERVICE_UNAVAILABLE, "Checkout busy"),
     INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal server error");
 
     /** Prefix of every problem type URI. */

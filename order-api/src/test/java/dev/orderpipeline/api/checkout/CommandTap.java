@@ -21,13 +21,13 @@ import tools.jackson.databind.json.JsonMapper;
  * Reads the commands topic from the beginning, as text, without a consumer group (all partitions assigned), so
  * tests see exactly the records the API published.
  */
-final class CommandTap implements AutoCloseable {
+public final class CommandTap implements AutoCloseable {
 
     static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final KafkaConsumer<String, String> consumer;
 
-    CommandTap(String bootstrapServers) {
+    public CommandTap(String bootstrapServers) {
         consumer = new KafkaConsumer<>(
                 Map.of(
                         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
@@ -49,6 +49,17 @@ final class CommandTap implements AutoCloseable {
         for (var record : consumer.poll(Duration.ofMillis(200))) {
             if (record.value() != null
                     && orderId.toString().equals(value(record).path("orderId").asString(""))) {
+                found.add(record);
+            }
+        }
+        return found;
+    }
+
+    /** Records polled now (possibly none) keyed by the product, as every command of the product is. */
+    public List<ConsumerRecord<String, String>> pollForProduct(UUID productId) {
+        var found = new ArrayList<ConsumerRecord<String, String>>();
+        for (var record : consumer.poll(Duration.ofMillis(200))) {
+            if (productId.toString().equals(record.key())) {
                 found.add(record);
             }
         }
