@@ -1,0 +1,59 @@
+package dev.orderpipeline.lab.measure;
+
+import org.HdrHistogram.AbstractHistogram;
+
+/**
+ * Percentiles of one latency distribution, in milliseconds (two decimals).
+ *
+ * @param count recorded values
+ * @param minMs the smallest
+ * @param meanMs the mean
+ * @param p50Ms the median
+ * @param p90Ms the 90th percentile
+ * @param p95Ms the 95th percentile
+ * @param p99Ms the 99th percentile
+ * @param p999Ms the 99.9th percentile
+ * @param maxMs the largest
+ */
+public record Latency(
+        long count,
+        double minMs,
+        double meanMs,
+        double p50Ms,
+        double p90Ms,
+        double p95Ms,
+        double p99Ms,
+        double p999Ms,
+        double maxMs) {
+
+    public Latency {
+        if (count < 0) {
+            throw new IllegalArgumentException("count must not be negative: " + count);
+        }
+    }
+
+    /** Reads a histogram recorded in microseconds. */
+    public static Latency ofMicros(AbstractHistogram histogram) {
+        if (histogram.getTotalCount() == 0) {
+            return new Latency(0, 0, 0, 0, 0, 0, 0, 0, 0);
+        }
+        return new Latency(
+                histogram.getTotalCount(),
+                millis(histogram.getMinValue()),
+                round(histogram.getMean() / 1000.0),
+                millis(histogram.getValueAtPercentile(50)),
+                millis(histogram.getValueAtPercentile(90)),
+                millis(histogram.getValueAtPercentile(95)),
+                millis(histogram.getValueAtPercentile(99)),
+                millis(histogram.getValueAtPercentile(99.9)),
+                millis(histogram.getMaxValue()));
+    }
+
+    private static double millis(long micros) {
+        return round(micros / 1000.0);
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 100.0) / 100.0;
+    }
+}

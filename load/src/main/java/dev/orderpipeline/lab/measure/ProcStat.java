@@ -1,0 +1,139 @@
+package dev.orderpipeline.lab.measure;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One line of {@code /proc/<pid>/stat}: the process's name, parent, and the CPU time it and its reaped children
+ * used, in clock ticks. Linux only; elsewhere every read comes back empty.
+ *
+ * @param pid the process
+ * @param command its name (the kernel's {@code comm}, at most 15 characters)
+ * @param parentPid its parent
+ * @param userTicks CPU time in user mode
+ * @param systemTicks CPU time in kernel mode
+ * @param childrenUserTicks user time of children it waited for
+ * @param childrenSystemTicks kernel time of children it waited for
+ */
+record ProcStat(
+        long pid,
+        String command,
+        long parentPid,
+        long userTicks,
+        long systemTicks,
+        long childrenUserTicks,
+        long childrenSystemTicks) {
+
+    private static final Logger log = LoggerFactory.getLogger(ProcStat.class);
+    private static final Path PROC = Path.of("/proc");
+
+    /** Clock ticks per second of the stat counters ({@code getconf CLK_TCK}; 100 on every common kernel). */
+    static final long TICKS_PER_SECOND = ticksPerSecond();
+
+    /** Own CPU time. */
+    long ticks() {
+        return userTicks + systemTicks;
+    }
+
+    /** Own CPU time and that of the children already reaped: what a parent's whole process tree has used. */
+    long ticksWithReapedChildren() {
+        return ticks() + childrenUserTicks + childrenSystemTicks;
+    }
+
+    /**
+     * Parses a stat line. The name sits in parentheses and may hold spaces and parentheses itself, so the fields
+     * are counted from the last closing one.
+     */
+    static ProcStat parse(String line) {
+        var open = line.indexOf('(');
+        var close = line.lastIndexOf(')');
+        if (open < 0 || close < open) {
+            throw new IllegalArgumentException("not a /proc stat line: " + line);
+        }
+        var pid = Long.parseLong(line.substring(0, open).strip());
+        var command = line.substring(open + 1, close);
+        // after the name: state(0) ppid(1) pgrp session tty tpgid flags minflt cminflt majflt cmajflt
+        // utime(11) stime(12) cutime(13) cstime(14)
+        var fields = line.substring(close + 1).strip().split(" ");
+        return new ProcStat(
+                pid,
+                command,
+                Long.parseLong(fields[1]),
+                Long.parseLong(fields[11]),
+                Long.parseLong(fields[12]),
+                Long.parseLong(fields[13]),
+                Long.parseLong(fields[14]));
+    }
+
+    /** The stat of a live process; empty when it is gone or {@code /proc} cannot be read. */
+    static Optional<ProcStat> read(long pid) {
+        try {
+            return Optional.of(
+                    parse(Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"))));
+        } catch (IOException | RuntimeException ex) {
+            return Optional.empty();
+        }
+    }
+
+    /** Resident memory of a live process in KiB ({@code VmRSS} of {@code /proc/<pid>/status}). */
+    static OptionalLong residentKiB(long pid) {
+        try {
+            for (var line :
+                    Files.readAllLines(PROC.resolve(Long.toString(pid)).resolve("status"), StandardCharsets.UTF_8)) {
+                if (line.startsWith("VmRSS:")) {
+                    return OptionalLong.of(Long.parseLong(
+                            line.substring("VmRSS:".length()).replace("kB", "").strip()));
+                }
+            }
+            return OptionalLong.empty();
+        } catch (IOException | RuntimeException ex) {
+            return OptionalLong.empty();
+        }
+    }
+
+    /** The live children of a process, found by scanning {@code /proc}. */
+    static List<ProcStat> children(long parentPid) {
+        var children = new ArrayList<ProcStat>();
+        try (var entries = Files.newDirectoryStream(
+                PROC, entry -> isPid(entry.getFileName().toString()))) {
+            for (var entry : entries) {
+                read(Long.parseLong(entry.getFileName().toString()))
+                        .filter(stat -> stat.parentPid() == parentPid)
+                        .ifPresent(children::add);
+            }
+        } catch (IOException | RuntimeException ex) {
+            log.debug("Could not list the children of pid {}", parentPid, ex);
+        }
+        return children;
+    }
+
+    private static boolean isPid(String name) {
+        return !name.isEmpty() && name.chars().allMatch(Character::isDigit);
+    }
+
+    private static long ticksPerSecond() {
+        try {
+            var getconf = new ProcessBuilder("getconf", "CLK_TCK")
+                    .redirectErrorStream(true)
+                    .start();
+            var output = new String(getconf.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (getconf.waitFor(5, TimeUnit.SECONDS) && getconf.exitValue() == 0 && !output.isEmpty()) {
+                return Long.parseLong(output);
+            }
+        } catch (IOException | RuntimeException ex) {
+            log.debug("getconf CLK_TCK failed; assuming 100 ticks per second", ex);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        return 100;
+    }
+}

@@ -1,0 +1,231 @@
+package dev.orderpipeline.lab.measure;
+
+import dev.orderpipeline.lab.target.Database;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Samples the processes under test while a run goes on: CPU time and resident memory of each app process from
+ * {@code /proc/<pid>/stat} and {@code /status}, PostgreSQL's active sessions of the run's database from {@code
+ * pg_stat_activity}, and the database server's CPU when it runs on this machine: the postmaster's own and reaped
+ * children's time plus that of its live children, so backends that come and go are all counted.
+ */
+public final class ResourceSampler implements AutoCloseable {
+
+    /** A process to watch, by kind (samples of one kind add up). */
+    public record Watched(String kind, long pid) {}
+
+    public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(200);
+
+    private static final Logger log = LoggerFactory.getLogger(ResourceSampler.class);
+
+    private final List<Watched> watched;
+    private final @Nullable Connection database;
+    private final long postmasterPid;
+    private final ScheduledExecutorService timer;
+
+    // written by the timer thread only, read after it stopped
+    private final Map<Long, Long> firstTicks = new HashMap<>();
+    private final Map<Long, Long> lastTicks = new HashMap<>();
+    private final Map<String, Double> cpuMax = new LinkedHashMap<>();
+    private final Map<String, Long> rssMaxKiB = new LinkedHashMap<>();
+    private long firstNanos;
+    private long lastNanos;
+    private long firstDatabaseTicks = -1;
+    private long lastDatabaseTicks = -1;
+    private double databaseCpuMax;
+    private int peakActiveSessions = -1;
+    private int samples;
+
+    private ResourceSampler(List<Watched> watched, @Nullable Connection database, long postmasterPid) {
+        this.watched = List.copyOf(watched);
+        this.database = database;
+        this.postmasterPid = postmasterPid;
+        for (var process : watched) {
+            cpuMax.putIfAbsent(process.kind(), 0.0);
+            rssMaxKiB.putIfAbsent(process.kind(), 0L);
+        }
+        timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            var thread = new Thread(runnable, "lab-resource-sampler");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** Takes a first sample now and then one every {@code interval} until {@link #stop()}. */
+    public static ResourceSampler start(List<Watched> processes, @Nullable Database database, Duration interval) {
+        Connection connection = null;
+        var postmaster = -1L;
+        if (database != null) {
+            try {
+                connection = database.connect();
+                if (database.isLocal()) {
+                    postmaster = postmasterOf(Database.backendPid(connection));
+                }
+            } catch (SQLException ex) {
+                log.warn("Cannot sample the database's sessions: {}", ex.getMessage());
+            }
+        }
+        var sampler = new ResourceSampler(processes, connection, postmaster);
+        sampler.timer.execute(sampler::sample);
+        sampler.timer.scheduleAtFixedRate(
+                sampler::sample, interval.toNanos(), interval.toNanos(), TimeUnit.NANOSECONDS);
+        return sampler;
+    }
+
+    /** Takes a last sample and sums up. */
+    public ResourceUsage stop() {
+        timer.shutdown();
+        try {
+            if (!timer.awaitTermination(10, TimeUnit.SECONDS)) {
+                log.warn("The resource sampler did not stop within 10 s");
+            }
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        sample();
+        close();
+        return usage();
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        if (database != null) {
+            try {
+                database.close();
+            } catch (SQLException ex) {
+                log.debug("Closing the sampling connection failed", ex);
+            }
+        }
+    }
+
+    private synchronized void sample() {
+        try {
+            var now = System.nanoTime();
+            var seconds = samples == 0 ? 0 : (now - lastNanos) / 1e9;
+            var cpuByKind = new HashMap<String, Double>();
+            for (var process : watched) {
+                var stat = ProcStat.read(process.pid());
+                if (stat.isEmpty()) {
+                    continue;
+                }
+                var ticks = stat.get().ticks();
+                var previous = lastTicks.put(process.pid(), ticks);
+                firstTicks.putIfAbsent(process.pid(), ticks);
+                if (previous != null && seconds > 0) {
+                    cpuByKind.merge(process.kind(), percent(ticks - previous, seconds), Double::sum);
+                }
+                ProcStat.residentKiB(process.pid()).ifPresent(rss -> rssMaxKiB.merge(process.kind(), rss, Math::max));
+            }
+            cpuByKind.forEach((kind, cpu) -> cpuMax.merge(kind, cpu, Math::max));
+            sampleDatabase(seconds);
+            if (samples == 0) {
+                firstNanos = now;
+            }
+            lastNanos = now;
+            samples++;
+        } catch (RuntimeException ex) {
+            log.warn("A resource sample failed", ex);
+        }
+    }
+
+    private void sampleDatabase(double seconds) {
+        if (database != null) {
+            try {
+                peakActiveSessions = Math.max(peakActiveSessions, Database.activeSessions(database));
+            } catch (SQLException ex) {
+                log.debug("Could not count active sessions", ex);
+            }
+        }
+        if (postmasterPid > 0) {
+            var ticks = databaseTicks();
+            if (ticks.isPresent()) {
+                if (lastDatabaseTicks >= 0 && seconds > 0) {
+                    databaseCpuMax = Math.max(databaseCpuMax, percent(ticks.getAsLong() - lastDatabaseTicks, seconds));
+                }
+                if (firstDatabaseTicks < 0) {
+                    firstDatabaseTicks = ticks.getAsLong();
+                }
+                lastDatabaseTicks = ticks.getAsLong();
+            }
+        }
+    }
+
+    /** The server's whole tree: a backend that exited was reaped by the postmaster, whose children's time grew. */
+    private OptionalLong databaseTicks() {
+        var postmaster = ProcStat.read(postmasterPid);
+        if (postmaster.isEmpty()) {
+            return OptionalLong.empty();
+        }
+        var ticks = postmaster.get().ticksWithReapedChildren();
+        for (var child : ProcStat.children(postmasterPid)) {
+            ticks += child.ticks();
+        }
+        return OptionalLong.of(ticks);
+    }
+
+    private synchronized ResourceUsage usage() {
+        var seconds = (lastNanos - firstNanos) / 1e9;
+        var kinds = new LinkedHashMap<String, List<Watched>>();
+        for (var process : watched) {
+            kinds.computeIfAbsent(process.kind(), kind -> new ArrayList<>()).add(process);
+        }
+        var processes = new ArrayList<ResourceUsage.ProcessUsage>();
+        kinds.forEach((kind, members) -> {
+            long used = 0;
+            for (var member : members) {
+                var first = firstTicks.get(member.pid());
+                var last = lastTicks.get(member.pid());
+                if (first != null && last != null) {
+                    used += last - first;
+                }
+            }
+            processes.add(new ResourceUsage.ProcessUsage(
+                    kind,
+                    members.size(),
+                    round(seconds > 0 ? percent(used, seconds) : 0),
+                    round(cpuMax.getOrDefault(kind, 0.0)),
+                    round(rssMaxKiB.getOrDefault(kind, 0L) / 1024.0)));
+        });
+        var databaseKnown = firstDatabaseTicks >= 0 && seconds > 0;
+        var databaseSeconds =
+                databaseKnown ? (lastDatabaseTicks - firstDatabaseTicks) / (double) ProcStat.TICKS_PER_SECOND : 0;
+        var databaseUsage = new ResourceUsage.DatabaseUsage(
+                peakActiveSessions >= 0 ? peakActiveSessions : null,
+                databaseKnown ? round(databaseSeconds / seconds * 100) : null,
+                databaseKnown ? round(databaseCpuMax) : null,
+                databaseKnown ? round(databaseSeconds) : null);
+        return new ResourceUsage(processes, databaseUsage, samples);
+    }
+
+    private static long postmasterOf(long backendPid) {
+        var backend = ProcStat.read(backendPid).filter(stat -> stat.command().startsWith("postgres"));
+        if (backend.isEmpty()) {
+            log.info("PostgreSQL's processes are not visible here: database CPU will show as n/a");
+            return -1;
+        }
+        return backend.get().parentPid();
+    }
+
+    private static double percent(long ticks, double seconds) {
+        return ticks * 100.0 / ProcStat.TICKS_PER_SECOND / seconds;
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 10.0) / 10.0;
+    }
+}

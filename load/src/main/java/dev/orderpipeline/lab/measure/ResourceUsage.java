@@ -1,0 +1,55 @@
+package dev.orderpipeline.lab.measure;
+
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the processes under test used during a run, sampled from {@code /proc} every ~200 ms. CPU is in percent of
+ * one core (200 = two cores busy).
+ *
+ * @param processes per kind of app process (order-api, checkout-worker, kafka-broker); empty when the lab did not
+ *     start them
+ * @param database PostgreSQL's side
+ * @param samples how many samples were taken
+ */
+public record ResourceUsage(List<ProcessUsage> processes, DatabaseUsage database, int samples) {
+
+    public ResourceUsage {
+        processes = List.copyOf(processes);
+    }
+
+    /**
+     * One kind of process.
+     *
+     * @param kind e.g. {@code order-api}
+     * @param processes how many processes of the kind were watched
+     * @param cpuAvgPercent CPU of all of them together, averaged over the run
+     * @param cpuMaxPercent CPU of all of them together in the busiest sample interval
+     * @param rssMaxMiB the largest resident set of any one of them
+     */
+    public record ProcessUsage(
+            String kind, int processes, double cpuAvgPercent, double cpuMaxPercent, double rssMaxMiB) {}
+
+    /**
+     * PostgreSQL during the run; a figure the lab could not read is {@code null} (shown as n/a).
+     *
+     * @param peakActiveSessions most sessions of the run's database in state {@code active} at one sample
+     * @param cpuAvgPercent CPU of all server processes (postmaster and its children), averaged over the run
+     * @param cpuMaxPercent the same in the busiest sample interval
+     * @param cpuSeconds CPU time the server used during the run
+     */
+    public record DatabaseUsage(
+            @Nullable Integer peakActiveSessions,
+            @Nullable Double cpuAvgPercent,
+            @Nullable Double cpuMaxPercent,
+            @Nullable Double cpuSeconds) {
+
+        public static DatabaseUsage unknown() {
+            return new DatabaseUsage(null, null, null, null);
+        }
+    }
+
+    public static ResourceUsage none() {
+        return new ResourceUsage(List.of(), DatabaseUsage.unknown(), 0);
+    }
+}

@@ -1,0 +1,26 @@
+package dev.orderpipeline.lab.measure;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/** How often each answer came back: HTTP status codes, and {@code timeout} or {@code io-error} when none did. */
+public final class StatusCounts {
+
+    public static final String TIMEOUT = "timeout";
+    public static final String IO_ERROR = "io-error";
+
+    private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
+
+    public void add(String status) {
+        counts.computeIfAbsent(status, key -> new LongAdder()).increment();
+    }
+
+    /** The counts so far, sorted by status (codes first, then the words). */
+    public Map<String, Long> snapshot() {
+        var sorted = new TreeMap<String, Long>();
+        counts.forEach((status, count) -> sorted.put(status, count.sum()));
+        return sorted;
+    }
+}

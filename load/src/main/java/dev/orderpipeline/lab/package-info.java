@@ -1,0 +1,8 @@
+/**
+ * The lab runner ({@code bin/lab}): a command line whose commands, {@code compare} and {@code soak}, reproduce the
+ * articles' experiments against the order pipeline and write what they measured as a report folder.
+ */
+@NullMarked
+package dev.orderpipeline.lab;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,119 @@
+package dev.orderpipeline.lab.soak;
+
+import dev.orderpipeline.lab.LabCommand;
+import dev.orderpipeline.lab.LabVersion;
+import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.report.LabReport;
+import dev.orderpipeline.lab.target.ResultsListener;
+import dev.orderpipeline.lab.target.Strategies;
+import dev.orderpipeline.lab.target.Target;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code bin/lab soak}: sustained open-model load. Fields are filled by picocli. */
+@Command(
+        name = "soak",
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        showDefaultValues = true,
+        mixinStandardHelpOptions = true,
+        versionProvider = LabVersion.class,
+        description = {
+            "Sustained open-model load on one hot product with a large stock: checkouts start at a target rate"
+                    + " (not when earlier ones are answered) for a given duration, per strategy and rate; throughput"
+                    + " and latency per second, and the rate where each strategy saturates (achieved rate below the"
+                    + " target, p99 over the limit, or arrivals dropped at the in-flight bound).",
+            "Orders are created before the timed phase, which is checkouts only."
+        })
+public final class SoakCommand extends LabCommand {
+
+    @Option(order = 1, names = "--rate", paramLabel = "PER-SECOND", description = "Target arrival rate.")
+    int rate = 100;
+
+    @Option(
+            order = 2,
+            names = "--rates",
+            paramLabel = "PER-SECOND",
+            split = ",",
+            description = "A rising list of rates, run one after the other (overrides --rate), e.g. 50,100,200,400.",
+            showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
+    List<Integer> rates = new ArrayList<>();
+
+    @Option(
+            order = 3,
+            names = "--duration",
+            paramLabel = "SECONDS",
+            description = "How long each run schedules arrivals.")
+    int durationSeconds = 30;
+
+    @Option(
+            order = 4,
+            names = "--strategies",
+            paramLabel = "NAME",
+            split = ",",
+            description = "Strategies to run, comma-separated; default: all nine (those the API does not know are"
+                    + " skipped).",
+            showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
+    List<String> strategies = new ArrayList<>(Strategies.ALL);
+
+    @Option(
+            order = 5,
+            names = "--max-in-flight",
+            paramLabel = "N",
+            description = "Requests in flight at once; arrivals beyond are dropped and counted.")
+    int maxInFlight = 2000;
+
+    @Option(
+            order = 6,
+            names = "--stock",
+            paramLabel = "N",
+            description = "Units of the hot product; default: one per arrival, so no checkout runs out of stock.",
+            showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
+    @Nullable
+    Integer stock;
+
+    @Option(
+            order = 7,
+            names = "--delay-ms",
+            paramLabel = "MS",
+            description = "Check-to-write delay passed to the API as ?delayMs=; default: the API's own.")
+    @Nullable
+    Integer delayMillis;
+
+    @Option(
+            order = 8,
+            names = "--p99-limit-ms",
+            paramLabel = "MS",
+            description = "A p99 above this counts as saturated.")
+    int p99LimitMillis = 1000;
+
+    @Override
+    protected String name() {
+        return "soak";
+    }
+
+    @Override
+    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results, Instant startedAt) {
+        var settings = new SoakSettings(
+                strategies.stream()
+                        .map(String::strip)
+                        .filter(name -> !name.isEmpty())
+                        .toList(),
+                rates.isEmpty() ? List.of(rate) : rates,
+                Duration.ofSeconds(durationSeconds),
+                maxInFlight,
+                stock,
+                delayMillis,
+                Duration.ofMillis(p99LimitMillis));
+        var outcome = new SoakExperiment(
+                        target, settings, progress, results, Duration.ofSeconds(targetOptions.requestTimeoutSeconds()))
+                .run();
+        return new SoakReport(
+                header(settings.parameters(), target, startedAt), settings, outcome.runs(), outcome.skipped());
+    }
+}

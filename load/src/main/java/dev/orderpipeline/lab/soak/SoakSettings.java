@@ -1,0 +1,69 @@
+package dev.orderpipeline.lab.soak;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One soak: every strategy at every rate, each run on a fresh hot product.
+ *
+ * @param strategies strategy names, in run order
+ * @param rates target arrival rates per second, in run order (a rising list finds the saturation point)
+ * @param duration how long each run schedules arrivals
+ * @param maxInFlight requests allowed in flight at once; an arrival beyond it is dropped and counted
+ * @param stock units of each product; {@code null} for one per arrival, so nothing is rejected for want of stock
+ * @param delayMillis the check-to-write delay passed as {@code ?delayMs=}, or {@code null}
+ * @param p99Limit a run whose p99 exceeds this counts as saturated
+ */
+public record SoakSettings(
+        List<String> strategies,
+        List<Integer> rates,
+        Duration duration,
+        int maxInFlight,
+        @Nullable Integer stock,
+        @Nullable Integer delayMillis,
+        Duration p99Limit) {
+
+    public SoakSettings {
+        strategies = List.copyOf(strategies);
+        rates = List.copyOf(rates);
+        if (strategies.isEmpty() || rates.isEmpty()) {
+            throw new IllegalArgumentException("at least one strategy and one rate are needed");
+        }
+        for (var rate : rates) {
+            if (rate < 1) {
+                throw new IllegalArgumentException("rates must be positive: " + rate);
+            }
+        }
+        if (!duration.isPositive()) {
+            throw new IllegalArgumentException("duration must be positive: " + duration);
+        }
+        if (maxInFlight < 1) {
+            throw new IllegalArgumentException("max in flight must be positive: " + maxInFlight);
+        }
+        if (stock != null && stock < 0) {
+            throw new IllegalArgumentException("stock must not be negative: " + stock);
+        }
+        if (delayMillis != null && (delayMillis < 0 || delayMillis > 10_000)) {
+            throw new IllegalArgumentException("delay must be 0 to 10000 ms: " + delayMillis);
+        }
+        if (!p99Limit.isPositive()) {
+            throw new IllegalArgumentException("p99 limit must be positive: " + p99Limit);
+        }
+    }
+
+    public Map<String, String> parameters() {
+        var parameters = new LinkedHashMap<String, String>();
+        parameters.put("strategies", String.join(",", strategies));
+        parameters.put("rates", rates.stream().map(String::valueOf).collect(Collectors.joining(",")));
+        parameters.put("durationSeconds", Long.toString(duration.toSeconds()));
+        parameters.put("maxInFlight", Integer.toString(maxInFlight));
+        parameters.put("stock", stock == null ? "one unit per arrival" : stock.toString());
+        parameters.put("delayMs", delayMillis == null ? "API default" : delayMillis.toString());
+        parameters.put("p99LimitMs", Long.toString(p99Limit.toMillis()));
+        return parameters;
+    }
+}

@@ -1,0 +1,9 @@
+/**
+ * The soak experiment: a sustained open-model load on one hot product (requests start on a schedule at a target
+ * rate, whatever the answers do, and latency counts from the scheduled start so queueing shows), per strategy and
+ * rate, with throughput and latency per second and the rate at which each strategy saturates.
+ */
+@NullMarked
+package dev.orderpipeline.lab.soak;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,137 @@
+package dev.orderpipeline.lab.compare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.orderpipeline.contract.invariant.InvariantChecker;
+import dev.orderpipeline.infra.FreePorts;
+import dev.orderpipeline.infra.Postgres;
+import dev.orderpipeline.infra.StackConfig;
+import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.report.Machine;
+import dev.orderpipeline.lab.report.ReportHeader;
+import dev.orderpipeline.lab.report.ReportWriter;
+import dev.orderpipeline.lab.report.Versions;
+import dev.orderpipeline.lab.target.ResultsListener;
+import dev.orderpipeline.lab.target.StackTarget;
+import dev.orderpipeline.lab.target.Strategies;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * A small compare from the packaged jars, end to end: the stack as processes, 50 buyers on 20 units, kafka and (when
+ * the API jar has it) db-atomic; the report written to disk must say what the database says.
+ */
+class CompareEndToEndTests {
+
+    /** The repository root: failsafe runs in the module directory. */
+    private static final Path PROJECT = Path.of("..").toAbsolutePath().normalize();
+
+    private static final int INITIAL_STOCK = 20;
+    private static final int PARALLEL = 50;
+
+    @TempDir
+    Path workDirectory;
+
+    @TempDir
+    Path output;
+
+    @Test
+    void reportsTheInvariantsTheDatabaseHoldsAndWritesTheReportFiles() throws Exception {
+        var postgres = Postgres.forTests();
+        var jdbcUrl = postgres.createDatabase("lab");
+        var ports = FreePorts.several(4);
+        var config = StackConfig.defaults(PROJECT)
+                .withWorkDirectory(workDirectory)
+                .withDatabase(new StackConfig.Database.Existing(jdbcUrl, postgres.user(), postgres.password()))
+                .withBroker(new StackConfig.Broker.FromJars(ports.get(0), ports.get(1)))
+                .withApps(ports.get(2), 1, ports.get(3));
+        var startedAt = Instant.now();
+
+        CompareReport report;
+        try (var target = StackTarget.start(config, 1, Duration.ofSeconds(30));
+                var results = ResultsListener.start(target.bootstrapServers(), Duration.ofSeconds(60))) {
+            // the synchronous strategies come with a later order-api; until then the run is kafka alone
+            var strategies = new ArrayList<>(List.of(Strategies.KAFKA));
+            if (target.apis().getFirst().supportsStrategy("db-atomic")) {
+                strategies.add("db-atomic");
+            }
+            var settings =
+                    new CompareSettings(INITIAL_STOCK, PARALLEL, 1, strategies, 1, null, Duration.ofSeconds(60), 10);
+
+            var outcome = new CompareExperiment(target, settings, Progress.silent(), results).run();
+
+            var header = new ReportHeader(
+                    "compare",
+                    settings.parameters(),
+                    target.description(),
+                    Machine.current(),
+                    Versions.collect(PROJECT, target.database()),
+                    startedAt,
+                    Instant.now());
+            report = new CompareReport(header, settings, outcome.runs(), outcome.skipped());
+            ReportWriter.write(report, output);
+
+            assertThat(outcome.runs()).extracting(StrategyRun::strategy).containsExactlyElementsOf(strategies);
+            assertThat(outcome.skipped()).isEmpty();
+        }
+
+        var written = ReportWriter.JSON.readValue(
+                output.resolve(ReportWriter.JSON_FILE).toFile(), CompareReport.class);
+        assertThat(written).isEqualTo(report);
+        var database = new PGSimpleDataSource();
+        database.setURL(jdbcUrl);
+        database.setUser(postgres.user());
+        if (postgres.password() != null) {
+            database.setPassword(postgres.password());
+        }
+        var checker = new InvariantChecker(database);
+        for (var run : written.runs()) {
+            var truth = checker.check(run.productId(), INITIAL_STOCK);
+            var columns = run.invariants();
+            assertThat(columns.completed()).as(run.label() + " completed").isEqualTo(truth.completedOrders());
+            assertThat(columns.stockLeft()).as(run.label() + " stock left").isEqualTo(truth.stockLeft());
+            assertThat(columns.drift()).as(run.label() + " drift").isEqualTo(truth.drift());
+            assertThat(columns.doublePayments())
+                    .as(run.label() + " double payments")
+                    .isEqualTo(truth.doublePayments());
+            assertThat(columns.oversell()).as(run.label() + " oversell").isEqualTo(truth.oversold());
+            assertThat(columns.notFinal()).as(run.label() + " not final").isEqualTo(truth.ordersNotFinal());
+            // both strategies are correct ones: the whole stock sold, nothing more
+            assertThat(truth.holds())
+                    .as(run.label() + ": " + truth.violations())
+                    .isTrue();
+            assertThat(truth.completedQuantity()).isEqualTo(INITIAL_STOCK);
+            assertThat(run.httpStatuses().values().stream()
+                            .mapToLong(Long::longValue)
+                            .sum())
+                    .isEqualTo(PARALLEL);
+            assertThat(run.checkoutLatency().count()).isEqualTo(PARALLEL);
+            assertThat(run.finalLatency()).isNotNull();
+            assertThat(run.resources().processes())
+                    .extracting(usage -> usage.kind())
+                    .contains(StackTarget.API, StackTarget.WORKER, StackTarget.BROKER);
+            assertThat(run.resources().database().peakActiveSessions()).isNotNull();
+        }
+        var kafka = written.runs().getFirst();
+        assertThat(kafka.httpStatuses()).containsEntry("202", (long) PARALLEL);
+        assertThat(kafka.resultsMissing()).isZero();
+        assertThat(kafka.finalLatency().count()).isEqualTo(PARALLEL);
+
+        for (var file : List.of(
+                ReportWriter.JSON_FILE,
+                ReportWriter.MARKDOWN_FILE,
+                ReportWriter.HTML_FILE,
+                "checkout-latency.png",
+                "final-latency.png",
+                "http-statuses.png",
+                "invariants.png")) {
+            assertThat(output.resolve(file)).isNotEmptyFile();
+        }
+    }
+}

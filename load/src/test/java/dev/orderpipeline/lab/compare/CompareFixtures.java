@@ -1,0 +1,55 @@
+package dev.orderpipeline.lab.compare;
+
+import dev.orderpipeline.lab.measure.Latency;
+import dev.orderpipeline.lab.measure.ResourceUsage;
+import dev.orderpipeline.lab.report.Machine;
+import dev.orderpipeline.lab.report.ReportHeader;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** Reports with made-up figures, for tests of how they are shown and written. */
+final class CompareFixtures {
+
+    private CompareFixtures() {}
+
+    static StrategyRun run(String strategy, InvariantColumns invariants) {
+        var kafka = strategy.equals("kafka");
+        var answer = new Latency(300, 1.5, 80.2, 50, 150, 300, 2170, 2400, 2500);
+        return new StrategyRun(
+                strategy,
+                strategy,
+                1,
+                UUID.randomUUID(),
+                invariants,
+                2.5,
+                120.0,
+                answer,
+                // a synchronous strategy's answer is its outcome, as the experiment records it
+                kafka ? new Latency(300, 20, 900, 850, 1400, 1600, 1900, 2000, 2100) : answer,
+                kafka ? 0L : null,
+                false,
+                Map.of(kafka ? "202" : "200", 300L),
+                new ResourceUsage(
+                        List.of(
+                                new ResourceUsage.ProcessUsage("order-api", 1, 66.4, 148.8, 281),
+                                new ResourceUsage.ProcessUsage("checkout-worker", 1, 5.0, 20.0, 250)),
+                        new ResourceUsage.DatabaseUsage(9, 30.5, 80.0, 3.56),
+                        40));
+    }
+
+    static CompareReport report(StrategyRun... runs) {
+        var settings = new CompareSettings(100, 300, 1, List.of("naive", "kafka"), 1, null, Duration.ofMinutes(2), 0);
+        var header = new ReportHeader(
+                "compare",
+                settings.parameters(),
+                Map.of("mode", "started by the lab", "apiReplicas", "1"),
+                new Machine(2, 4096, "test CPU", "Linux", "JDK"),
+                Map.of("lab", "test"),
+                Instant.parse("2026-01-01T10:00:00Z"),
+                Instant.parse("2026-01-01T10:01:00Z"));
+        return new CompareReport(header, settings, List.of(runs), List.of(new SkippedStrategy("naive-tx", "unknown")));
+    }
+}

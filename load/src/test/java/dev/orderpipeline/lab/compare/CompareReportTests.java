@@ -1,0 +1,107 @@
+package dev.orderpipeline.lab.compare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.orderpipeline.contract.invariant.InvariantReport;
+import dev.orderpipeline.lab.report.ReportWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CompareReportTests {
+
+    @TempDir
+    Path folder;
+
+    private final CompareReport report = CompareFixtures.report(
+            CompareFixtures.run(
+                    "naive",
+                    InvariantColumns.from(
+                            new InvariantReport(UUID.randomUUID(), 100, 99, 300, 300, 0, Map.of(), 0, 300, 0, 0))),
+            CompareFixtures.run(
+                    "kafka",
+                    InvariantColumns.from(new InvariantReport(
+                            UUID.randomUUID(),
+                            100,
+                            0,
+                            100,
+                            100,
+                            200,
+                            Map.of("INSUFFICIENT_STOCK", 200L),
+                            0,
+                            100,
+                            0,
+                            0))));
+
+    @Test
+    void writesJsonThatReadsBackToTheSameReport() throws Exception {
+        ReportWriter.write(report, folder);
+
+        var read = ReportWriter.JSON.readValue(
+                folder.resolve(ReportWriter.JSON_FILE).toFile(), CompareReport.class);
+
+        assertThat(read).isEqualTo(report);
+        var json = Files.readString(folder.resolve(ReportWriter.JSON_FILE));
+        assertThat(json).contains("\"machine\"", "\"versions\"", "\"startedAt\"", "\"p99Ms\"", "\"drift\" : 299");
+    }
+
+    @Test
+    void writesTheArticlesTablesInMarkdown() throws Exception {
+        ReportWriter.write(report, folder);
+
+        var markdown = Files.readString(folder.resolve(ReportWriter.MARKDOWN_FILE));
+
+        assertThat(markdown)
+                .contains("## Invariants (read from the database)")
+                .contains("| Strategy | Oversell? | Completed | Rejected | Stock left | Drift | Double payments |")
+                .contains("| naive | yes | 300 | 0 | 99 | 299 | 0 | 0 |")
+                .contains("| kafka | no | 100 | 200 | 0 | 0 | 0 | 0 | holds |")
+                .contains("| naive | 50 ms | 300 ms | 2.17 s | 2.50 s | 50 ms | 300 ms | 2.17 s | 2.50 s |")
+                .contains("| kafka | 50 ms | 300 ms | 2.17 s | 2.50 s | 850 ms | 1.60 s | 1.90 s | 2.10 s |")
+                .contains("| naive | 9 | 30.5 | 80.0 | 3.56 |")
+                .contains("| naive-tx | unknown |");
+        assertThat(imageReferences(markdown, Pattern.compile("!\\[[^]]*]\\(([^)]+)\\)")))
+                .isNotEmpty()
+                .allSatisfy(png -> assertThat(folder.resolve(png)).isRegularFile());
+    }
+
+    @Test
+    void writesHtmlThatShowsExistingPngsWithoutAnythingFromTheNetwork() throws Exception {
+        var written = ReportWriter.write(report, folder);
+
+        var html = Files.readString(folder.resolve(ReportWriter.HTML_FILE));
+        var images = imageReferences(html, Pattern.compile("<img [^>]*src=\"([^\"]+)\""));
+
+        assertThat(images)
+                .containsExactlyInAnyOrder(
+                        "checkout-latency.png", "final-latency.png", "http-statuses.png", "invariants.png");
+        for (var image : images) {
+            var png = folder.resolve(image);
+            assertThat(png).isRegularFile();
+            assertThat(written).contains(png);
+            // a PNG, not an empty file
+            assertThat(Files.readAllBytes(png)).startsWith(0x89, 'P', 'N', 'G');
+        }
+        assertThat(html).doesNotContain("http://", "https://").contains("<td>299</td>");
+    }
+
+    @Test
+    void printsAlignedTablesOnTheConsole() {
+        var console = ReportWriter.console(report);
+
+        assertThat(console).contains("Invariants (read from the database)");
+        var lines = console.lines()
+                .filter(line -> line.startsWith("naive ") || line.startsWith("kafka "))
+                .toList();
+        assertThat(lines).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(lines.getFirst()).matches("naive\\s+yes\\s+300\\s+0\\s+99\\s+299\\s+0\\s+0\\s+oversell.*");
+    }
+
+    private static java.util.List<String> imageReferences(String text, Pattern pattern) {
+        return pattern.matcher(text).results().map(match -> match.group(1)).toList();
+    }
+}

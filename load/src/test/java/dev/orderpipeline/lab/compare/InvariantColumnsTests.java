@@ -1,0 +1,87 @@
+package dev.orderpipeline.lab.compare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.orderpipeline.contract.invariant.InvariantReport;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The article's three outcomes, as the compare table shows them. */
+class InvariantColumnsTests {
+
+    @Test
+    void naiveWithMoreBuyersThanUnitsShowsOversellAndDrift() {
+        // INITIAL_STOCK=100, PARALLEL=300: completed=300 stock=99
+        var columns = InvariantColumns.from(report(100, 99, 300, 0, 300, 0));
+
+        assertThat(columns.oversell()).isTrue();
+        assertThat(columns.completed()).isEqualTo(300);
+        assertThat(columns.stockLeft()).isEqualTo(99);
+        assertThat(columns.drift()).isEqualTo(299);
+        assertThat(columns.holds()).isFalse();
+        assertThat(columns.violations()).anyMatch(violation -> violation.startsWith("oversell"));
+    }
+
+    @Test
+    void lostUpdatesWithoutOversellStillShowAsDrift() {
+        // PARALLEL=100: completed=100 stock=98, the assert "completed <= initial" is green, the books are not
+        var columns = InvariantColumns.from(report(100, 98, 100, 0, 100, 0));
+
+        assertThat(columns.oversell()).isFalse();
+        assertThat(columns.drift()).isEqualTo(98);
+        assertThat(columns.holds()).isFalse();
+    }
+
+    @Test
+    void aCorrectStrategySellsExactlyTheStock() {
+        var columns = InvariantColumns.from(report(100, 0, 100, 200, 100, 0));
+
+        assertThat(columns.oversell()).isFalse();
+        assertThat(columns.completed()).isEqualTo(100);
+        assertThat(columns.rejected()).isEqualTo(200);
+        assertThat(columns.stockLeft()).isZero();
+        assertThat(columns.drift()).isZero();
+        assertThat(columns.doublePayments()).isZero();
+        assertThat(columns.notFinal()).isZero();
+        assertThat(columns.holds()).isTrue();
+        assertThat(columns.violations()).isEmpty();
+    }
+
+    @Test
+    void countsOrdersPaidTwice() {
+        var columns = InvariantColumns.from(report(10, 0, 10, 0, 12, 2));
+
+        assertThat(columns.doublePayments()).isEqualTo(2);
+        assertThat(columns.payments()).isEqualTo(12);
+        assertThat(columns.holds()).isFalse();
+    }
+
+    @Test
+    void theTableShowsTheColumnsAsTheArticleDoes() {
+        var run = CompareFixtures.run("naive", InvariantColumns.from(report(100, 99, 300, 0, 300, 0)));
+        var report = CompareFixtures.report(run);
+
+        var table = report.invariantTable();
+
+        assertThat(table.columns())
+                .startsWith("Strategy", "Oversell?", "Completed", "Rejected", "Stock left", "Drift", "Double payments");
+        assertThat(table.rows().getFirst()).startsWith("naive", "yes", "300", "0", "99", "299", "0");
+    }
+
+    private static InvariantReport report(
+            int initial, int stockLeft, long completed, long rejected, long payments, long paidTwice) {
+        return new InvariantReport(
+                UUID.randomUUID(),
+                initial,
+                stockLeft,
+                completed,
+                completed,
+                rejected,
+                rejected == 0 ? Map.of() : Map.of("INSUFFICIENT_STOCK", rejected),
+                0,
+                payments,
+                paidTwice,
+                0);
+    }
+}

@@ -1,0 +1,103 @@
+package dev.orderpipeline.lab.soak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.orderpipeline.lab.measure.Latency;
+import dev.orderpipeline.lab.measure.ResourceUsage;
+import dev.orderpipeline.lab.report.Machine;
+import dev.orderpipeline.lab.report.ReportHeader;
+import dev.orderpipeline.lab.report.ReportWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SoakReportTests {
+
+    @TempDir
+    Path folder;
+
+    @Test
+    void namesTheFirstRateAtWhichEachStrategySaturates() {
+        var report = report(
+                run("db-atomic", 100, false),
+                run("db-atomic", 200, false),
+                run("db-atomic", 400, true),
+                run("kafka", 100, false),
+                run("kafka", 200, false),
+                run("kafka", 400, false));
+
+        assertThat(report.saturation())
+                .containsExactly(List.of("db-atomic", "400/s", "200/s"), List.of("kafka", "not up to 400/s", "400/s"));
+    }
+
+    @Test
+    void writesTimeSeriesChartsAndReadsBackTheSameReport() throws Exception {
+        var report = report(run("kafka", 100, false), run("for-update", 100, true));
+
+        ReportWriter.write(report, folder);
+
+        assertThat(ReportWriter.JSON.readValue(
+                        folder.resolve(ReportWriter.JSON_FILE).toFile(), SoakReport.class))
+                .isEqualTo(report);
+        for (var png : List.of("throughput-over-time.png", "latency-over-time.png", "latency.png")) {
+            assertThat(folder.resolve(png)).isRegularFile();
+        }
+        assertThat(Files.readString(folder.resolve(ReportWriter.MARKDOWN_FILE)))
+                .contains("## Sustained load", "| kafka @ 100/s | 100 | 99.0 |", "![Successful checkouts per second]");
+        assertThat(Files.readString(folder.resolve(ReportWriter.HTML_FILE)))
+                .contains("src=\"throughput-over-time.png\"", "src=\"latency-over-time.png\"");
+    }
+
+    private static SoakReport report(SoakRun... runs) {
+        var settings = new SoakSettings(
+                List.of("db-atomic", "kafka"),
+                List.of(100, 200, 400),
+                Duration.ofSeconds(3),
+                2000,
+                null,
+                null,
+                Duration.ofSeconds(1));
+        var header = new ReportHeader(
+                "soak",
+                settings.parameters(),
+                Map.of("mode", "started by the lab"),
+                new Machine(2, 4096, "test CPU", "Linux", "JDK"),
+                Map.of("lab", "test"),
+                Instant.parse("2026-01-01T10:00:00Z"),
+                Instant.parse("2026-01-01T10:05:00Z"));
+        return new SoakReport(header, settings, List.of(runs), List.of());
+    }
+
+    private static SoakRun run(String strategy, int rate, boolean saturated) {
+        var timeline = new ArrayList<SoakRun.SoakSecond>();
+        for (var second = 0; second < 3; second++) {
+            timeline.add(new SoakRun.SoakSecond(second, rate, rate - 1, 0, 0, 12.5, saturated ? 1500 : 80, 1800));
+        }
+        return new SoakRun(
+                strategy + " @ " + rate + "/s",
+                strategy,
+                rate,
+                3,
+                UUID.randomUUID(),
+                3L * rate,
+                3L * rate,
+                3L * rate - 3,
+                0,
+                0,
+                saturated ? rate * 0.7 : rate - 1,
+                new Latency(3L * rate, 2, 20, 12.5, 40, 60, saturated ? 1500 : 80, 1700, 1800),
+                strategy.equals("kafka") ? new Latency(3L * rate, 5, 30, 25, 50, 70, 90, 100, 110) : null,
+                Map.of(strategy.equals("kafka") ? "202" : "200", 3L * rate - 3, "503", 3L),
+                timeline,
+                saturated,
+                saturated ? List.of("p99 1500 ms over 1000 ms") : List.of(),
+                ResourceUsage.none());
+    }
+}
