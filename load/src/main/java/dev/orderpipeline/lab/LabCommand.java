@@ -1,14 +1,14 @@
 package dev.orderpipeline.lab;
 
 import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.pipeline.ResultsListener;
+import dev.orderpipeline.lab.pipeline.Target;
+import dev.orderpipeline.lab.pipeline.TargetOptions;
 import dev.orderpipeline.lab.report.LabReport;
 import dev.orderpipeline.lab.report.Machine;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.ReportWriter;
 import dev.orderpipeline.lab.report.Versions;
-import dev.orderpipeline.lab.target.ResultsListener;
-import dev.orderpipeline.lab.target.Target;
-import dev.orderpipeline.lab.target.TargetOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

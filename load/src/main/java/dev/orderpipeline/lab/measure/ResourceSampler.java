@@ -1,6 +1,6 @@
 package dev.orderpipeline.lab.measure;
 
-import dev.orderpipeline.lab.target.Database;
+import dev.orderpipeline.lab.pipeline.Database;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.orderpipeline.lab.report;
 
-import dev.orderpipeline.lab.target.Database;
+import dev.orderpipeline.lab.pipeline.Database;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,0 +1,179 @@
+package dev.orderpipeline.lab.pipeline;
+
+import dev.orderpipeline.contract.invariant.InvariantReport;
+import dev.orderpipeline.lab.measure.StatusCounts;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The order-api endpoints the lab uses, on one replica. */
+public final class ApiClient {
+
+    /** The problem type order-api answers when it does not know a strategy name. */
+    static final String UNKNOWN_STRATEGY = "urn:order-pipeline:problem:unknown-strategy";
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final String baseUrl;
+    private final HttpClient http;
+    private final Duration requestTimeout;
+
+    public ApiClient(String baseUrl, HttpClient http, Duration requestTimeout) {
+        var trimmed = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        var uri = URI.create(trimmed);
+        if (uri.getScheme() == null || !uri.getScheme().startsWith("http") || uri.getHost() == null) {
+            throw new IllegalArgumentException("not an http(s) URL: " + baseUrl);
+        }
+        this.baseUrl = trimmed;
+        this.http = http;
+        this.requestTimeout = requestTimeout;
+    }
+
+    /** A client for the lab: HTTP/1.1 as the apps speak it, its callbacks on virtual threads. */
+    public static HttpClient newHttpClient() {
+        return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .executor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor())
+                .build();
+    }
+
+    public String baseUrl() {
+        return baseUrl;
+    }
+
+    /** Creates a product and returns its id. */
+    public UUID createProduct(String name, int stock, BigDecimal price) {
+        var body = Map.of("name", name, "stock", stock, "price", price);
+        var response = send(post("/api/products", null, JSON.writeValueAsString(body)));
+        return id(expect(response, 201, "creating a product"));
+    }
+
+    /** Creates an order of {@code userId} and returns its id. */
+    public UUID createOrder(String userId, UUID productId, int quantity) {
+        var body = Map.of("productId", productId.toString(), "quantity", quantity);
+        var response = send(post("/api/orders", userId, JSON.writeValueAsString(body)));
+        return id(expect(response, 201, "creating an order"));
+    }
+
+    /**
+     * One checkout. Never throws for what the server or the network does: the answer is a status code, or {@link
+     * StatusCounts#TIMEOUT} / {@link StatusCounts#IO_ERROR}.
+     */
+    public String checkout(UUID orderId, String userId, String strategy, @Nullable Integer delayMillis) {
+        var path = checkoutPath(orderId, strategy, delayMillis);
+        try {
+            var response = http.send(post(path, userId, null), HttpResponse.BodyHandlers.discarding());
+            return Integer.toString(response.statusCode());
+        } catch (HttpTimeoutException ex) {
+            return StatusCounts.TIMEOUT;
+        } catch (IOException ex) {
+            return StatusCounts.IO_ERROR;
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return StatusCounts.IO_ERROR;
+        }
+    }
+
+    /**
+     * Whether the API knows a strategy, asked without side effects: a checkout of an order that does not exist
+     * answers 404 when the name is known and 400 unknown-strategy when it is not (the name is resolved first).
+     */
+    public boolean supportsStrategy(String strategy) {
+        var response = send(post(checkoutPath(UUID.randomUUID(), strategy, null), "lab-probe", null));
+        if (response.statusCode() == 400) {
+            var type = parse(response.body()).path("type").asString("");
+            return !UNKNOWN_STRATEGY.equals(type);
+        }
+        return true;
+    }
+
+    /** The invariants as order-api's lab endpoint reads them, for runs where the lab has no database access. */
+    public InvariantReport invariants(UUID productId, int initialStock) {
+        var request = HttpRequest.newBuilder(URI.create(
+                        baseUrl + "/api/lab/products/" + productId + "/invariants?initialStock=" + initialStock))
+                .timeout(requestTimeout)
+                .header("Accept", "application/json")
+                .GET()
+                .build();
+        var json = parse(expect(send(request), 200, "reading the invariants").body());
+        var rejections = new HashMap<String, Long>();
+        json.path("rejectionsByReason")
+                .properties()
+                .forEach(
+                        entry -> rejections.put(entry.getKey(), entry.getValue().asLong()));
+        return new InvariantReport(
+                productId,
+                initialStock,
+                json.path("stockLeft").asInt(),
+                json.path("completedOrders").asLong(),
+                json.path("completedQuantity").asLong(),
+                json.path("rejectedOrders").asLong(),
+                rejections,
+                json.path("ordersNotFinal").asLong(),
+                json.path("payments").asLong(),
+                json.path("ordersPaidMoreThanOnce").asLong(),
+                json.path("paymentsWithoutCompletion").asLong());
+    }
+
+    private static String checkoutPath(UUID orderId, String strategy, @Nullable Integer delayMillis) {
+        var path =
+                "/api/orders/" + orderId + "/checkout?strategy=" + URLEncoder.encode(strategy, StandardCharsets.UTF_8);
+        return delayMillis == null ? path : path + "&delayMs=" + delayMillis;
+    }
+
+    private HttpRequest post(String path, @Nullable String userId, @Nullable String json) {
+        var request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .timeout(requestTimeout)
+                .header("Accept", "application/json");
+        if (userId != null) {
+            request.header("X-User-Id", userId);
+        }
+        if (json == null) {
+            request.POST(HttpRequest.BodyPublishers.noBody());
+        } else {
+            request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));
+        }
+        return request.build();
+    }
+
+    private HttpResponse<String> send(HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException ex) {
+            throw new IllegalStateException(request.method() + " " + request.uri() + " failed: " + ex, ex);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted during " + request.method() + " " + request.uri(), ex);
+        }
+    }
+
+    private static HttpResponse<String> expect(HttpResponse<String> response, int status, String what) {
+        if (response.statusCode() != status) {
+            throw new IllegalStateException(what + " answered " + response.statusCode() + " instead of " + status + " ("
+                    + response.request().uri() + "): " + response.body());
+        }
+        return response;
+    }
+
+    private static UUID id(HttpResponse<String> response) {
+        return UUID.fromString(parse(response.body()).path("id").asString());
+    }
+
+    private static JsonNode parse(String body) {
+        return JSON.readTree(body.isBlank() ? "{}" : body);
+    }
+}

@@ -1,0 +1,131 @@
+package dev.orderpipeline.lab.pipeline;
+
+import dev.orderpipeline.contract.invariant.InvariantChecker;
+import dev.orderpipeline.contract.invariant.InvariantReport;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * The database of the pipeline under test, read directly: the verdict on a run ({@link InvariantChecker}), how many
+ * orders are still open, and PostgreSQL's own view of its load. The lab never writes to it.
+ */
+public final class Database {
+
+    private static final String ORDERS_NOT_FINAL = """
+            SELECT count(*) FROM orders WHERE product_id = ? AND status IN ('CREATED', 'PROCESSING')
+            """;
+
+    /** Sessions of this database working on a statement right now, the lab's own sampling session aside. */
+    private static final String ACTIVE_SESSIONS = """
+            SELECT count(*) FROM pg_stat_activity
+            WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()
+            """;
+
+    private static final String BACKEND_PID = """
+            SELECT pg_backend_pid()
+            """;
+
+    private static final String SERVER_VERSION = """
+            SHOW server_version
+            """;
+
+    private final String jdbcUrl;
+    private final PGSimpleDataSource dataSource;
+    private final InvariantChecker invariants;
+
+    public Database(String jdbcUrl, String user, @Nullable String password) {
+        if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException("not a PostgreSQL JDBC URL: " + jdbcUrl);
+        }
+        this.jdbcUrl = jdbcUrl;
+        dataSource = new PGSimpleDataSource();
+        dataSource.setURL(jdbcUrl);
+        dataSource.setUser(user);
+        if (password != null) {
+            dataSource.setPassword(password);
+        }
+        dataSource.setApplicationName("orderpipeline-lab");
+        dataSource.setConnectTimeout(5);
+        invariants = new InvariantChecker(dataSource);
+    }
+
+    public String jdbcUrl() {
+        return jdbcUrl;
+    }
+
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
+    public InvariantReport invariants(UUID productId, int initialStock) {
+        return invariants.check(productId, initialStock);
+    }
+
+    public long ordersNotFinal(UUID productId) {
+        try (var connection = dataSource.getConnection();
+                var statement = connection.prepareStatement(ORDERS_NOT_FINAL)) {
+            statement.setObject(1, productId);
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        } catch (SQLException ex) {
+            throw new IllegalStateException("could not count the open orders of product " + productId, ex);
+        }
+    }
+
+    /** A connection of its own, for a sampler that queries every few hundred milliseconds. */
+    public Connection connect() throws SQLException {
+        return dataSource.getConnection();
+    }
+
+    public static int activeSessions(Connection connection) throws SQLException {
+        return queryLong(connection, ACTIVE_SESSIONS).intValue();
+    }
+
+    /** The pid of the server process serving this connection; its parent is the postmaster. */
+    public static long backendPid(Connection connection) throws SQLException {
+        return queryLong(connection, BACKEND_PID);
+    }
+
+    public String serverVersion() {
+        try (var connection = dataSource.getConnection();
+                var statement = connection.createStatement();
+                var rows = statement.executeQuery(SERVER_VERSION)) {
+            rows.next();
+            return rows.getString(1);
+        } catch (SQLException ex) {
+            throw new IllegalStateException("could not read the server version", ex);
+        }
+    }
+
+    /** Whether the server runs on this machine, so its processes are ours to watch in {@code /proc}. */
+    public boolean isLocal() {
+        var host = URI.create(jdbcUrl.substring("jdbc:".length())).getHost();
+        if (host == null) {
+            // jdbc:postgresql:dbname or ///dbname: the driver's default host, localhost
+            return true;
+        }
+        try {
+            var address = InetAddress.getByName(host);
+            return address.isLoopbackAddress() || address.isAnyLocalAddress();
+        } catch (UnknownHostException ex) {
+            return false;
+        }
+    }
+
+    private static Long queryLong(Connection connection, String sql) throws SQLException {
+        try (var statement = connection.createStatement();
+                var rows = statement.executeQuery(sql)) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+}

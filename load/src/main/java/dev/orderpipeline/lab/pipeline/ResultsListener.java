@@ -1,0 +1,179 @@
+package dev.orderpipeline.lab.pipeline;
+
+import dev.orderpipeline.contract.Topics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The lab's own consumer of {@code checkout.results}: it notes when the outcome of each tracked order reached it, so
+ * the time to a final outcome of an asynchronous checkout is measured without polling the API. It reads every
+ * partition from the end as it was at start (no consumer group, no commits), so earlier runs' results are skipped.
+ */
+public final class ResultsListener implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ResultsListener.class);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Duration POLL = Duration.ofMillis(50);
+
+    private final KafkaConsumer<String, String> consumer;
+    private final Thread thread;
+    private final CountDownLatch positioned = new CountDownLatch(1);
+    private final Map<UUID, Long> receivedAt = new ConcurrentHashMap<>();
+    private volatile Set<UUID> tracked = Set.of();
+    private volatile boolean closed;
+    private volatile @Nullable RuntimeException failure;
+
+    private ResultsListener(String bootstrapServers) {
+        var properties = new Properties();
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "orderpipeline-lab-results");
+        properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        // the outcome must be seen the moment it is written, not when a batch has filled
+        properties.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "10");
+        consumer = new KafkaConsumer<>(properties);
+        thread = new Thread(this::run, "lab-results-listener");
+        thread.setDaemon(true);
+    }
+
+    /** Starts listening and returns once every partition's position is fixed at its current end. */
+    public static ResultsListener start(String bootstrapServers, Duration timeout) {
+        var listener = new ResultsListener(bootstrapServers);
+        listener.thread.start();
+        try {
+            if (!listener.positioned.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                listener.close();
+                throw new IllegalStateException("could not position a consumer on " + Topics.CHECKOUT_RESULTS + " at "
+                        + bootstrapServers + " within " + timeout.toSeconds() + " s");
+            }
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            listener.close();
+            throw new IllegalStateException("interrupted while starting the results listener", ex);
+        }
+        var failed = listener.failure;
+        if (failed != null) {
+            listener.close();
+            throw failed;
+        }
+        return listener;
+    }
+
+    /** From now on, notes results of these orders only (and forgets earlier ones). */
+    public void track(Collection<UUID> orderIds) {
+        receivedAt.clear();
+        tracked = Set.copyOf(orderIds);
+    }
+
+    /** When ({@link System#nanoTime()}) the first result of each tracked order arrived. */
+    public Map<UUID, Long> receivedAt() {
+        return Map.copyOf(receivedAt);
+    }
+
+    public int received() {
+        return receivedAt.size();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        consumer.wakeup();
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void run() {
+        try (consumer) {
+            var partitions = partitions();
+            consumer.assign(partitions);
+            consumer.seekToEnd(partitions);
+            // position() resolves the lazy seek now, before any checkout of the run is sent
+            partitions.forEach(consumer::position);
+            positioned.countDown();
+            while (!closed) {
+                for (var record : consumer.poll(POLL)) {
+                    note(record, System.nanoTime());
+                }
+            }
+        } catch (WakeupException ex) {
+            if (!closed) {
+                failure = new IllegalStateException("the results listener was woken up unexpectedly", ex);
+            }
+        } catch (RuntimeException ex) {
+            failure = ex;
+            if (positioned.getCount() == 0) {
+                log.error("The results listener stopped; times to final outcome will be missing", ex);
+            }
+        } finally {
+            positioned.countDown();
+        }
+    }
+
+    private ArrayList<TopicPartition> partitions() {
+        var deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            var infos = consumer.partitionsFor(Topics.CHECKOUT_RESULTS, Duration.ofSeconds(10));
+            if (!infos.isEmpty()) {
+                var partitions = new ArrayList<TopicPartition>();
+                infos.forEach(info -> partitions.add(new TopicPartition(info.topic(), info.partition())));
+                return partitions;
+            }
+            if (System.nanoTime() - deadline > 0 || closed) {
+                throw new IllegalStateException(
+                        "topic " + Topics.CHECKOUT_RESULTS + " does not exist (order-api creates it at start-up)");
+            }
+            // the API declares the topic at start-up; a run aimed at a fresh stack may get here a moment earlier
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + Topics.CHECKOUT_RESULTS, ex);
+            }
+        }
+    }
+
+    private void note(ConsumerRecord<String, String> record, long nanos) {
+        var orderId = orderId(record);
+        if (orderId != null && tracked.contains(orderId)) {
+            receivedAt.putIfAbsent(orderId, nanos);
+        }
+    }
+
+    /** The record key is the order id; the value's {@code orderId} stands in should a producer omit the key. */
+    private static @Nullable UUID orderId(ConsumerRecord<String, String> record) {
+        try {
+            if (record.key() != null) {
+                return UUID.fromString(record.key());
+            }
+            var value = record.value();
+            return value == null
+                    ? null
+                    : UUID.fromString(JSON.readTree(value).path("orderId").asString());
+        } catch (RuntimeException ex) {
+            log.debug("Skipping a result that names no order at offset {}", record.offset(), ex);
+            return null;
+        }
+    }
+}

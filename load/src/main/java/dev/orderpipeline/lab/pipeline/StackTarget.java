@@ -1,0 +1,138 @@
+package dev.orderpipeline.lab.pipeline;
+
+import dev.orderpipeline.infra.AppProcess;
+import dev.orderpipeline.infra.LocalStack;
+import dev.orderpipeline.infra.StackConfig;
+import dev.orderpipeline.lab.measure.ResourceSampler;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pipeline started by the lab from the packaged jars with infra's {@link LocalStack}: PostgreSQL, a broker,
+ * {@code apiReplicas} order-api processes and the configured checkout-workers, each a process of its own, all
+ * stopped on {@link #close()}.
+ */
+public final class StackTarget implements Target {
+
+    public static final String API = "order-api";
+    public static final String WORKER = "checkout-worker";
+    public static final String BROKER = "kafka-broker";
+
+    private final LocalStack stack;
+    private final Thread shutdownHook;
+    private final List<ApiClient> apis;
+    private final Database database;
+    private final HttpClient http;
+
+    private StackTarget(LocalStack stack, Thread shutdownHook, Duration timeout) {
+        this.stack = stack;
+        this.shutdownHook = shutdownHook;
+        http = ApiClient.newHttpClient();
+        apis = stack.apis().stream()
+                .map(app -> new ApiClient(app.baseUrl(), http, timeout))
+                .toList();
+        database = new Database(stack.jdbcUrl(), stack.databaseUser(), stack.databasePassword());
+    }
+
+    /** Starts the stack, then the API replicas beyond the first, and waits until all are ready. */
+    public static StackTarget start(StackConfig config, int apiReplicas, Duration requestTimeout) {
+        if (apiReplicas < 1) {
+            throw new IllegalArgumentException("at least one API replica is needed: " + apiReplicas);
+        }
+        var stack = new LocalStack(config);
+        // the processes run in sessions of their own, so Ctrl-C reaches only the lab: it must stop them itself
+        var shutdownHook = new Thread(stack::close, "lab-stack-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        try {
+            stack.start();
+            for (var replica = 2; replica <= apiReplicas; replica++) {
+                stack.addApi();
+            }
+            return new StackTarget(stack, shutdownHook, requestTimeout);
+        } catch (RuntimeException ex) {
+            stack.close();
+            removeHook(shutdownHook);
+            throw ex;
+        }
+    }
+
+    public LocalStack stack() {
+        return stack;
+    }
+
+    @Override
+    public List<ApiClient> apis() {
+        return apis;
+    }
+
+    @Override
+    public Database database() {
+        return database;
+    }
+
+    @Override
+    public String bootstrapServers() {
+        return stack.bootstrapServers();
+    }
+
+    @Override
+    public List<ResourceSampler.Watched> processes() {
+        var processes = new ArrayList<ResourceSampler.Watched>();
+        stack.apis().stream().filter(AppProcess::isAlive).forEach(app -> processes.add(watched(API, app)));
+        stack.workers().stream().filter(AppProcess::isAlive).forEach(app -> processes.add(watched(WORKER, app)));
+        stack.broker()
+                .filter(broker -> broker.isRunning())
+                .ifPresent(broker -> processes.add(new ResourceSampler.Watched(BROKER, broker.pid())));
+        return processes;
+    }
+
+    @Override
+    public Map<String, String> description() {
+        var config = stack.config();
+        var description = new LinkedHashMap<String, String>();
+        description.put("mode", "started by the lab");
+        description.put("apiReplicas", Integer.toString(stack.apis().size()));
+        description.put("workers", Integer.toString(stack.workers().size()));
+        description.put("partitions", Integer.toString(config.partitions()));
+        description.put(
+                "database",
+                switch (config.database()) {
+                    case StackConfig.Database.Embedded ignored -> "embedded PostgreSQL";
+                    case StackConfig.Database.Server ignored -> "PostgreSQL server";
+                    case StackConfig.Database.Existing ignored -> "existing PostgreSQL database";
+                });
+        description.put(
+                "broker",
+                switch (config.broker()) {
+                    case StackConfig.Broker.FromJars ignored -> "Kafka broker from the jars";
+                    case StackConfig.Broker.External ignored -> "external Kafka cluster";
+                });
+        return description;
+    }
+
+    @Override
+    public void close() {
+        try {
+            http.close();
+        } finally {
+            stack.close();
+            removeHook(shutdownHook);
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException ex) {
+            // the JVM is shutting down and the hook is what closes the stack
+        }
+    }
+
+    private static ResourceSampler.Watched watched(String kind, AppProcess app) {
+        return new ResourceSampler.Watched(kind, app.pid());
+    }
+}

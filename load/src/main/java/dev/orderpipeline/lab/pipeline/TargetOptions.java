@@ -1,0 +1,200 @@
+package dev.orderpipeline.lab.pipeline;
+
+import dev.orderpipeline.infra.FreePorts;
+import dev.orderpipeline.infra.StackConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Help.Visibility;
+import picocli.CommandLine.Option;
+
+/** Options every lab command shares: what to aim at, and how to start it when the lab starts it. */
+public final class TargetOptions {
+
+    @Option(
+            order = 40,
+            names = "--api-url",
+            paramLabel = "URL",
+            description = "A running order-api replica, repeatable; default: the lab starts the pipeline itself"
+                    + " (embedded PostgreSQL, a broker from the Kafka jars, the apps from their jars).",
+            showDefaultValue = Visibility.NEVER)
+    List<String> apiUrls = new ArrayList<>();
+
+    @Option(
+            order = 41,
+            names = "--database-url",
+            paramLabel = "JDBC-URL",
+            description = "With --api-url: the pipeline's database, for the invariants and session counts;"
+                    + " without it the lab asks order-api's invariants endpoint.")
+    @Nullable
+    String databaseUrl;
+
+    @Option(order = 42, names = "--database-user", paramLabel = "USER", description = "User for --database-url.")
+    String databaseUser = "postgres";
+
+    @Option(
+            order = 43,
+            names = "--database-password",
+            paramLabel = "PASSWORD",
+            description = "Password for --database-url; default: $ORDERPIPELINE_DATABASE_PASSWORD.",
+            defaultValue = "${env:ORDERPIPELINE_DATABASE_PASSWORD}",
+            showDefaultValue = Visibility.NEVER)
+    @Nullable
+    String databasePassword;
+
+    @Option(
+            order = 44,
+            names = "--bootstrap-servers",
+            paramLabel = "HOST:PORT",
+            description = "With --api-url: the Kafka cluster, to time kafka checkouts to their outcome;"
+                    + " without it that column is n/a.")
+    @Nullable
+    String bootstrapServers;
+
+    @Option(
+            order = 45,
+            names = "--api-replicas",
+            paramLabel = "N",
+            description = "order-api processes to start (2 shows app-lock failing).")
+    int apiReplicas = 1;
+
+    @Option(order = 46, names = "--workers", paramLabel = "N", description = "checkout-worker processes to start.")
+    int workers = 1;
+
+    @Option(
+            order = 47,
+            names = "--partitions",
+            paramLabel = "N",
+            description = "Partitions of the checkout command topic.")
+    int partitions = 6;
+
+    @Option(
+            order = 48,
+            names = "--project-dir",
+            paramLabel = "DIR",
+            defaultValue = "${sys:lab.projectDir:-.}",
+            description = "Repository root: the apps run from order-api/target and checkout-worker/target below it;"
+                    + " bin/lab sets it.",
+            showDefaultValue = Visibility.NEVER)
+    Path projectDirectory = Path.of(".");
+
+    @Option(
+            order = 49,
+            names = "--work-dir",
+            paramLabel = "DIR",
+            description = "Data and logs of the processes the lab starts, emptied at each start;"
+                    + " default: .lab/lab below the project directory.",
+            showDefaultValue = Visibility.NEVER)
+    @Nullable
+    Path workDirectory;
+
+    @Option(
+            order = 50,
+            names = "--app-jvm-option",
+            paramLabel = "OPTION",
+            description = "JVM option for every app process, repeatable (--app-jvm-option=-Xmx512m).",
+            showDefaultValue = Visibility.NEVER)
+    List<String> appJvmOptions = new ArrayList<>();
+
+    @Option(
+            order = 51,
+            names = "--app-arg",
+            paramLabel = "ARG",
+            description = "Spring argument for every app process, repeatable.")
+    List<String> appArguments = new ArrayList<>();
+
+    @Option(
+            order = 52,
+            names = "--request-timeout",
+            paramLabel = "SECONDS",
+            description = "Timeout of one HTTP request.")
+    int requestTimeoutSeconds = 30;
+
+    @Option(
+            order = 53,
+            names = "--startup-timeout",
+            paramLabel = "SECONDS",
+            description = "How long each app may take to start.")
+    int startupTimeoutSeconds = 180;
+
+    public int requestTimeoutSeconds() {
+        return requestTimeoutSeconds;
+    }
+
+    public boolean startsStack() {
+        return apiUrls.isEmpty();
+    }
+
+    public Path projectDirectory() {
+        return projectDirectory.toAbsolutePath().normalize();
+    }
+
+    /** The given pipeline, or a stack started now (which takes a while: the apps start in parallel). */
+    public Target open() {
+        var timeout = Duration.ofSeconds(requestTimeoutSeconds);
+        if (!apiUrls.isEmpty()) {
+            var database = databaseUrl == null ? null : new Database(databaseUrl, databaseUser, databasePassword);
+            return new UrlTarget(apiUrls, database, bootstrapServers, timeout);
+        }
+        if (apiReplicas < 1 || workers < 0 || partitions < 1) {
+            throw new IllegalArgumentException(
+                    "--api-replicas and --partitions must be positive, --workers not negative");
+        }
+        return StackTarget.start(stackConfig(), apiReplicas, timeout);
+    }
+
+    /** The embedded default on free ports, in a work directory emptied first: every run starts clean. */
+    StackConfig stackConfig() {
+        var project = projectDirectory();
+        var work = workDirectory != null
+                ? workDirectory.toAbsolutePath().normalize()
+                : project.resolve(".lab").resolve("lab");
+        for (var owned : List.of("postgres", "kafka", "logs")) {
+            deleteRecursively(work.resolve(owned));
+        }
+        var ports = FreePorts.several(4);
+        return StackConfig.defaults(project)
+                .withWorkDirectory(work)
+                .withDatabase(new StackConfig.Database.Embedded(ports.get(0)))
+                .withBroker(new StackConfig.Broker.FromJars(ports.get(1), ports.get(2)))
+                .withApps(ports.get(3), workers, freeRange(Math.max(workers, 1), ports))
+                .withPartitions(partitions)
+                .withAppOptions(appJvmOptions, appArguments)
+                .withStartupTimeout(Duration.ofSeconds(startupTimeoutSeconds));
+    }
+
+    /** The first of {@code count} consecutive free ports that collide with none of {@code taken}. */
+    private static int freeRange(int count, List<Integer> taken) {
+        for (var attempt = 0; attempt < 50; attempt++) {
+            var first = FreePorts.one();
+            var free = first + count - 1 <= 65_535;
+            for (var port = first; free && port < first + count; port++) {
+                free = !taken.contains(port) && FreePorts.isFree(port);
+            }
+            if (free) {
+                return first;
+            }
+        }
+        throw new IllegalStateException("found no " + count + " consecutive free ports for the workers");
+    }
+
+    private static void deleteRecursively(Path directory) {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (var path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        } catch (IOException ex) {
+            throw new UncheckedIOException("could not empty " + directory, ex);
+        }
+    }
+}
