@@ -5,26 +5,37 @@ import dev.orderpipeline.contract.CheckoutResult;
 import dev.orderpipeline.contract.RejectReason;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.NestedExceptionUtils;
+import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Applies checkout commands to the database: a poll's commands in one transaction, so the cost of a commit is
- * shared by the whole batch, and set-based statements wherever the decision allows it.
+ * shared by the whole batch, and a fixed number of set-based statements whatever the batch size:
  *
- * <p>Safe to run twice on the same commands, also at the same moment: the idempotency claim makes the second run
- * report the first one's outcomes as duplicates and change nothing.
+ * <ol>
+ *   <li>lock the orders, in id order;
+ *   <li>find the commands already recorded in the idempotency table: they are duplicates;
+ *   <li>lock the products of the others, in id order, and decide each command in apply order from that stock;
+ *   <li>take what the decisions took from each product, with the stock guard in the statement;
+ *   <li>write the order statuses, the payments, and the idempotency rows with the outcomes.
+ * </ol>
+ *
+ * <p>Safe to run twice on the same commands, also at the same moment: the second run waits for the first one's order
+ * locks, then finds its idempotency rows, reports its outcomes as duplicates and changes nothing.
  */
 @Service
 class CheckoutApplier {
@@ -114,6 +125,8 @@ class CheckoutApplier {
 
     private AppliedBatch applyInOneTransaction(List<CheckoutDelivery> deliveries) {
         var decided = Objects.requireNonNull(transactions.execute(status -> decide(deliveries)));
+        // the time after the last statement: the commit, waiting for the WAL flush
+        metrics.recordStep("commit", System.nanoTime() - decided.decidedAtNanos());
         var committedAt = Instant.now();
         var results = decided.settled().stream()
                 .map(settled -> settled.toResult(committedAt))
@@ -123,14 +136,16 @@ class CheckoutApplier {
 
     /** The whole decision for a batch; runs inside its transaction. */
     private Decided decide(List<CheckoutDelivery> deliveries) {
-        var orderRows = orders.lockAll(deliveries.stream()
-                .map(delivery -> delivery.command().orderId())
-                .distinct()
-                .toList());
+        var orderRows = metrics.timeStep(
+                "lock_orders",
+                () -> orders.lockAll(deliveries.stream()
+                        .map(delivery -> delivery.command().orderId())
+                        .distinct()
+                        .toList()));
 
-        // A command's first delivery in this poll competes for the claim; later ones are duplicates of it.
+        // A command's first delivery in this poll is decided; later ones report the same outcome as duplicates.
         var invalid = new ArrayList<InvalidCommand>();
-        var firstDeliveries = new TreeMap<UUID, CheckoutDelivery>();
+        var firstDeliveries = new HashMap<UUID, CheckoutDelivery>();
         var repeated = new ArrayList<CheckoutDelivery>();
         for (var delivery : deliveries) {
             var command = delivery.command();
@@ -143,79 +158,103 @@ class CheckoutApplier {
             }
         }
 
-        // Claimed in command-id order, so two overlapping transactions take the index entries in the same order.
-        var candidates = List.copyOf(firstDeliveries.values());
-        var fresh = processedCommands.claim(
-                candidates.stream().map(CheckoutDelivery::command).toList());
-        var freshDeliveries = new ArrayList<CheckoutDelivery>();
-        var duplicates = new ArrayList<>(repeated);
-        for (var delivery : candidates) {
-            (fresh.contains(delivery.command().commandId()) ? freshDeliveries : duplicates).add(delivery);
-        }
-        freshDeliveries.sort(CheckoutDelivery.APPLY_ORDER);
+        // A statement of its own, after the orders are locked: under READ COMMITTED it reads a snapshot taken after
+        // any transaction that applied one of these commands (it held the order) has committed.
+        var recorded =
+                metrics.timeStep("find_recorded", () -> processedCommands.findOutcomes(firstDeliveries.keySet()));
+        var fresh = firstDeliveries.values().stream()
+                .filter(delivery -> !recorded.containsKey(delivery.command().commandId()))
+                .sorted(CheckoutDelivery.APPLY_ORDER)
+                .toList();
 
-        var decisions = decideFresh(freshDeliveries, orderRows);
+        var decisions = decideFresh(fresh, orderRows);
         record(decisions);
 
-        var recorded = processedCommands.findOutcomes(duplicates.stream()
-                .map(delivery -> delivery.command().commandId())
-                .collect(Collectors.toSet()));
-        var settled = new ArrayList<Settled>(decisions.size() + duplicates.size());
-        decisions.values().forEach(decision -> settled.add(Settled.fresh(decision)));
-        for (var duplicate : duplicates) {
-            var outcome = Objects.requireNonNull(
-                    recorded.get(duplicate.command().commandId()), "outcome of a claimed command");
-            settled.add(Settled.duplicate(duplicate, outcome));
+        var settled = new ArrayList<Settled>(firstDeliveries.size() + repeated.size());
+        decisions.forEach(decision -> settled.add(Settled.fresh(decision)));
+        for (var delivery : firstDeliveries.values()) {
+            var outcome = recorded.get(delivery.command().commandId());
+            if (outcome != null) {
+                settled.add(Settled.recorded(delivery, outcome));
+            }
         }
-        return new Decided(settled, invalid);
+        var freshByCommand = decisions.stream()
+                .collect(Collectors.toMap(decision -> decision.command().commandId(), Function.identity()));
+        for (var delivery : repeated) {
+            var commandId = delivery.command().commandId();
+            var decision = freshByCommand.get(commandId);
+            settled.add(
+                    decision != null
+                            ? Settled.repeated(delivery, decision)
+                            : Settled.recorded(delivery, Objects.requireNonNull(recorded.get(commandId))));
+        }
+        return new Decided(settled, invalid, System.nanoTime());
     }
 
     /**
-     * Decides the fresh commands in apply order: an order that is no longer CREATED is rejected without effect;
-     * the others take stock with one conditional UPDATE each, whose row count decides.
+     * Decides the fresh commands in apply order from the stock of their products, locked here: an order that is no
+     * longer CREATED is rejected without effect; the others complete while their product has their quantity left, and
+     * what they took is then written with one statement. The statement keeps the stock guard, and with the rows
+     * locked it cannot fall short; if it ever does, the transaction rolls back and the poll is redelivered.
      */
-    private Map<UUID, Decision> decideFresh(List<CheckoutDelivery> fresh, Map<UUID, CheckoutOrder> orderRows) {
-        var decisions = new LinkedHashMap<UUID, Decision>();
-        var takers = new ArrayList<CheckoutDelivery>(fresh.size());
+    private List<Decision> decideFresh(List<CheckoutDelivery> fresh, Map<UUID, CheckoutOrder> orderRows) {
+        var productIds = new TreeSet<UUID>();
         for (var delivery : fresh) {
-            if (Objects.requireNonNull(orderRows.get(delivery.command().orderId()))
-                    .isCreated()) {
-                takers.add(delivery);
-            } else {
-                var command = delivery.command();
-                decisions.put(command.commandId(), Decision.rejected(command, RejectReason.ORDER_NOT_CREATED));
+            var command = delivery.command();
+            if (Objects.requireNonNull(orderRows.get(command.orderId())).isCreated()) {
+                productIds.add(command.productId());
             }
         }
-        var taken = products.takeStock(
-                takers.stream().map(CheckoutDelivery::command).toList());
-        if (taken.length != takers.size()) {
-            throw new IllegalStateException("stock batch returned " + taken.length + " counts for " + takers.size());
+        var stock = new LockedStock(metrics.timeStep("lock_stock", () -> products.lockStock(productIds)));
+
+        var decisions = new ArrayList<Decision>(fresh.size());
+        for (var delivery : fresh) {
+            var command = delivery.command();
+            if (!Objects.requireNonNull(orderRows.get(command.orderId())).isCreated()) {
+                decisions.add(Decision.rejected(command, RejectReason.ORDER_NOT_CREATED));
+            } else if (stock.take(command)) {
+                decisions.add(Decision.completed(command));
+            } else {
+                decisions.add(Decision.rejected(command, RejectReason.INSUFFICIENT_STOCK));
+            }
         }
-        for (int i = 0; i < taken.length; i++) {
-            var command = takers.get(i).command();
-            var decision = switch (taken[i]) {
-                case 1 -> Decision.completed(command);
-                case 0 -> Decision.rejected(command, RejectReason.INSUFFICIENT_STOCK);
-                default -> throw new IllegalStateException("taking stock updated " + taken[i] + " product rows");
-            };
-            decisions.put(command.commandId(), decision);
+
+        var taken = stock.taken();
+        var updated = metrics.timeStep("take_stock", () -> products.takeStock(taken));
+        if (updated != taken.size()) {
+            throw new ConcurrencyFailureException("the stock of " + (taken.size() - updated) + " of " + taken.size()
+                    + " locked products was not what this transaction read");
         }
         return decisions;
     }
 
-    private void record(Map<UUID, Decision> decisions) {
-        var all = List.copyOf(decisions.values());
-        var orderDecisions = all.stream().filter(Decision::decidesOrder).toList();
-        expectRows("orders", orderDecisions.size(), orders.recordDecisions(orderDecisions));
-        var completedOrders = all.stream()
+    private void record(List<Decision> decisions) {
+        var orderDecisions = decisions.stream().filter(Decision::decidesOrder).toList();
+        expectRows(
+                "orders",
+                orderDecisions.size(),
+                metrics.timeStep("statuses", () -> orders.recordDecisions(orderDecisions)));
+        var completedOrders = decisions.stream()
                 .filter(decision -> decision.outcome() == CheckoutOutcome.COMPLETED)
                 .map(decision -> decision.command().orderId())
                 .toList();
-        expectRows("payment", completedOrders.size(), payments.capture(completedOrders));
-        expectRows("processed_command", all.size(), processedCommands.recordOutcomes(all));
+        expectRows(
+                "payment",
+                completedOrders.size(),
+                metrics.timeStep("payments", () -> payments.capture(completedOrders)));
+        // In command-id order, so two transactions that did meet here would take the index entries in the same order.
+        var byCommandId = decisions.stream()
+                .sorted(Comparator.comparing(decision -> decision.command().commandId()))
+                .toList();
+        var inserted = metrics.timeStep("outcomes", () -> processedCommands.record(byCommandId));
+        if (inserted != byCommandId.size()) {
+            // another transaction recorded some of these commands first: redelivered, they read as duplicates
+            throw new ConcurrencyFailureException((byCommandId.size() - inserted) + " of " + byCommandId.size()
+                    + " commands were recorded by another transaction meanwhile");
+        }
     }
 
-    /** The rows were locked or claimed by this transaction, so any other count is a bug: roll back. */
+    /** The rows are locked by this transaction, so any other count is a bug: roll back. */
     private static void expectRows(String table, int expected, int actual) {
         if (expected != actual) {
             throw new IllegalStateException(
@@ -223,19 +262,28 @@ class CheckoutApplier {
         }
     }
 
-    /** What a batch transaction settled: outcomes to report and deliveries to dead-letter. */
-    private record Decided(List<Settled> settled, List<InvalidCommand> invalid) {}
+    /**
+     * What a batch transaction settled: outcomes to report and deliveries to dead-letter, and when its last statement
+     * returned ({@link System#nanoTime()}), to time the commit.
+     */
+    private record Decided(List<Settled> settled, List<InvalidCommand> invalid, long decidedAtNanos) {}
 
-    /** A command's outcome: decided now, or recorded earlier (then {@code recordedAt} is set). */
-    private record Settled(Decision decision, @Nullable Instant recordedAt) {
+    /** A command's outcome: decided now, or recorded earlier (then {@code recordedAt} is set), and whether it repeats. */
+    private record Settled(Decision decision, @Nullable Instant recordedAt, boolean duplicate) {
 
         static Settled fresh(Decision decision) {
-            return new Settled(decision, null);
+            return new Settled(decision, null, false);
         }
 
-        static Settled duplicate(CheckoutDelivery delivery, RecordedOutcome recorded) {
+        /** A command delivered again in the poll that decides it. */
+        static Settled repeated(CheckoutDelivery delivery, Decision decision) {
+            return new Settled(
+                    new Decision(delivery.command(), decision.outcome(), decision.rejectReason(), false), null, true);
+        }
+
+        static Settled recorded(CheckoutDelivery delivery, RecordedOutcome recorded) {
             var decision = new Decision(delivery.command(), recorded.outcome(), recorded.rejectReason(), false);
-            return new Settled(decision, recorded.processedAt());
+            return new Settled(decision, recorded.processedAt(), true);
         }
 
         CheckoutResult toResult(Instant committedAt) {
@@ -246,7 +294,7 @@ class CheckoutApplier {
                     command.productId(),
                     decision.outcome(),
                     decision.rejectReason(),
-                    recordedAt != null,
+                    duplicate,
                     recordedAt != null ? recordedAt : committedAt);
         }
     }

@@ -43,6 +43,10 @@ class CheckoutCommandListener {
     @KafkaListener(id = ID, idIsGroup = false, topics = Topics.CHECKOUT_COMMANDS)
     void onCommands(List<ConsumerRecord<@Nullable String, @Nullable CheckoutCommand>> records) {
         metrics.polled(records.size());
+        metrics.timeListener(() -> apply(records));
+    }
+
+    private void apply(List<ConsumerRecord<@Nullable String, @Nullable CheckoutCommand>> records) {
         var deliveries = new ArrayList<CheckoutDelivery>(records.size());
         var recordsByDelivery = new HashMap<CheckoutDelivery, ConsumerRecord<?, ?>>();
         var deadLetters = new ArrayList<DeadLetter>();
@@ -67,8 +71,8 @@ class CheckoutCommandListener {
             }
             deadLetters.add(new DeadLetter(record, new PoisonCommandException(invalid.reason(), null)));
         }
-        publisher.publishResults(applied.results());
-        publisher.deadLetter(deadLetters);
+        metrics.timeStep("results", () -> publisher.publishResults(applied.results()));
+        metrics.timeStep("dead_letters", () -> publisher.deadLetter(deadLetters));
     }
 
     private static PoisonCommandException unreadable(ConsumerRecord<?, ?> record) {

@@ -7,6 +7,9 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.springframework.stereotype.Component;
 
@@ -21,9 +24,13 @@ class CheckoutMetrics {
     private final Counter duplicate;
     private final Counter deadLettered;
     private final Timer batchApply;
+    private final Timer listener;
     private final DistributionSummary batchSize;
+    private final MeterRegistry registry;
+    private final Map<String, Timer> steps = new ConcurrentHashMap<>();
 
     CheckoutMetrics(MeterRegistry registry) {
+        this.registry = registry;
         completed = commands(registry, "completed");
         rejected = commands(registry, "rejected");
         duplicate = commands(registry, "duplicate");
@@ -31,6 +38,9 @@ class CheckoutMetrics {
         batchApply = Timer.builder("checkout.batch.apply")
                 .description("Time to apply one poll's checkout commands, commit included")
                 .publishPercentileHistogram()
+                .register(registry);
+        listener = Timer.builder("checkout.batch.listener")
+                .description("Time the listener spends on one poll: applying it and reporting the outcomes")
                 .register(registry);
         batchSize = DistributionSummary.builder("checkout.batch.size")
                 .description("Records per poll of the checkout commands topic")
@@ -52,6 +62,44 @@ class CheckoutMetrics {
     /** Runs and times the application of one poll's commands. */
     <T> T timeApply(Supplier<T> apply) {
         return batchApply.record(apply);
+    }
+
+    /** Runs and times the listener's work on one poll. */
+    void timeListener(Runnable work) {
+        listener.record(work);
+    }
+
+    /**
+     * Runs and times one step of applying or reporting a poll. The steps (tag {@code step}: lock_orders,
+     * find_recorded, lock_stock, take_stock, statuses, payments, outcomes, commit, results, dead_letters) do not
+     * overlap, so where a poll's time goes is their sum per poll.
+     */
+    <T> T timeStep(String step, Supplier<T> work) {
+        var started = System.nanoTime();
+        try {
+            return work.get();
+        } finally {
+            recordStep(step, System.nanoTime() - started);
+        }
+    }
+
+    void timeStep(String step, Runnable work) {
+        var started = System.nanoTime();
+        try {
+            work.run();
+        } finally {
+            recordStep(step, System.nanoTime() - started);
+        }
+    }
+
+    void recordStep(String step, long nanos) {
+        steps.computeIfAbsent(
+                        step,
+                        name -> Timer.builder("checkout.batch.step")
+                                .description("Time spent in one step of applying or reporting a poll")
+                                .tag("step", name)
+                                .register(registry))
+                .record(nanos, TimeUnit.NANOSECONDS);
     }
 
     void applied(List<CheckoutResult> results) {

@@ -5,9 +5,6 @@ import dev.orderpipeline.contract.Topics;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,39 +21,45 @@ class CheckoutPublisher {
     private final KafkaTemplate<String, Object> template;
     private final DeadLetterPublishingRecoverer deadLetters;
     private final CheckoutMetrics metrics;
-    private final WorkerProperties worker;
 
     CheckoutPublisher(
             KafkaTemplate<String, Object> template,
             DeadLetterPublishingRecoverer deadLetters,
-            CheckoutMetrics metrics,
-            WorkerProperties worker) {
+            CheckoutMetrics metrics) {
         this.template = template;
         this.deadLetters = deadLetters;
         this.metrics = metrics;
-        this.worker = worker;
     }
 
     /**
-     * Publishes the results keyed by order id and waits for the acknowledgements. Results are advisory (the
-     * database is the truth and clients can read the order), so a failure is logged and the batch goes on: redelivering
-     * it would not bring back a lost result any better.
+     * Publishes the results keyed by order id without waiting for the acknowledgements. Results are advisory (the
+     * database is the truth and clients can read the order), so the next poll need not wait for them, and a failure
+     * is logged once per batch: redelivering the batch would not bring back a lost result any better. The producer
+     * keeps each partition's results in the order they were sent, and a full send buffer blocks here, which keeps a
+     * slow broker from being flooded.
      */
     void publishResults(List<CheckoutResult> results) {
         if (results.isEmpty()) {
             return;
         }
+        var sends = new CompletableFuture<?>[results.size()];
         try {
-            var sends = results.stream()
-                    .map(result -> template.send(Topics.CHECKOUT_RESULTS, result.key(), result))
-                    .toArray(CompletableFuture<?>[]::new);
-            CompletableFuture.allOf(sends).get(worker.sendTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException | RuntimeException ex) {
+            for (int i = 0; i < sends.length; i++) {
+                var result = results.get(i);
+                sends[i] = template.send(Topics.CHECKOUT_RESULTS, result.key(), result);
+            }
+        } catch (RuntimeException ex) {
             log.warn("Could not publish {} checkout results; the orders table holds the outcomes", results.size(), ex);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            log.warn("Interrupted while publishing {} checkout results", results.size(), ex);
+            return;
         }
+        CompletableFuture.allOf(sends).whenComplete((sent, failure) -> {
+            if (failure != null) {
+                log.warn(
+                        "Could not publish some of {} checkout results; the orders table holds the outcomes",
+                        results.size(),
+                        failure);
+            }
+        });
     }
 
     /**

@@ -9,13 +9,14 @@ import org.springframework.stereotype.Repository;
 @Repository
 class PaymentRepository {
 
-    // The amount is computed from the product row this transaction has just locked by taking its stock.
+    // The amount is computed from the product row this transaction has locked to take its stock. The ids are
+    // time-ordered (see TimeOrderedIds): a batch's payments go to the end of the primary key's index.
     private static final String CAPTURE = """
             INSERT INTO payment (id, order_id, amount, status)
-            SELECT gen_random_uuid(), o.id, p.price * o.quantity, 'CAPTURED'
-            FROM orders o
+            SELECT v.id, o.id, p.price * o.quantity, 'CAPTURED'
+            FROM unnest(:ids, :orderIds) AS v(id, order_id)
+            JOIN orders o ON o.id = v.order_id
             JOIN product p ON p.id = o.product_id
-            WHERE o.id = ANY(:orderIds)
             """;
 
     private final JdbcClient jdbc;
@@ -24,12 +25,17 @@ class PaymentRepository {
         this.jdbc = jdbc;
     }
 
-    /** Captures one payment of price x quantity per order; returns how many were captured. */
+    /** Captures one payment of price x quantity per order (distinct ids); returns how many were captured. */
     int capture(List<UUID> orderIds) {
         if (orderIds.isEmpty()) {
             return 0;
         }
+        var ids = new UUID[orderIds.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = TimeOrderedIds.next();
+        }
         return jdbc.sql(CAPTURE)
+                .param("ids", ids)
                 .param("orderIds", orderIds.toArray(UUID[]::new))
                 .update();
     }

@@ -1,12 +1,11 @@
 package dev.orderpipeline.worker.checkout;
 
-import dev.orderpipeline.contract.CheckoutCommand;
 import dev.orderpipeline.contract.CheckoutOutcome;
 import dev.orderpipeline.contract.RejectReason;
 import java.time.OffsetDateTime;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -17,20 +16,13 @@ import org.springframework.stereotype.Repository;
 @Repository
 class ProcessedCommandRepository {
 
-    // A transaction inserting a command id that another, uncommitted transaction has inserted waits for it, then
-    // sees the conflict: the second of two overlapping consumers finds the command already applied.
-    private static final String CLAIM = """
-            INSERT INTO processed_command (command_id, order_id)
-            SELECT * FROM unnest(:commandIds, :orderIds)
+    // Written once, with the outcome, at the end of the applying transaction. The orders were locked first, so a
+    // transaction applying the same commands has been waiting for this one and will find these rows. If one got here
+    // first anyway, its row stays and the row count tells.
+    private static final String RECORD = """
+            INSERT INTO processed_command (command_id, order_id, outcome, reject_reason)
+            SELECT * FROM unnest(:commandIds, :orderIds, :outcomes, :rejectReasons)
             ON CONFLICT DO NOTHING
-            RETURNING command_id
-            """;
-
-    private static final String RECORD_OUTCOMES = """
-            UPDATE processed_command
-            SET outcome = v.outcome, reject_reason = v.reject_reason
-            FROM unnest(:commandIds, :outcomes, :rejectReasons) AS v(command_id, outcome, reject_reason)
-            WHERE processed_command.command_id = v.command_id
             """;
 
     private static final String FIND_OUTCOMES = """
@@ -46,35 +38,23 @@ class ProcessedCommandRepository {
     }
 
     /**
-     * Claims the commands for this transaction, inserting them in the given order.
+     * Records the decided commands with their outcomes, in the given order.
      *
-     * @param commands distinct commands
-     * @return the ids of the commands that had not been claimed before; the others are duplicates
+     * @param decisions decisions of distinct commands
+     * @return how many rows were inserted; fewer than {@code decisions.size()} means some command had been recorded
+     *     already
      */
-    Set<UUID> claim(List<CheckoutCommand> commands) {
-        if (commands.isEmpty()) {
-            return Set.of();
-        }
-        return jdbc.sql(CLAIM)
-                .param(
-                        "commandIds",
-                        commands.stream().map(CheckoutCommand::commandId).toArray(UUID[]::new))
-                .param(
-                        "orderIds",
-                        commands.stream().map(CheckoutCommand::orderId).toArray(UUID[]::new))
-                .query((rs, row) -> rs.getObject("command_id", UUID.class))
-                .set();
-    }
-
-    /** Records the outcome of each claimed command; returns how many rows took one. */
-    int recordOutcomes(List<Decision> decisions) {
+    int record(List<Decision> decisions) {
         if (decisions.isEmpty()) {
             return 0;
         }
-        return jdbc.sql(RECORD_OUTCOMES)
+        return jdbc.sql(RECORD)
                 .param(
                         "commandIds",
                         decisions.stream().map(d -> d.command().commandId()).toArray(UUID[]::new))
+                .param(
+                        "orderIds",
+                        decisions.stream().map(d -> d.command().orderId()).toArray(UUID[]::new))
                 .param(
                         "outcomes",
                         decisions.stream().map(d -> d.outcome().name()).toArray(String[]::new))
@@ -83,7 +63,7 @@ class ProcessedCommandRepository {
     }
 
     /** The recorded outcomes of the given commands, by command id. */
-    Map<UUID, RecordedOutcome> findOutcomes(Set<UUID> commandIds) {
+    Map<UUID, RecordedOutcome> findOutcomes(Collection<UUID> commandIds) {
         if (commandIds.isEmpty()) {
             return Map.of();
         }
@@ -94,7 +74,7 @@ class ProcessedCommandRepository {
                     var commandId = rs.getObject("command_id", UUID.class);
                     var outcome = rs.getString("outcome");
                     if (outcome == null) {
-                        // only possible inside the claiming transaction, which this one would have waited for
+                        // rows are written with their outcome; an older worker left it null only inside its transaction
                         throw new IllegalStateException("command " + commandId + " is claimed but has no outcome");
                     }
                     var rejectReason = rs.getString("reject_reason");

@@ -9,16 +9,17 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * How the worker consumes and applies checkout commands.
  *
  * @param groupId the consumer group every worker instance joins
- * @param maxPollRecords most records per poll, hence per database transaction
+ * @param maxPollRecords most records per poll, hence per database transaction: a transaction's cost is mostly per
+ *     row, but every poll also pays a commit, a few round trips and the broker's fetch and offset commit
  * @param concurrency listener threads in this instance; each owns some of the partitions
- * @param sendTimeout how long to wait for the broker to acknowledge results and dead letters
+ * @param sendTimeout how long to wait for the broker to acknowledge dead letters (results are not waited for)
  * @param retryInitialInterval first pause before a batch is redelivered after a transient database failure
  * @param retryMaxInterval longest pause between redeliveries; they never stop
  */
 @ConfigurationProperties("orderpipeline.worker")
 record WorkerProperties(
         @DefaultValue("checkout-worker") String groupId,
-        @DefaultValue("500") int maxPollRecords,
+        @DefaultValue("2000") int maxPollRecords,
         @DefaultValue("1") int concurrency,
         @DefaultValue("10s") Duration sendTimeout,
         @DefaultValue("100ms") Duration retryInitialInterval,

@@ -77,6 +77,53 @@ class CheckoutApplierTests extends WorkerIntegrationTest {
     }
 
     @Test
+    void decidesABatchOfMixedQuantitiesAndTwoProductsInOffsetOrderFromTheLockedStock() {
+        var product = createProduct(4, "3.00");
+        var otherProduct = createProduct(3, "5.00");
+        var takesTwo = createOrders(product, 1, 2).getFirst();
+        var takesAll = createOrders(otherProduct, 1, 3).getFirst();
+        var doesNotFit = createOrders(product, 1, 3).getFirst();
+        var fitsAfterIt = createOrders(product, 1, 1).getFirst();
+        var nothingLeft = createOrders(otherProduct, 1, 1).getFirst();
+        var takesTheLast = createOrders(product, 1, 1).getFirst();
+        var tooLate = createOrders(product, 1, 1).getFirst();
+        var orders = List.of(takesTwo, takesAll, doesNotFit, fitsAfterIt, nothingLeft, takesTheLast, tooLate);
+
+        var applied = applier.apply(deliveries(commandsFor(orders)));
+
+        assertThat(applied.invalid()).isEmpty();
+        assertThat(applied.results()).extracting(CheckoutResult::duplicate).containsOnly(false);
+        assertThat(statuses(orders))
+                .containsExactly(
+                        "COMPLETED",
+                        "COMPLETED",
+                        "REJECTED/INSUFFICIENT_STOCK",
+                        "COMPLETED",
+                        "REJECTED/INSUFFICIENT_STOCK",
+                        "COMPLETED",
+                        "REJECTED/INSUFFICIENT_STOCK");
+        assertThat(stock(product)).isZero();
+        assertThat(stock(otherProduct)).isZero();
+        assertThat(payments(orders))
+                .extracting(p -> orders.indexOf(p.orderId()) + " " + p.count() + " " + p.total())
+                .containsExactlyInAnyOrder("0 1 6.00", "1 1 15.00", "2 0 0", "3 1 3.00", "4 0 0", "5 1 3.00", "6 0 0");
+    }
+
+    @Test
+    void givesWhatALargerOrderCouldNotTakeToASmallerOneAfterIt() {
+        var product = createProduct(5, "1.00");
+        var tooBig = createOrders(product, 2, 3);
+        var fits = createOrders(product, 1, 2).getFirst();
+        var orders = List.of(tooBig.get(0), tooBig.get(1), fits);
+
+        applier.apply(deliveries(commandsFor(orders)));
+
+        // 3 of 5 go to the first order, the second 3 does not fit in the 2 left, and the last 2 take them
+        assertThat(statuses(orders)).containsExactly("COMPLETED", "REJECTED/INSUFFICIENT_STOCK", "COMPLETED");
+        assertThat(stock(product)).isZero();
+    }
+
+    @Test
     void rejectsAnOrderThatIsNoLongerCreatedWithoutTakingStock() {
         var product = createProduct(10, "2.00");
         var order = createOrders(product, 1, 1).getFirst();

@@ -29,7 +29,7 @@ class TransientDatabaseFailureTests extends WorkerIntegrationTest {
 
         try (var blocker = Postgres.forTests().connect(DATABASE_URL);
                 var results = new TopicReader(broker, Topics.CHECKOUT_RESULTS)) {
-            // Hold the product row, so the worker's batch stops at the stock decrement, its claims already taken.
+            // Hold the product row, so the worker's batch stops where it locks the stock, its orders already locked.
             blocker.setAutoCommit(false);
             try (var lock = blocker.prepareStatement("SELECT stock FROM product WHERE id = ? FOR UPDATE")) {
                 lock.setObject(1, product);
