@@ -2,15 +2,49 @@ package dev.orderpipeline.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** What operators and the load runner read: probes and Prometheus metrics. */
+/** What operators and the load runner read: probes, health and Prometheus metrics. */
 class OperationsTests extends ApiTestSupport {
+
+    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})? \\S+$");
+    private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+    private static final Pattern UUID_TEXT =
+            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     @Test
     void answersTheReadinessAndLivenessProbes() {
         assertThat(api.get("/actuator/health/readiness").status()).isEqualTo(200);
         assertThat(api.get("/actuator/health/liveness").status()).isEqualTo(200);
+    }
+
+    @Test
+    void judgesReadinessByTheDatabaseAndLivenessByTheProcessAlone() {
+        var readiness = api.get("/actuator/health/readiness");
+        var liveness = api.get("/actuator/health/liveness");
+
+        assertThat(readiness.json().get("components").propertyNames())
+                .containsExactlyInAnyOrder("readinessState", "db");
+        assertThat(liveness.json().get("components").propertyNames()).containsExactly("livenessState");
+    }
+
+    @Test
+    void reportsTheBrokerInTheOverallHealthOnly() {
+        var kafka = api.get("/actuator/health/kafka");
+        var health = api.get("/actuator/health");
+
+        assertThat(kafka.status()).as(kafka::toString).isEqualTo(200);
+        assertThat(kafka.json().get("status").asString()).isEqualTo("UP");
+        assertThat(health.json().get("components").has("kafka")).isTrue();
+        assertThat(api.get("/actuator/health/readiness")
+                        .json()
+                        .get("components")
+                        .has("kafka"))
+                .isFalse();
     }
 
     @Test
@@ -28,5 +62,86 @@ class OperationsTests extends ApiTestSupport {
                 .contains("checkout_requests_seconds_bucket{")
                 .containsPattern("checkout_requests_seconds_count\\{[^}]*outcome=\"accepted\"[^}]*strategy=\"kafka\"")
                 .contains("checkout_waiters");
+    }
+
+    @Test
+    void exposesThePipelineDatabaseHttpAndRuntimeMetricsWithLowCardinalityTags() {
+        var alice = newUser();
+        var viaKafka = createOrderId(alice);
+        var viaDatabase = createOrderId(alice);
+        assertThat(api.post("/api/orders/" + viaKafka + "/checkout", null, USER, alice)
+                        .status())
+                .isEqualTo(202);
+        assertThat(api.post("/api/orders/" + viaDatabase + "/checkout?strategy=optimistic", null, USER, alice)
+                        .status())
+                .isEqualTo(200);
+
+        var scrape = api.send("GET", "/actuator/prometheus", null, "text/plain", "Accept", "text/plain");
+        var samples = samples(scrape.body());
+        var names = new LinkedHashSet<String>();
+        samples.forEach(sample -> names.add(sample.name()));
+
+        // checkout: a histogram per strategy and outcome, and the retries of the retrying strategies
+        assertThat(samples)
+                .anySatisfy(sample -> assertThat(sample.line())
+                        .startsWith("checkout_requests_seconds_bucket{")
+                        .contains("strategy=\"kafka\"", "outcome=\"accepted\"", "le=\""))
+                .anySatisfy(sample -> assertThat(sample.line())
+                        .startsWith("checkout_requests_seconds_bucket{")
+                        .contains("strategy=\"optimistic\"", "outcome=\"completed\"", "le=\""))
+                .anySatisfy(sample -> assertThat(sample.line())
+                        .startsWith("checkout_retries_total{")
+                        .contains("strategy=\"optimistic\""));
+        // HTTP by route template, never by concrete path
+        assertThat(samples)
+                .anySatisfy(sample -> assertThat(sample.line())
+                        .startsWith("http_server_requests_seconds_count{")
+                        .contains("uri=\"/api/orders/{id}/checkout\"", "status=\"202\""));
+        // the pool the synchronous strategies queue on, the producer the pipeline depends on, the runtime
+        assertThat(names)
+                .contains(
+                        "hikaricp_connections_active",
+                        "hikaricp_connections_pending",
+                        "kafka_producer_record_send_total",
+                        "kafka_producer_request_latency_avg",
+                        "kafka_producer_record_error_total",
+                        "jvm_memory_used_bytes",
+                        "jvm_threads_live_threads",
+                        "jvm_classes_loaded_classes",
+                        "process_cpu_usage",
+                        "process_uptime_seconds");
+        // an id as a label value would make a series per order, product or consumer
+        var idLabels = new ArrayList<String>();
+        for (var sample : samples) {
+            sample.labels().forEach(label -> {
+                if (UUID_TEXT.matcher(label).find()) {
+                    idLabels.add(sample.line());
+                }
+            });
+        }
+        assertThat(idLabels).as("samples with an id in a label value").isEmpty();
+    }
+
+    private record Sample(String line, String name, List<String> labels) {}
+
+    private static List<Sample> samples(String exposition) {
+        var samples = new ArrayList<Sample>();
+        for (var line : exposition.split("\n")) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            var matcher = SAMPLE.matcher(line);
+            assertThat(matcher.matches()).as("a sample line: %s", line).isTrue();
+            var labels = new ArrayList<String>();
+            if (matcher.group(2) != null) {
+                var label = LABEL.matcher(matcher.group(2));
+                while (label.find()) {
+                    labels.add(label.group(2));
+                }
+            }
+            samples.add(new Sample(line, matcher.group(1), List.copyOf(labels)));
+        }
+        assertThat(samples).isNotEmpty();
+        return samples;
     }
 }

@@ -6,6 +6,8 @@
  * during a checkout answers 503 {@code database-unavailable}, never a 500. The {@code kafka} strategy publishes a {@link dev.orderpipeline.contract.CheckoutCommand} keyed by
  * product and, when the client prefers to wait, waits for the worker's {@link
  * dev.orderpipeline.contract.CheckoutResult} on the results topic, which every instance of the API reads in full.
+ * The broker's health is the {@code kafka} component of the overall health and of no probe group ({@link
+ * dev.orderpipeline.api.checkout.BrokerHealthIndicator} says why).
  */
 @NullMarked
 package dev.orderpipeline.api.checkout;

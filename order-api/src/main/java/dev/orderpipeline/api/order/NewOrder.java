@@ -1,10 +1,14 @@
 package dev.orderpipeline.api.order;
 
+import java.math.BigDecimal;
 import java.util.Objects;
 import java.util.UUID;
 
 /** An order about to be placed; the database adds status and timestamps. */
 record NewOrder(UUID id, String userId, UUID productId, int quantity) {
+
+    /** The largest payment an order may lead to: what {@code payment.amount}, {@code numeric(14,2)}, holds. */
+    static final BigDecimal MAX_AMOUNT = new BigDecimal("999999999999.99");
 
     NewOrder {
         Objects.requireNonNull(id, "id");

@@ -1,11 +1,30 @@
 package dev.orderpipeline.api.order;
 
+import static dev.orderpipeline.api.web.ProblemKind.MALFORMED_REQUEST;
+import static dev.orderpipeline.api.web.ProblemKind.MISSING_USER;
+import static dev.orderpipeline.api.web.ProblemKind.ORDER_NOT_FOUND;
+import static dev.orderpipeline.api.web.ProblemKind.PAYLOAD_TOO_LARGE;
+import static dev.orderpipeline.api.web.ProblemKind.PRODUCT_NOT_FOUND;
+import static dev.orderpipeline.api.web.ProblemKind.UNSUPPORTED_MEDIA_TYPE;
+import static dev.orderpipeline.api.web.ProblemKind.VALIDATION_FAILED;
+
 import dev.orderpipeline.api.product.ProductNotFoundException;
+import dev.orderpipeline.api.product.ProductRepository;
 import dev.orderpipeline.api.web.Caller;
+import dev.orderpipeline.api.web.ProblemException;
+import dev.orderpipeline.api.web.ProblemResponses;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.net.URI;
-import java.util.Objects;
 import java.util.UUID;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -15,24 +34,80 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
-@RequestMapping("/api/orders")
+@RequestMapping(path = "/api/orders", produces = MediaType.APPLICATION_JSON_VALUE)
+@Tag(name = "orders", description = "A buyer's order of a quantity of one product, visible to its owner only")
 class OrderController {
 
     private final OrderRepository orders;
+    private final ProductRepository products;
 
-    OrderController(OrderRepository orders) {
+    OrderController(OrderRepository orders, ProductRepository products) {
         this.orders = orders;
+        this.products = products;
     }
 
     @PostMapping
+    @Operation(
+            operationId = "createOrder",
+            summary = "Place an order",
+            description = "Places an order for the caller, in status CREATED; nothing is reserved until checkout."
+                    + " The product must exist, and the order's amount (price times quantity) must fit a payment.",
+            requestBody =
+                    @io.swagger.v3.oas.annotations.parameters.RequestBody(
+                            content =
+                                    @Content(
+                                            mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                            examples =
+                                                    @ExampleObject(name = "one unit", value = OrderExamples.CREATE))))
+    @ApiResponse(
+            responseCode = "201",
+            description = "Created; Location names the order",
+            headers = @Header(name = "Location", description = "/api/orders/{id}"),
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON_VALUE,
+                            schema = @Schema(implementation = Order.class),
+                            examples = @ExampleObject(name = "created", value = OrderExamples.CREATED)))
+    @ProblemResponses({
+        VALIDATION_FAILED,
+        MALFORMED_REQUEST,
+        MISSING_USER,
+        PRODUCT_NOT_FOUND,
+        PAYLOAD_TOO_LARGE,
+        UNSUPPORTED_MEDIA_TYPE
+    })
     ResponseEntity<Order> create(Caller caller, @Valid @RequestBody CreateOrderRequest request) {
-        var order = orders.insert(request.toNewOrder(caller))
-                .orElseThrow(() -> new ProductNotFoundException(Objects.requireNonNull(request.productId())));
+        var newOrder = request.toNewOrder(caller);
+        // the insert decided; reading the product only tells which of its two guards said no
+        var order = orders.insert(newOrder)
+                .orElseThrow(() -> products.findById(newOrder.productId())
+                        .<ProblemException>map(product -> new OrderAmountTooLargeException(newOrder, product.price()))
+                        .orElseGet(() -> new ProductNotFoundException(newOrder.productId())));
         return ResponseEntity.created(URI.create("/api/orders/" + order.id())).body(order);
     }
 
     @GetMapping("/{id}")
-    Order get(Caller caller, @PathVariable UUID id) {
+    @Operation(
+            operationId = "getOrder",
+            summary = "Read an order",
+            description = "The order as stored now: where to poll after a 202 from checkout. Someone else's order is"
+                    + " answered exactly like a missing one.")
+    @ApiResponse(
+            responseCode = "200",
+            description = "The caller's order",
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON_VALUE,
+                            schema = @Schema(implementation = Order.class),
+                            examples = {
+                                @ExampleObject(name = "created", value = OrderExamples.CREATED),
+                                @ExampleObject(name = "completed", value = OrderExamples.COMPLETED),
+                                @ExampleObject(name = "rejected", value = OrderExamples.REJECTED)
+                            }))
+    @ProblemResponses({MALFORMED_REQUEST, MISSING_USER, ORDER_NOT_FOUND})
+    Order get(
+            Caller caller,
+            @Parameter(description = "The order's id", example = OrderExamples.ID) @PathVariable UUID id) {
         return orders.findOwned(id, caller.userId()).orElseThrow(() -> new OrderNotFoundException(id));
     }
 }

@@ -18,12 +18,15 @@ public final class OrderRepository {
     private static final String COLUMNS =
             "id, user_id, product_id, quantity, status, reject_reason, created_at, updated_at";
 
-    // Inserting from the product row makes "the product exists" part of the statement: no row, no order.
+    // Inserting from the product row makes "the product exists" part of the statement: no row, no order. So is "its
+    // payment can be recorded": price times quantity within what payment.amount holds, or every checkout of the
+    // order would fail on it.
     private static final String INSERT = """
             INSERT INTO orders (id, user_id, product_id, quantity)
             SELECT :id, :userId, p.id, :quantity
               FROM product p
              WHERE p.id = :productId
+               AND p.price * :quantity <= :maxAmount
             RETURNING %s
             """.formatted(COLUMNS);
 
@@ -46,13 +49,17 @@ public final class OrderRepository {
         this.jdbc = jdbc;
     }
 
-    /** Places the order, or returns empty when its product does not exist. */
+    /**
+     * Places the order, or returns empty when its product does not exist or its amount at the product's price is over
+     * {@link NewOrder#MAX_AMOUNT}.
+     */
     Optional<Order> insert(NewOrder order) {
         return jdbc.sql(INSERT)
                 .param("id", order.id())
                 .param("userId", order.userId())
                 .param("productId", order.productId())
                 .param("quantity", order.quantity())
+                .param("maxAmount", NewOrder.MAX_AMOUNT)
                 .query(OrderRepository::map)
                 .optional();
     }

@@ -1,5 +1,6 @@
 package dev.orderpipeline.api.product;
 
+import dev.orderpipeline.api.web.PlainText;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Digits;
 import jakarta.validation.constraints.NotBlank;
@@ -16,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * what is missing, all fields at once.
  */
 record CreateProductRequest(
-        @Nullable @NotBlank @Size(max = NewProduct.MAX_NAME_LENGTH)
+        @Nullable @NotBlank @Size(max = NewProduct.MAX_NAME_LENGTH) @PlainText
         String name,
 
         @Nullable @NotNull @PositiveOrZero Integer stock,

@@ -1,8 +1,24 @@
 package dev.orderpipeline.api.product;
 
+import static dev.orderpipeline.api.web.ProblemKind.MALFORMED_REQUEST;
+import static dev.orderpipeline.api.web.ProblemKind.PAYLOAD_TOO_LARGE;
+import static dev.orderpipeline.api.web.ProblemKind.PRODUCT_NOT_FOUND;
+import static dev.orderpipeline.api.web.ProblemKind.UNSUPPORTED_MEDIA_TYPE;
+import static dev.orderpipeline.api.web.ProblemKind.VALIDATION_FAILED;
+
+import dev.orderpipeline.api.web.ProblemResponses;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.net.URI;
 import java.util.UUID;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -12,7 +28,8 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
-@RequestMapping("/api/products")
+@RequestMapping(path = "/api/products", produces = MediaType.APPLICATION_JSON_VALUE)
+@Tag(name = "products", description = "What buyers order: a name, the stock left and a unit price")
 class ProductController {
 
     private final ProductRepository products;
@@ -22,6 +39,30 @@ class ProductController {
     }
 
     @PostMapping
+    @Operation(
+            operationId = "createProduct",
+            summary = "Create a product",
+            description = "Creates a product with its stock and unit price (two decimals). Every invalid field is"
+                    + " reported at once.",
+            requestBody =
+                    @io.swagger.v3.oas.annotations.parameters.RequestBody(
+                            content =
+                                    @Content(
+                                            mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                            examples =
+                                                    @ExampleObject(
+                                                            name = "hot product",
+                                                            value = ProductExamples.CREATE))))
+    @ApiResponse(
+            responseCode = "201",
+            description = "Created; Location names the product",
+            headers = @Header(name = "Location", description = "/api/products/{id}"),
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON_VALUE,
+                            schema = @Schema(implementation = Product.class),
+                            examples = @ExampleObject(name = "product", value = ProductExamples.PRODUCT)))
+    @ProblemResponses({VALIDATION_FAILED, MALFORMED_REQUEST, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE})
     ResponseEntity<Product> create(@Valid @RequestBody CreateProductRequest request) {
         var product = products.insert(request.toNewProduct());
         return ResponseEntity.created(URI.create("/api/products/" + product.id()))
@@ -29,7 +70,20 @@ class ProductController {
     }
 
     @GetMapping("/{id}")
-    Product get(@PathVariable UUID id) {
+    @Operation(
+            operationId = "getProduct",
+            summary = "Read a product",
+            description = "The product as stored now, its stock included.")
+    @ApiResponse(
+            responseCode = "200",
+            description = "The product",
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON_VALUE,
+                            schema = @Schema(implementation = Product.class),
+                            examples = @ExampleObject(name = "product", value = ProductExamples.PRODUCT)))
+    @ProblemResponses({MALFORMED_REQUEST, PRODUCT_NOT_FOUND})
+    Product get(@Parameter(description = "The product's id", example = ProductExamples.ID) @PathVariable UUID id) {
         return products.findById(id).orElseThrow(() -> new ProductNotFoundException(id));
     }
 }

@@ -1,11 +1,11 @@
 package dev.orderpipeline.api.web;
 
-import java.net.URI;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,6 +15,7 @@ import org.springframework.context.i18n.LocaleContextHolder;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -35,6 +36,7 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.exc.InputCoercionException;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.StreamReadException;
 
 /**
@@ -46,6 +48,17 @@ import tools.jackson.core.exc.StreamReadException;
 class ProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+
+    /**
+     * The server could not parse the query string (or a form body): a parameter without a name, an escape that
+     * decodes to invalid UTF-8. It says so only when a parameter is first read, which is inside the handler.
+     */
+    @ExceptionHandler(InvalidParameterException.class)
+    @Nullable
+    ResponseEntity<Object> handleUnparsableParameters(InvalidParameterException ex, WebRequest request) {
+        var problem = ProblemKind.MALFORMED_REQUEST.problem("The query string or form parameters cannot be parsed");
+        return handleExceptionInternal(ex, problem, new HttpHeaders(), HttpStatus.BAD_REQUEST, request);
+    }
 
     @ExceptionHandler(Exception.class)
     @Nullable
@@ -69,7 +82,23 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         if (type == null || type.toString().equals("about:blank")) {
             retype(ex, problem, statusCode);
         }
-        return super.handleExceptionInternal(ex, problem, headers, statusCode, request);
+        // A problem is always problem+json, whatever the request's Accept says: negotiating it would leave the
+        // client with an empty error when Accept cannot be parsed or names only other types.
+        var problemHeaders = new HttpHeaders();
+        problemHeaders.putAll(headers);
+        problemHeaders.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        return super.handleExceptionInternal(ex, problem, problemHeaders, statusCode, request);
+    }
+
+    @Override
+    protected @Nullable ResponseEntity<Object> handleHttpMessageNotReadable(
+            HttpMessageNotReadableException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        // the body grew past the limit while the JSON reader consumed it; the reader wraps what the stream threw
+        var tooLarge = cause(ex, PayloadTooLargeException.class);
+        if (tooLarge != null) {
+            return handleExceptionInternal(tooLarge, null, tooLarge.getHeaders(), tooLarge.getStatusCode(), request);
+        }
+        return super.handleHttpMessageNotReadable(ex, headers, status, request);
     }
 
     private void retype(Exception ex, ProblemDetail problem, HttpStatusCode status) {
@@ -128,9 +157,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                     return;
                 }
                 // Spring MVC failures without a kind of their own keep a stable type derived from their status.
-                problem.setType(URI.create(ProblemKind.TYPE_PREFIX + "http-" + status.value()));
-                var known = HttpStatus.resolve(status.value());
-                problem.setTitle(known == null ? "HTTP " + status.value() : known.getReasonPhrase());
+                ProblemKind.stampStatus(problem, status.value());
             }
         }
     }
@@ -152,6 +179,9 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         var jackson = cause(ex, JacksonException.class);
         if (jackson == null) {
             problem.setDetail("Request body is missing or unreadable");
+        } else if (jackson instanceof StreamConstraintsException) {
+            problem.setDetail("Request body exceeds the limits of this API's JSON reader (nesting depth, number or"
+                    + " string length)");
         } else if (jackson instanceof StreamReadException && !(jackson instanceof InputCoercionException)) {
             problem.setDetail("Request body is not valid JSON");
         } else {

@@ -19,6 +19,7 @@ public enum ProblemKind {
     METHOD_NOT_ALLOWED("method-not-allowed", HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
     NOT_ACCEPTABLE("not-acceptable", HttpStatus.NOT_ACCEPTABLE, "Not acceptable"),
     ORDER_NOT_CHECKOUTABLE("order-not-checkoutable", HttpStatus.CONFLICT, "Order cannot be checked out"),
+    PAYLOAD_TOO_LARGE("payload-too-large", HttpStatus.CONTENT_TOO_LARGE, "Request body too large"),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type"),
     BROKER_UNAVAILABLE("broker-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Message broker unavailable"),
     DATABASE_UNAVAILABLE("database-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Database unavailable"),
@@ -62,5 +63,29 @@ public enum ProblemKind {
     void stamp(ProblemDetail problem) {
         problem.setType(type());
         problem.setTitle(title);
+    }
+
+    /**
+     * Types a problem that only has a status: with the kind that stands for the status when there is one, else with
+     * a type derived from the status ({@code ...:http-<status>}) and its reason phrase, which stay as stable.
+     */
+    static void stampStatus(ProblemDetail problem, int status) {
+        var kind = switch (status) {
+            case 400 -> MALFORMED_REQUEST;
+            case 404 -> NOT_FOUND;
+            case 405 -> METHOD_NOT_ALLOWED;
+            case 406 -> NOT_ACCEPTABLE;
+            case 413 -> PAYLOAD_TOO_LARGE;
+            case 415 -> UNSUPPORTED_MEDIA_TYPE;
+            case 500 -> INTERNAL_ERROR;
+            default -> null;
+        };
+        if (kind != null) {
+            kind.stamp(problem);
+            return;
+        }
+        problem.setType(URI.create(TYPE_PREFIX + "http-" + status));
+        var known = HttpStatus.resolve(status);
+        problem.setTitle(known == null ? "HTTP " + status : known.getReasonPhrase());
     }
 }

@@ -27,7 +27,8 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A context whose broker address is a closed local port: checkout must answer 503 within the producer's bounds
- * and leave the order as it was. The producer, admin and listener timeouts are cut short so the context does not
+ * and leave the order as it was, and the instance must stay ready and alive while its health reports the broker
+ * down. The producer, admin and listener timeouts are cut short so the context does not
  * spend minutes trying.
  */
 @SpringBootTest(
@@ -39,6 +40,7 @@ import org.springframework.test.context.DynamicPropertySource;
             "spring.kafka.admin.operation-timeout=1s",
             "spring.kafka.admin.close-timeout=1s",
             "orderpipeline.checkout.retry-after=7s",
+            "orderpipeline.health.broker.timeout=1s",
         })
 @DirtiesContext
 class BrokerDownCheckoutTests {
@@ -135,6 +137,30 @@ class BrokerDownCheckoutTests {
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
         }
         assertThat(orders).allSatisfy(orderId -> assertThat(statusOf(orderId)).isEqualTo("CREATED"));
+    }
+
+    @Test
+    void staysReadyAndAliveAndReportsTheBrokerDown() {
+        var started = System.nanoTime();
+        var broker = api.get("/actuator/health/kafka");
+        var elapsed = Duration.ofNanos(System.nanoTime() - started);
+
+        // down, and said so within the check's own timeout rather than the clients' defaults
+        assertThat(broker.status()).as(broker::toString).isEqualTo(503);
+        assertThat(broker.json().get("status").asString()).isEqualTo("DOWN");
+        assertThat(elapsed).isLessThan(Duration.ofSeconds(5));
+        assertThat(api.get("/actuator/health").status()).isEqualTo(503);
+        // yet the instance keeps its traffic and is not restarted: it still serves everything but kafka checkouts
+        var readiness = api.get("/actuator/health/readiness");
+        assertThat(readiness.status()).as(readiness::toString).isEqualTo(200);
+        assertThat(readiness.json().get("components").propertyNames())
+                .containsExactlyInAnyOrder("readinessState", "db");
+        assertThat(api.get("/actuator/health/liveness").status()).isEqualTo(200);
+        var alice = "alice-" + UUID.randomUUID();
+        var orderId = createOrder(alice);
+        var synchronous = api.post("/api/orders/" + orderId + "/checkout?strategy=db-atomic", null, "X-User-Id", alice);
+        assertThat(synchronous.status()).as(synchronous::toString).isEqualTo(200);
+        assertThat(synchronous.json().get("status").asString()).isEqualTo("COMPLETED");
     }
 
     private UUID createOrder(String userId) {

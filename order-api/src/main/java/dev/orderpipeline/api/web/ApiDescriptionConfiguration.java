@@ -1,0 +1,303 @@
+package dev.orderpipeline.api.web;
+
+import io.swagger.v3.oas.models.Components;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.examples.Example;
+import io.swagger.v3.oas.models.headers.Header;
+import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.info.License;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.IntegerSchema;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.ObjectSchema;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.parameters.HeaderParameter;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.responses.ApiResponses;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.springdoc.core.customizers.OperationCustomizer;
+import org.springdoc.core.utils.SpringDocUtils;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.info.BuildProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The OpenAPI description ({@code /v3/api-docs}, Swagger UI at {@code /swagger-ui.html}): what the API is, the
+ * {@code X-User-Id} header of every endpoint that takes a {@link Caller}, and the problem responses each endpoint
+ * declares with {@link ProblemResponses}. Operations describe themselves with annotations on their controllers.
+ */
+@Configuration(proxyBeanMethods = false)
+class ApiDescriptionConfiguration {
+
+    static final String PROBLEM_SCHEMA = "Problem";
+
+    private static final String DESCRIPTION = """
+            Products, orders and their checkout. A hot product with many buyers pressing checkout at once is sold \
+            without overselling, losing an update or charging twice.
+
+            **The pipeline** (`strategy=kafka`, the default): the API publishes a checkout command keyed by the \
+            product id, so all checkouts of one product land on one partition of `checkout.commands` and one \
+            worker applies them in order, with a conditional `UPDATE` and an idempotency claim in one PostgreSQL \
+            transaction. The API answers `202 Accepted` with a `Location` once the broker acknowledged the \
+            command; with `Prefer: wait=N` (RFC 7240) it waits up to N seconds for the worker's decision and \
+            answers `200` with the decided order. The command id derives from the order id: a double click or a \
+            retry is the same command, applied once.
+
+            **The lab's database-lock strategies** decide in the request and answer `200` with the decided order: \
+            `naive` and `naive-tx` (read, check, write: wrong on purpose, they oversell), `app-lock` (a lock per \
+            product in this process: wrong across replicas), `db-atomic` (one conditional `UPDATE`), `for-update` \
+            (`SELECT ... FOR UPDATE`), `optimistic` (version column and retries), `serializable` (`SERIALIZABLE` \
+            and retries on 40001) and `status-claim` (claim the order first). `delayMs` widens the window between \
+            a strategy's read and its write; `maxAttempts` bounds the retries of the retrying ones. \
+            `GET /api/lab/products/{id}/invariants` judges a run by reading the database.
+
+            **Callers** identify themselves with `X-User-Id`; an order is visible to its owner only.
+
+            **Errors** are RFC 9457 problem details (`application/problem+json`, whatever `Accept` says) with a \
+            stable `type` per kind (`urn:order-pipeline:problem:<kind>`) and `title`; `detail` describes the \
+            occurrence. A rejected request changes nothing. Bodies are limited to %d bytes (413) and JSON to a \
+            nesting depth of %d. A 503 comes with `Retry-After`; a 500 is a bug.
+            """;
+
+    static {
+        // the caller is resolved from X-User-Id by CallerArgumentResolver (described by callerHeader), not bound
+        // from the query string as springdoc would otherwise assume
+        SpringDocUtils.getConfig().addRequestWrapperToIgnore(Caller.class);
+    }
+
+    @Bean
+    OpenAPI orderApiDescription(ObjectProvider<BuildProperties> build, RequestLimits limits) {
+        var version = build.getIfAvailable() == null
+                ? "development"
+                : build.getObject().getVersion();
+        return new OpenAPI()
+                .info(new Info()
+                        .title("order-pipeline: order API")
+                        .description(
+                                DESCRIPTION.formatted(limits.maxBodySize().toBytes(), limits.maxJsonNestingDepth()))
+                        .version(version)
+                        .license(new License().name("Apache-2.0")))
+                .components(new Components().addSchemas(PROBLEM_SCHEMA, problemSchema()));
+    }
+
+    /** Describes the {@code X-User-Id} header on every operation whose handler takes a {@link Caller}. */
+    @Bean
+    OperationCustomizer callerHeader() {
+        return (operation, handler) -> {
+            var takesCaller = Arrays.stream(handler.getMethodParameters())
+                    .anyMatch(parameter -> parameter.getParameterType() == Caller.class);
+            if (takesCaller) {
+                operation.addParametersItem(new HeaderParameter()
+                        .name(CallerArgumentResolver.USER_HEADER)
+                        .required(true)
+                        .description("Who is calling. Orders are visible to, and checked out by, their owner only;"
+                                + " anyone else gets 404 as for a missing order. Surrounding whitespace is ignored.")
+                        .schema(new StringSchema().minLength(1).maxLength(Caller.MAX_USER_ID_LENGTH))
+                        .example("alice"));
+            }
+            return operation;
+        };
+    }
+
+    /** Turns {@link ProblemResponses} into problem responses, one per status, with an example of each kind. */
+    @Bean
+    OperationCustomizer problemResponses() {
+        return (operation, handler) -> {
+            var declared = handler.getMethodAnnotation(ProblemResponses.class);
+            if (declared == null) {
+                return operation;
+            }
+            var byStatus = Arrays.stream(declared.value())
+                    .collect(Collectors.groupingBy(kind -> kind.status().value(), TreeMap::new, Collectors.toList()));
+            if (operation.getResponses() == null) {
+                operation.setResponses(new ApiResponses());
+            }
+            byStatus.forEach(
+                    (status, kinds) -> operation.getResponses().addApiResponse(status.toString(), response(kinds)));
+            return operation;
+        };
+    }
+
+    private static ApiResponse response(List<ProblemKind> kinds) {
+        var media = new MediaType().schema(new Schema<Object>().$ref("#/components/schemas/" + PROBLEM_SCHEMA));
+        kinds.stream()
+                .sorted(Comparator.naturalOrder())
+                .forEach(kind -> media.addExamples(
+                        slug(kind), new Example().summary(kind.title()).value(ProblemExamples.of(kind))));
+        var response = new ApiResponse()
+                .description(kinds.stream()
+                        .map(kind -> kind.title() + " (`" + kind.type() + "`)")
+                        .collect(Collectors.joining("; ")))
+                .content(new Content()
+                        .addMediaType(org.springframework.http.MediaType.APPLICATION_PROBLEM_JSON_VALUE, media));
+        if (kinds.getFirst().status().value() == 503) {
+            response.addHeaderObject(
+                    "Retry-After",
+                    new Header()
+                            .description("Seconds to wait before retrying; nothing was changed")
+                            .schema(new IntegerSchema()));
+        }
+        return response;
+    }
+
+    /** RFC 9457's members, and room for the extra ones a kind adds. */
+    private static Schema<Object> problemSchema() {
+        var schema = new ObjectSchema();
+        schema.setDescription("An RFC 9457 problem detail. `type` and `title` are stable per kind of problem; "
+                + "`detail` describes the occurrence; some kinds add members (`errors`, `orderId`, ...).");
+        schema.addProperty(
+                "type",
+                new StringSchema()
+                        .format("uri")
+                        .description("The kind of problem: urn:order-pipeline:problem:<kind>")
+                        .example(ProblemKind.ORDER_NOT_FOUND.type().toString()));
+        schema.addProperty(
+                "title",
+                new StringSchema()
+                        .description("Stable summary of the kind")
+                        .example(ProblemKind.ORDER_NOT_FOUND.title()));
+        schema.addProperty(
+                "status", new IntegerSchema().description("The HTTP status").example(404));
+        schema.addProperty("detail", new StringSchema().description("What happened this time"));
+        schema.addProperty(
+                "instance", new StringSchema().format("uri-reference").description("The path of the request"));
+        schema.addRequiredItem("type");
+        schema.addRequiredItem("title");
+        schema.addRequiredItem("status");
+        schema.setAdditionalProperties(Boolean.TRUE);
+        return schema;
+    }
+
+    private static String slug(ProblemKind kind) {
+        return kind.type().toString().substring(ProblemKind.TYPE_PREFIX.length());
+    }
+
+    /** An example occurrence of each kind, as the API writes it. */
+    static final class ProblemExamples {
+
+        private static final String ORDER = "c7923f5c-1d3e-4b9a-9f0e-2a4c6b8d0e1f";
+        private static final String PRODUCT = "66f62076-5a1b-4c2d-8e3f-9a0b1c2d3e4f";
+
+        private ProblemExamples() {}
+
+        static Map<String, Object> of(ProblemKind kind) {
+            var example = new LinkedHashMap<String, Object>();
+            example.put("type", kind.type().toString());
+            example.put("title", kind.title());
+            example.put("status", kind.status().value());
+            switch (kind) {
+                case VALIDATION_FAILED -> {
+                    example.put("detail", "1 field is invalid: quantity");
+                    example.put("instance", "/api/orders");
+                    example.put("errors", List.of(Map.of("field", "quantity", "message", "must be greater than 0")));
+                }
+                case MALFORMED_REQUEST -> {
+                    example.put("detail", "Field 'quantity' has a value of the wrong type or format");
+                    example.put("instance", "/api/orders");
+                    example.put("field", "quantity");
+                }
+                case MISSING_USER -> {
+                    example.put("detail", "Header X-User-Id is required and must not be blank");
+                    example.put("instance", "/api/orders/" + ORDER);
+                }
+                case UNKNOWN_STRATEGY -> {
+                    example.put(
+                            "detail",
+                            "Unknown checkout strategy 'fastest'; known: app-lock, db-atomic, for-update, kafka, naive,"
+                                    + " naive-tx, optimistic, serializable, status-claim");
+                    example.put("instance", "/api/orders/" + ORDER + "/checkout");
+                    example.put("strategy", "fastest");
+                    example.put(
+                            "knownStrategies",
+                            List.of(
+                                    "app-lock",
+                                    "db-atomic",
+                                    "for-update",
+                                    "kafka",
+                                    "naive",
+                                    "naive-tx",
+                                    "optimistic",
+                                    "serializable",
+                                    "status-claim"));
+                }
+                case NOT_FOUND -> {
+                    example.put("detail", "No endpoint GET /api/nothing-here");
+                    example.put("instance", "/api/nothing-here");
+                }
+                case PRODUCT_NOT_FOUND -> {
+                    example.put("detail", "Product " + PRODUCT + " does not exist");
+                    example.put("instance", "/api/products/" + PRODUCT);
+                    example.put("productId", PRODUCT);
+                }
+                case ORDER_NOT_FOUND -> {
+                    example.put("detail", "Order " + ORDER + " does not exist");
+                    example.put("instance", "/api/orders/" + ORDER);
+                    example.put("orderId", ORDER);
+                }
+                case METHOD_NOT_ALLOWED -> {
+                    example.put("detail", "Method 'DELETE' is not supported.");
+                    example.put("instance", "/api/products");
+                }
+                case NOT_ACCEPTABLE -> {
+                    example.put("detail", "Acceptable representations: [application/json].");
+                    example.put("instance", "/api/products/" + PRODUCT);
+                }
+                case ORDER_NOT_CHECKOUTABLE -> {
+                    example.put("detail", "Order " + ORDER + " is REJECTED; only a CREATED order can be checked out");
+                    example.put("instance", "/api/orders/" + ORDER + "/checkout");
+                    example.put("orderId", ORDER);
+                    example.put("orderStatus", "REJECTED");
+                }
+                case PAYLOAD_TOO_LARGE -> {
+                    example.put(
+                            "detail",
+                            "The request body of 1048576 bytes is larger than the 16384 bytes this API reads");
+                    example.put("instance", "/api/products");
+                    example.put("maxBytes", 16384);
+                }
+                case UNSUPPORTED_MEDIA_TYPE -> {
+                    example.put("detail", "Content-Type 'text/plain' is not supported.");
+                    example.put("instance", "/api/products");
+                }
+                case BROKER_UNAVAILABLE -> {
+                    example.put(
+                            "detail",
+                            "The checkout of order " + ORDER + " could not be handed to the message broker; the order"
+                                    + " is unchanged, retry later");
+                    example.put("instance", "/api/orders/" + ORDER + "/checkout");
+                    example.put("orderId", ORDER);
+                }
+                case DATABASE_UNAVAILABLE -> {
+                    example.put(
+                            "detail",
+                            "The database failed during the checkout of order " + ORDER + " (strategy optimistic)");
+                    example.put("instance", "/api/orders/" + ORDER + "/checkout");
+                    example.put("orderId", ORDER);
+                    example.put("strategy", "optimistic");
+                }
+                case CHECKOUT_BUSY -> {
+                    example.put(
+                            "detail",
+                            "The checkout of order " + ORDER + " waited 30000 ms for other checkouts of its product;"
+                                    + " the order is unchanged, retry later");
+                    example.put("instance", "/api/orders/" + ORDER + "/checkout");
+                    example.put("orderId", ORDER);
+                    example.put("productId", PRODUCT);
+                }
+                case INTERNAL_ERROR -> {
+                    example.put("detail", "The request failed unexpectedly; the error has been logged");
+                    example.put("instance", "/api/orders");
+                }
+            }
+            return example;
+        }
+    }
+}

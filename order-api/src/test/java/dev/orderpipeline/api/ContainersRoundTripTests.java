@@ -1,0 +1,114 @@
+package dev.orderpipeline.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.orderpipeline.contract.Topics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.testcontainers.service.connection.ServiceConnection;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.junit.jupiter.Testcontainers;
+import org.testcontainers.kafka.KafkaContainer;
+import org.testcontainers.postgresql.PostgreSQLContainer;
+
+/**
+ * The API against a real broker and PostgreSQL in containers, wired by {@link ServiceConnection} alone: a product,
+ * an order, a kafka checkout whose command reaches the topic keyed by product, and a database-lock checkout decided
+ * in the request. Runs where Docker is available and is skipped elsewhere; the other tests use an in-JVM broker and
+ * a local or embedded PostgreSQL.
+ */
+@Testcontainers(disabledWithoutDocker = true)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class ContainersRoundTripTests {
+
+    @Container
+    @ServiceConnection
+    static final KafkaContainer KAFKA = new KafkaContainer(ContainersConfiguration.KAFKA_IMAGE);
+
+    @Container
+    @ServiceConnection
+    static final PostgreSQLContainer POSTGRES = new PostgreSQLContainer(ContainersConfiguration.POSTGRES_IMAGE);
+
+    @LocalServerPort
+    private int port;
+
+    private ApiClient api;
+
+    @BeforeEach
+    void connectClient() {
+        api = new ApiClient(port);
+    }
+
+    @Test
+    void createsAProductAndAnOrderAndChecksItOutBothWays() {
+        var alice = "alice-" + UUID.randomUUID();
+        var product = api.post("/api/products", "{\"name\": \"Hot sneakers\", \"stock\": 2, \"price\": 99.90}");
+        assertThat(product.status()).as(product::toString).isEqualTo(201);
+        var productId = product.json().get("id").asString();
+        var viaKafka = placeOrder(alice, productId);
+        var viaDatabase = placeOrder(alice, productId);
+
+        var accepted = api.post("/api/orders/" + viaKafka + "/checkout", null, "X-User-Id", alice);
+        assertThat(accepted.status()).as(accepted::toString).isEqualTo(202);
+        assertThat(accepted.header("Location")).hasValue("/api/orders/" + viaKafka);
+        assertThat(commandsFor(productId))
+                .anySatisfy(command -> assertThat(command.value()).contains(viaKafka));
+
+        var decided = api.post("/api/orders/" + viaDatabase + "/checkout?strategy=db-atomic", null, "X-User-Id", alice);
+        assertThat(decided.status()).as(decided::toString).isEqualTo(200);
+        assertThat(decided.json().get("status").asString()).isEqualTo("COMPLETED");
+
+        var polled = api.get("/api/orders/" + viaKafka, "X-User-Id", alice);
+        assertThat(polled.json().get("status").asString()).isEqualTo("CREATED");
+        var invariants = api.get("/api/lab/products/" + productId + "/invariants?initialStock=2");
+        assertThat(invariants.json().get("stockLeft").asInt()).isOne();
+        assertThat(invariants.json().get("completedOrders").asInt()).isOne();
+        assertThat(api.get("/actuator/health/readiness").status()).isEqualTo(200);
+        assertThat(api.get("/actuator/health/kafka").status()).isEqualTo(200);
+    }
+
+    private String placeOrder(String userId, String productId) {
+        var order =
+                api.post("/api/orders", "{\"productId\": \"" + productId + "\", \"quantity\": 1}", "X-User-Id", userId);
+        assertThat(order.status()).as(order::toString).isEqualTo(201);
+        return order.json().get("id").asString();
+    }
+
+    /** The commands keyed by this product, read from the start of the topic. */
+    private static List<ConsumerRecord<String, String>> commandsFor(String productId) {
+        var found = new ArrayList<ConsumerRecord<String, String>>();
+        try (var consumer = new KafkaConsumer<>(
+                Map.<String, Object>of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        KAFKA.getBootstrapServers(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        "round-trip-" + UUID.randomUUID(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer.subscribe(List.of(Topics.CHECKOUT_COMMANDS));
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                for (var record : consumer.poll(Duration.ofMillis(500))) {
+                    if (productId.equals(record.key())) {
+                        found.add(record);
+                    }
+                }
+                return !found.isEmpty();
+            });
+        }
+        return found;
+    }
+}

@@ -1,0 +1,221 @@
+package dev.orderpipeline.api.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.orderpipeline.api.ApiTestSupport;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** The OpenAPI description at /v3/api-docs and the Swagger UI in front of it. */
+class ApiDescriptionTests extends ApiTestSupport {
+
+    private JsonNode description;
+
+    @BeforeEach
+    void readDescription() {
+        var response = api.get("/v3/api-docs");
+        assertThat(response.status()).as(response::toString).isEqualTo(200);
+        description = response.json();
+    }
+
+    @Test
+    void describesEveryEndpointOfTheApiAndNothingElse() {
+        assertThat(description.get("openapi").asString()).startsWith("3.");
+        assertThat(description.get("info").get("title").asString()).contains("order API");
+        assertThat(description.get("info").get("version").asString()).isNotBlank();
+        assertThat(description.get("info").get("description").asString())
+                .contains("strategy=kafka", "Prefer: wait", "db-atomic", "serializable", "RFC 9457");
+        assertThat(description.get("paths").propertyNames())
+                .containsExactlyInAnyOrder(
+                        "/api/products",
+                        "/api/products/{id}",
+                        "/api/orders",
+                        "/api/orders/{id}",
+                        "/api/orders/{id}/checkout",
+                        "/api/lab/products/{id}/invariants");
+        var operations = Map.of(
+                "post /api/products", "createProduct",
+                "get /api/products/{id}", "getProduct",
+                "post /api/orders", "createOrder",
+                "get /api/orders/{id}", "getOrder",
+                "post /api/orders/{id}/checkout", "checkoutOrder",
+                "get /api/lab/products/{id}/invariants", "productInvariants");
+        operations.forEach((key, operationId) -> {
+            var operation = operation(key);
+            assertThat(operation.get("operationId").asString()).isEqualTo(operationId);
+            assertThat(operation.get("summary").asString()).as(key).isNotBlank();
+            assertThat(operation.get("description").asString()).as(key).isNotBlank();
+        });
+    }
+
+    @Test
+    void listsTheStrategiesTheApiAcceptsAndItsKnobs() {
+        var checkout = operation("post /api/orders/{id}/checkout");
+
+        var strategy = parameter(checkout, "strategy", "query");
+        assertThat(strategy.get("schema").get("enum").values())
+                .extracting(JsonNode::asString)
+                .containsExactly(
+                        "app-lock",
+                        "db-atomic",
+                        "for-update",
+                        "kafka",
+                        "naive",
+                        "naive-tx",
+                        "optimistic",
+                        "serializable",
+                        "status-claim");
+        assertThat(strategy.get("schema").get("default").asString()).isEqualTo("kafka");
+        var delay = parameter(checkout, "delayMs", "query");
+        assertThat(delay.get("schema").get("minimum").asInt()).isZero();
+        assertThat(delay.get("schema").get("maximum").asInt()).isEqualTo(10_000);
+        assertThat(parameter(checkout, "maxAttempts", "query")
+                        .get("schema")
+                        .get("minimum")
+                        .asInt())
+                .isOne();
+        assertThat(parameter(checkout, "Prefer", "header").get("description").asString())
+                .contains("wait=N");
+    }
+
+    @Test
+    void requiresTheCallerHeaderWhereOrdersAreConcerned() {
+        for (var key : List.of("post /api/orders", "get /api/orders/{id}", "post /api/orders/{id}/checkout")) {
+            var user = parameter(operation(key), "X-User-Id", "header");
+            assertThat(user.get("required").asBoolean()).as(key).isTrue();
+            assertThat(user.get("schema").get("maxLength").asInt()).isEqualTo(Caller.MAX_USER_ID_LENGTH);
+        }
+        for (var key : List.of("post /api/products", "get /api/products/{id}")) {
+            assertThat(operation(key).path("parameters").values())
+                    .as(key)
+                    .noneSatisfy(parameter ->
+                            assertThat(parameter.get("name").asString()).isEqualTo("X-User-Id"));
+        }
+        // the caller is a header, never a query parameter springdoc made up from the Caller record
+        assertThat(operation("get /api/orders/{id}").get("parameters").values())
+                .noneSatisfy(parameter ->
+                        assertThat(parameter.get("name").asString()).isEqualTo("userId"));
+    }
+
+    @Test
+    void showsExamplesOfRequestsAndAnswers() {
+        assertThat(operation("post /api/products")
+                        .at("/requestBody/content/application~1json/examples")
+                        .values())
+                .anySatisfy(example ->
+                        assertThat(example.get("value").get("name").asString()).isEqualTo("Hot sneakers"));
+        assertThat(operation("post /api/products")
+                        .at("/responses/201/content/application~1json/schema/$ref")
+                        .asString())
+                .endsWith("/Product");
+        var checkout = operation("post /api/orders/{id}/checkout").get("responses");
+        assertThat(checkout.at("/202/content/application~1json/examples/accepted/value")
+                        .propertyNames())
+                .containsExactlyInAnyOrder("orderId", "commandId", "status");
+        assertThat(checkout.at("/202/headers").propertyNames()).contains("Location");
+        assertThat(checkout.at("/200/content/application~1json/examples/completed/value/status")
+                        .asString())
+                .isEqualTo("COMPLETED");
+        assertThat(checkout.at("/200/content/application~1json/examples/rejected/value/rejectReason")
+                        .asString())
+                .isEqualTo("INSUFFICIENT_STOCK");
+    }
+
+    @Test
+    void describesTheProblemsOfEachEndpointWithTheirTypes() {
+        assertProblems(
+                "post /api/products",
+                Map.of(
+                        400, List.of("validation-failed", "malformed-request"),
+                        413, List.of("payload-too-large"),
+                        415, List.of("unsupported-media-type")));
+        assertProblems(
+                "get /api/products/{id}",
+                Map.of(
+                        400, List.of("malformed-request"),
+                        404, List.of("product-not-found")));
+        assertProblems(
+                "post /api/orders",
+                Map.of(
+                        400, List.of("validation-failed", "malformed-request", "missing-user"),
+                        404, List.of("product-not-found"),
+                        413, List.of("payload-too-large")));
+        assertProblems("get /api/orders/{id}", Map.of(404, List.of("order-not-found")));
+        assertProblems(
+                "post /api/orders/{id}/checkout",
+                Map.of(
+                        400, List.of("validation-failed", "malformed-request", "missing-user", "unknown-strategy"),
+                        404, List.of("order-not-found"),
+                        409, List.of("order-not-checkoutable"),
+                        503, List.of("broker-unavailable", "database-unavailable", "checkout-busy")));
+        assertProblems(
+                "get /api/lab/products/{id}/invariants",
+                Map.of(
+                        400, List.of("validation-failed"),
+                        404, List.of("product-not-found"),
+                        503, List.of("database-unavailable")));
+        assertThat(operation("post /api/orders/{id}/checkout")
+                        .at("/responses/503/headers")
+                        .propertyNames())
+                .contains("Retry-After");
+        var problem = description.at("/components/schemas/Problem");
+        assertThat(problem.get("properties").propertyNames()).contains("type", "title", "status", "detail", "instance");
+        assertThat(problem.get("required").values())
+                .extracting(JsonNode::asString)
+                .contains("type", "title", "status");
+    }
+
+    @Test
+    void servesTheSwaggerUi() {
+        var page = api.send("GET", "/swagger-ui.html", null, "text/html", "Accept", "text/html");
+        assertThat(page.status()).isEqualTo(302);
+        var location = page.header("Location").orElseThrow();
+        assertThat(location).endsWith("/swagger-ui/index.html");
+
+        var index = api.send("GET", "/swagger-ui/index.html", null, "text/html", "Accept", "text/html");
+        assertThat(index.status()).isEqualTo(200);
+        assertThat(index.body()).containsIgnoringCase("swagger");
+        assertThat(api.get("/v3/api-docs/swagger-config").json().get("url").asString())
+                .isEqualTo("/v3/api-docs");
+    }
+
+    private void assertProblems(String key, Map<Integer, List<String>> expected) {
+        var responses = operation(key).get("responses");
+        expected.forEach((status, kinds) -> {
+            var content = responses.at("/" + status + "/content/application~1problem+json");
+            assertThat(content.isMissingNode())
+                    .as("%s answers %d as a problem", key, status)
+                    .isFalse();
+            assertThat(content.at("/schema/$ref").asString()).endsWith("/Problem");
+            var examples = content.get("examples");
+            for (var kind : kinds) {
+                var example = examples.get(kind);
+                assertThat(example).as("%s %d example %s", key, status, kind).isNotNull();
+                var value = example.get("value");
+                assertThat(value.get("type").asString()).isEqualTo(ProblemKind.TYPE_PREFIX + kind);
+                assertThat(value.get("status").asInt()).isEqualTo(status);
+                assertThat(value.get("title").asString()).isNotBlank();
+            }
+        });
+    }
+
+    private JsonNode operation(String key) {
+        var methodAndPath = key.split(" ", 2);
+        var operation = description.get("paths").get(methodAndPath[1]).get(methodAndPath[0]);
+        assertThat(operation).as(key).isNotNull();
+        return operation;
+    }
+
+    private static JsonNode parameter(JsonNode operation, String name, String in) {
+        return operation
+                .get("parameters")
+                .valueStream()
+                .filter(parameter -> parameter.get("name").asString().equals(name)
+                        && parameter.get("in").asString().equals(in))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + in + " parameter " + name + " in " + operation));
+    }
+}
