@@ -16,6 +16,9 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryCustomizer;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
@@ -40,8 +43,11 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * The worker's topics, its batch listener container, its retry policy and the producer for results and dead letters.
  *
  * <p>The consumer and producer factories are declared here, typed, rather than left to Boot, because they carry
- * deserializer and serializer instances; they are built from the {@code spring.kafka.*} properties all the same, and
- * the listener and template observation switches are taken from there too.
+ * deserializer and serializer instances; they are built from the {@code spring.kafka.*} properties all the same
+ * (including the free-form {@code spring.kafka.consumer.properties.*} and {@code spring.kafka.producer.properties.*}),
+ * and the listener and template observation switches are taken from there too. Boot's factory customizers are applied
+ * to them as Boot applies them to its own: that is how the Kafka client metrics (lag per partition, fetch and send
+ * rates) reach the meter registry.
  */
 @Configuration(proxyBeanMethods = false)
 class CheckoutKafkaConfiguration {
@@ -78,7 +84,10 @@ class CheckoutKafkaConfiguration {
 
     @Bean
     ConsumerFactory<String, CheckoutCommand> checkoutCommandConsumerFactory(
-            KafkaProperties kafka, KafkaConnectionDetails connection, WorkerProperties worker) {
+            KafkaProperties kafka,
+            KafkaConnectionDetails connection,
+            WorkerProperties worker,
+            ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers) {
         var config = kafka.buildConsumerProperties();
         config.put(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
@@ -87,8 +96,10 @@ class CheckoutKafkaConfiguration {
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, worker.maxPollRecords());
         // the container commits a poll's offsets after the database commit, never in the background
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        return new DefaultKafkaConsumerFactory<>(
+        var factory = new DefaultKafkaConsumerFactory<>(
                 config, StringDeserializer::new, CheckoutKafkaConfiguration::checkoutCommandDeserializer);
+        customizers.orderedStream().forEach(customizer -> customizer.customize(factory));
+        return factory;
     }
 
     /**
@@ -133,7 +144,10 @@ class CheckoutKafkaConfiguration {
 
     /** One producer for results (JSON), dead-lettered commands (JSON) and unreadable records (their raw bytes). */
     @Bean
-    ProducerFactory<String, Object> workerProducerFactory(KafkaProperties kafka, KafkaConnectionDetails connection) {
+    ProducerFactory<String, Object> workerProducerFactory(
+            KafkaProperties kafka,
+            KafkaConnectionDetails connection,
+            ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers) {
         var config = kafka.buildProducerProperties();
         config.put(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
@@ -141,8 +155,10 @@ class CheckoutKafkaConfiguration {
         var json = new JacksonJsonSerializer<>().noTypeInfo();
         Map<Class<?>, Serializer<?>> serializers = Map.of(
                 CheckoutResult.class, json, CheckoutCommand.class, json, byte[].class, new ByteArraySerializer());
-        return new DefaultKafkaProducerFactory<>(
+        var factory = new DefaultKafkaProducerFactory<>(
                 config, new StringSerializer(), new DelegatingByTypeSerializer(serializers));
+        customizers.orderedStream().forEach(customizer -> customizer.customize(factory));
+        return factory;
     }
 
     @Bean

@@ -1,0 +1,77 @@
+package dev.orderpipeline.worker.checkout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.kafka.autoconfigure.metrics.KafkaMetricsAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.core.MicrometerConsumerListener;
+import org.springframework.kafka.core.MicrometerProducerListener;
+import org.springframework.kafka.core.ProducerFactory;
+
+/**
+ * The worker's own consumer and producer factories get what Boot would have given its factories: every
+ * {@code spring.kafka.*} property and the Kafka client metrics. No broker is needed: the factories only connect when
+ * a client is created.
+ */
+class CheckoutKafkaConfigurationTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(KafkaMetricsAutoConfiguration.class, KafkaAutoConfiguration.class))
+            .withUserConfiguration(WorkerSettings.class, CheckoutKafkaConfiguration.class)
+            .withBean(SimpleMeterRegistry.class)
+            .withPropertyValues("spring.kafka.bootstrap-servers=127.0.0.1:9", "spring.kafka.admin.auto-create=false");
+
+    @Test
+    void passesFreeFormConsumerPropertiesToTheConsumer() {
+        runner.withPropertyValues(
+                        "spring.kafka.consumer.properties.group.protocol=consumer",
+                        "spring.kafka.consumer.properties[max.partition.fetch.bytes]=4194304",
+                        "orderpipeline.worker.group-id=worker-under-test")
+                .run(context -> {
+                    assertThat(consumerFactory(context).getConfigurationProperties())
+                            .containsEntry("group.protocol", "consumer")
+                            .containsEntry(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, "4194304")
+                            .containsEntry(ConsumerConfig.GROUP_ID_CONFIG, "worker-under-test")
+                            .containsEntry(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+                });
+    }
+
+    @Test
+    void passesFreeFormProducerPropertiesToTheProducer() {
+        runner.withPropertyValues("spring.kafka.producer.properties[linger.ms]=7")
+                .run(context -> assertThat(producerFactory(context).getConfigurationProperties())
+                        .containsEntry(ProducerConfig.LINGER_MS_CONFIG, "7"));
+    }
+
+    @Test
+    void bindsTheKafkaClientMetricsOfBothFactoriesToTheMeterRegistry() {
+        runner.run(context -> {
+            assertThat(consumerFactory(context).getListeners())
+                    .hasAtLeastOneElementOfType(MicrometerConsumerListener.class);
+            assertThat(producerFactory(context).getListeners())
+                    .hasAtLeastOneElementOfType(MicrometerProducerListener.class);
+        });
+    }
+
+    private static ConsumerFactory<?, ?> consumerFactory(ApplicationContext context) {
+        return context.getBean(ConsumerFactory.class);
+    }
+
+    private static ProducerFactory<?, ?> producerFactory(ApplicationContext context) {
+        return context.getBean(ProducerFactory.class);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableConfigurationProperties({WorkerProperties.class, TopicProperties.class})
+    static class WorkerSettings {}
+}
