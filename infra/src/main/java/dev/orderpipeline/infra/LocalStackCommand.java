@@ -137,6 +137,15 @@ final class LocalStackCommand implements Callable<Integer> {
     @Option(names = "--startup-timeout", paramLabel = "SECONDS", description = "How long each app may take to start.")
     int startupTimeoutSeconds = 180;
 
+    @Option(
+            names = "--prometheus",
+            description = "Also start Prometheus (and prometheus-postgres-exporter if installed) from the system's"
+                    + " packages, scraping the apps as the compose stack does.")
+    boolean prometheus;
+
+    @Option(names = "--prometheus-port", paramLabel = "PORT", description = "Port of Prometheus with --prometheus.")
+    int prometheusPort = 9090;
+
     @Spec
     @Nullable
     CommandSpec spec;
@@ -167,10 +176,36 @@ final class LocalStackCommand implements Callable<Integer> {
             stack.close();
             return 1;
         }
+        if (prometheus) {
+            try {
+                var monitoring = startMonitoring(stack);
+                Runtime.getRuntime().addShutdownHook(new Thread(monitoring::close, "local-monitoring-shutdown"));
+            } catch (RuntimeException ex) {
+                log.error("Prometheus did not start: {}", ex.getMessage());
+                stack.close();
+                return 1;
+            }
+        }
         System.out.print(stack.banner());
+        if (prometheus) {
+            System.out.println("  Prometheus         http://127.0.0.1:" + prometheusPort);
+        }
         System.out.flush();
         stack.awaitStopped();
         return 0;
+    }
+
+    private LocalMonitoring startMonitoring(LocalStack stack) {
+        // the exporter speaks libpq, not JDBC: postgresql://user@host:port/database
+        var exporterSource =
+                stack.jdbcUrl().replaceFirst("^jdbc:postgresql://", "postgresql://" + stack.databaseUser() + "@")
+                        + (stack.jdbcUrl().contains("?") ? "&" : "?") + "sslmode=disable";
+        return LocalMonitoring.start(
+                stack.config().workDirectory(),
+                prometheusPort,
+                stack.apis().stream().map(AppProcess::port).toList(),
+                stack.workers().stream().map(AppProcess::port).toList(),
+                exporterSource);
     }
 
     private StackConfig config() {
