@@ -9,6 +9,7 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 
 /**
  * Tells failures that retrying the same work can cure (the database was unreachable, restarting, or picked this
@@ -34,6 +35,10 @@ final class TransientFailures {
                     // includes CannotGetJdbcConnectionException
                     || current instanceof DataAccessResourceFailureException
                     || current instanceof CannotCreateTransactionException
+                    // the commit or rollback itself failed (e.g. on a terminated connection, whose error carries no
+                    // SQLState): the transaction is gone or its outcome unknown, and redelivering the poll is safe
+                    // because the idempotency rows make whatever did commit read as duplicates
+                    || current instanceof TransactionSystemException
                     || current instanceof SQLTransientException
                     || current instanceof SQLRecoverableException) {
                 return true;

@@ -38,6 +38,10 @@ class TransientFailuresTests {
         assertThat(TransientFailures.isTransient(
                         new TransactionSystemException("commit", new SQLException("closed", "08003"))))
                 .isTrue();
+        // a rollback on a terminated session: Hikari's "Connection is closed" carries no SQLState
+        assertThat(TransientFailures.isTransient(new TransactionSystemException(
+                        "JDBC rollback failed", new SQLException("Connection is closed"))))
+                .isTrue();
     }
 
     @Test
