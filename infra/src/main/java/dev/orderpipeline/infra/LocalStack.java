@@ -103,19 +103,37 @@ public final class LocalStack implements AutoCloseable {
 
     /** Describes a checkout-worker process wired to this stack's database and broker, not started. */
     public AppProcess newWorker(String name, int port) {
+        return newWorker(name, port, List.of());
+    }
+
+    /**
+     * As {@link #newWorker(String, int)}, with arguments after the stack's own, which win (Spring Boot takes the last
+     * occurrence): e.g. a consumer group of its own for a worker that replays the command topic.
+     */
+    public AppProcess newWorker(String name, int port, List<String> extraArguments) {
+        var arguments = new ArrayList<>(appArguments());
+        arguments.addAll(extraArguments);
         return AppProcess.springBoot(
                 name,
                 config.workerJar(),
                 port,
                 config.appJvmOptions(),
-                appArguments(),
+                arguments,
                 appEnvironment(),
                 logDirectory().resolve(name + ".log"));
     }
 
     /** Starts one more worker on a free port, waits until it is ready, and stops it with the stack. */
     public AppProcess addWorker() {
-        var app = launch(workers, newWorker(WORKER + "-" + (workers.size() + 1), FreePorts.one()));
+        return addWorker(WORKER + "-" + (workers.size() + 1), List.of());
+    }
+
+    /**
+     * Starts one more worker named {@code name} with extra arguments (see {@link #newWorker(String, int, List)}) on
+     * a free port, waits until it is ready, and stops it with the stack unless stopped before.
+     */
+    public AppProcess addWorker(String name, List<String> extraArguments) {
+        var app = launch(workers, newWorker(name, FreePorts.one(), extraArguments));
         awaitReady(app);
         return app;
     }
@@ -180,6 +198,14 @@ public final class LocalStack implements AutoCloseable {
 
     public String bootstrapServers() {
         return require(bootstrapServers, "Kafka");
+    }
+
+    /**
+     * The PostgreSQL server this stack started (embedded) or created its database on (a given server); empty when
+     * it was handed an existing database. The embedded one can be stopped and started again on the same data.
+     */
+    public Optional<Postgres> postgres() {
+        return Optional.ofNullable(postgres);
     }
 
     /** The broker this stack started, empty when it uses an external cluster. */

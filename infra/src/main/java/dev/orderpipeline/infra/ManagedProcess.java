@@ -100,12 +100,13 @@ public final class ManagedProcess {
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
             builder.environment().putAll(environment);
-            exitExpected = oneShot;
             startedAtNanos = System.nanoTime();
             var started = builder.start();
             // nothing is ever typed into a child: end of input, not a pipe that stays open
             started.getOutputStream().close();
+            // the new incarnation first, then the flag: the exit of a just-killed one must still read as expected
             process = started;
+            exitExpected = oneShot;
             started.onExit().thenAccept(this::exited);
             log.debug("Started {} (pid {}), output in {}", name, started.pid(), logFile);
             return this;

@@ -20,6 +20,10 @@ import org.slf4j.LoggerFactory;
  * A PostgreSQL server to work on: one that is given by a JDBC URL of its maintenance database, or an embedded one
  * started from the zonky binaries when none is given. It hands out fresh databases, so tests and experiment runs
  * never see each other's rows.
+ *
+ * <p>An embedded server with a data directory of its own can be stopped and started again on the same data and port
+ * ({@link #stopServer()}, {@link #startServer()}): the lab's chaos experiment takes the database away under load
+ * that way.
  */
 public final class Postgres implements AutoCloseable {
 
@@ -28,20 +32,31 @@ public final class Postgres implements AutoCloseable {
     private final String adminUrl;
     private final String user;
     private final @Nullable String password;
-    private final @Nullable EmbeddedPostgres embedded;
+    private final @Nullable Restart restart;
     private final List<String> created = new CopyOnWriteArrayList<>();
+    private volatile @Nullable EmbeddedPostgres embedded;
     private volatile boolean dropCreatedOnClose;
+    private boolean closed;
 
-    private Postgres(String adminUrl, String user, @Nullable String password, @Nullable EmbeddedPostgres embedded) {
+    /** How an embedded server was started, so that it can be started again the same way. */
+    private record Restart(int port, java.nio.file.@Nullable Path dataDirectory, boolean stopOnJvmExit) {}
+
+    private Postgres(
+            String adminUrl,
+            String user,
+            @Nullable String password,
+            @Nullable EmbeddedPostgres embedded,
+            @Nullable Restart restart) {
         this.adminUrl = adminUrl;
         this.user = user;
         this.password = password;
         this.embedded = embedded;
+        this.restart = restart;
     }
 
     /** Connects to a given server; {@code adminUrl} points at a database the user may run CREATE DATABASE from. */
     public static Postgres external(String adminUrl, String user, @Nullable String password) {
-        var postgres = new Postgres(adminUrl, user, password, null);
+        var postgres = new Postgres(adminUrl, user, password, null, null);
         try (var connection = postgres.connect(adminUrl)) {
             log.debug("PostgreSQL {} reachable at {}", connection.getMetaData().getDatabaseProductVersion(), adminUrl);
             return postgres;
@@ -61,6 +76,19 @@ public final class Postgres implements AutoCloseable {
      * instead of at the same time.
      */
     public static Postgres embedded(int port, java.nio.file.@Nullable Path dataDirectory, boolean stopOnJvmExit) {
+        var server = startEmbedded(port, dataDirectory, stopOnJvmExit);
+        var url = server.getJdbcUrl("postgres", "postgres");
+        log.info("Embedded PostgreSQL started on port {}", server.getPort());
+        return new Postgres(
+                url.substring(0, url.indexOf('?')),
+                "postgres",
+                null,
+                server,
+                new Restart(server.getPort(), dataDirectory, stopOnJvmExit));
+    }
+
+    private static EmbeddedPostgres startEmbedded(
+            int port, java.nio.file.@Nullable Path dataDirectory, boolean stopOnJvmExit) {
         try {
             var builder = EmbeddedPostgres.builder()
                     .setRegisterShutdownHook(stopOnJvmExit)
@@ -71,13 +99,64 @@ public final class Postgres implements AutoCloseable {
             if (dataDirectory != null) {
                 builder.setDataDirectory(dataDirectory);
             }
-            var server = builder.start();
-            var url = server.getJdbcUrl("postgres", "postgres");
-            log.info("Embedded PostgreSQL started on port {}", server.getPort());
-            return new Postgres(url.substring(0, url.indexOf('?')), "postgres", null, server);
+            return builder.start();
         } catch (IOException ex) {
             throw new UncheckedIOException("embedded PostgreSQL did not start", ex);
         }
+    }
+
+    /**
+     * Stops the embedded server as an administrator would ({@code pg_ctl stop -m fast}: sessions are terminated,
+     * their transactions rolled back, the data flushed); its port refuses connections until {@link #startServer()}.
+     * Only for an embedded server with a data directory of its own, which the restart keeps.
+     */
+    public synchronized void stopServer() {
+        requireRestartable();
+        var running = embedded;
+        if (running == null) {
+            return;
+        }
+        embedded = null;
+        try {
+            running.close();
+            log.info("Embedded PostgreSQL on port {} stopped", running.getPort());
+        } catch (IOException ex) {
+            throw new UncheckedIOException("embedded PostgreSQL did not stop", ex);
+        }
+    }
+
+    /** Starts the embedded server again after {@link #stopServer()}, on the same port and data directory. */
+    public synchronized void startServer() {
+        var settings = requireRestartable();
+        if (closed) {
+            throw new IllegalStateException("this PostgreSQL was closed");
+        }
+        if (embedded != null) {
+            return;
+        }
+        FreePorts.requireFree(settings.port(), "embedded PostgreSQL");
+        embedded = startEmbedded(settings.port(), settings.dataDirectory(), settings.stopOnJvmExit());
+        log.info("Embedded PostgreSQL started again on port {}", settings.port());
+    }
+
+    /** Whether this is an embedded server that {@link #stopServer()} and {@link #startServer()} can restart. */
+    public boolean isRestartable() {
+        var settings = restart;
+        return settings != null && settings.dataDirectory() != null;
+    }
+
+    /** Whether the server accepts connections as far as this object knows: false between stop and start. */
+    public boolean isServerRunning() {
+        return restart == null || embedded != null;
+    }
+
+    private Restart requireRestartable() {
+        var settings = restart;
+        if (settings == null || settings.dataDirectory() == null) {
+            throw new IllegalStateException("only an embedded PostgreSQL with a data directory of its own can be"
+                    + " stopped and started again; this one is " + (settings == null ? "given" : "throw-away"));
+        }
+        return settings;
     }
 
     /**
@@ -158,7 +237,7 @@ public final class Postgres implements AutoCloseable {
 
     /** Whether this is an embedded server started by this process. */
     public boolean isEmbedded() {
-        return embedded != null;
+        return restart != null;
     }
 
     public Connection connect(String url) throws SQLException {
@@ -173,7 +252,13 @@ public final class Postgres implements AutoCloseable {
 
     @Override
     public void close() {
-        if (dropCreatedOnClose && embedded == null) {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        if (dropCreatedOnClose && restart == null) {
             for (var name : created) {
                 try (var connection = connect(adminUrl);
                         var statement = connection.createStatement()) {
@@ -183,9 +268,11 @@ public final class Postgres implements AutoCloseable {
                 }
             }
         }
-        if (embedded != null) {
+        var running = embedded;
+        embedded = null;
+        if (running != null) {
             try {
-                embedded.close();
+                running.close();
             } catch (IOException ex) {
                 log.warn("Embedded PostgreSQL did not stop cleanly", ex);
             }

@@ -1,6 +1,11 @@
 package dev.orderpipeline.lab;
 
+import dev.orderpipeline.lab.ceiling.CeilingCommand;
+import dev.orderpipeline.lab.chaos.ChaosCommand;
 import dev.orderpipeline.lab.compare.CompareCommand;
+import dev.orderpipeline.lab.drain.DrainCommand;
+import dev.orderpipeline.lab.rebalance.RebalanceCommand;
+import dev.orderpipeline.lab.scale.ScaleCommand;
 import dev.orderpipeline.lab.soak.SoakCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,7 +22,16 @@ import picocli.CommandLine.Command;
                     + " running replicas given by --api-url.",
             "Each command writes report.json, report.md and report.html with charts to lab-results/."
         },
-        subcommands = {CompareCommand.class, SoakCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {
+            CompareCommand.class,
+            SoakCommand.class,
+            CeilingCommand.class,
+            DrainCommand.class,
+            ScaleCommand.class,
+            RebalanceCommand.class,
+            ChaosCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class Lab implements Runnable {
 
     @CommandLine.Spec

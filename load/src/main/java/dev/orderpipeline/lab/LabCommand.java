@@ -40,6 +40,9 @@ public abstract class LabCommand implements Callable<Integer> {
     @Nullable
     Path output;
 
+    /** The machine's load average when the command started: other work on it shows in the figures. */
+    private String loadAtStart = "";
+
     /** {@code compare}, {@code soak}. */
     protected abstract String name();
 
@@ -47,17 +50,31 @@ public abstract class LabCommand implements Callable<Integer> {
     protected abstract LabReport run(
             Target target, Progress progress, @Nullable ResultsListener results, Instant startedAt);
 
+    /** Opens what the runs go against: by default the target the options describe, with its workers. */
+    protected Target open() {
+        return targetOptions.open();
+    }
+
+    /**
+     * Whether the lab's consumer of {@code checkout.results} runs along (it times kafka's outcomes as they come).
+     * Experiments that read the results after a run turn it off, so it takes no CPU from what they measure.
+     */
+    protected boolean listensToResults() {
+        return true;
+    }
+
     @Override
     public Integer call() {
         var startedAt = Instant.now();
+        loadAtStart = loadAverage();
         LabReport report;
         try (var progress = Progress.toStandardError(name())) {
             progress.phase(targetOptions.startsStack() ? "starting the pipeline" : "connecting", 0);
-            try (var target = targetOptions.open()) {
+            try (var target = open()) {
                 if (targetOptions.startsStack()) {
                     log.info("Pipeline up: {}", target.description());
                 }
-                try (var results = listen(target, progress)) {
+                try (var results = listensToResults() ? listen(target, progress) : null) {
                     report = run(target, progress, results, startedAt);
                 }
                 progress.phase("stopping", 0);
@@ -74,14 +91,28 @@ public abstract class LabCommand implements Callable<Integer> {
 
     /** The header every report starts with; finished now. */
     protected ReportHeader header(Map<String, String> parameters, Target target, Instant startedAt) {
+        var description = new java.util.LinkedHashMap<>(target.description());
+        description.put("loadAverage", "at start " + loadAtStart + "; at end " + loadAverage());
         return new ReportHeader(
                 name(),
                 parameters,
-                target.description(),
+                description,
                 Machine.current(),
                 Versions.collect(targetOptions.projectDirectory(), target.database()),
                 startedAt,
                 Instant.now());
+    }
+
+    /** The 1, 5 and 15 minute load averages ({@code /proc/loadavg}), or n/a. */
+    public static String loadAverage() {
+        try {
+            var fields = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg"))
+                    .strip()
+                    .split(" ");
+            return fields[0] + " " + fields[1] + " " + fields[2];
+        } catch (java.io.IOException | RuntimeException ex) {
+            return "n/a";
+        }
     }
 
     private static @Nullable ResultsListener listen(Target target, Progress progress) {

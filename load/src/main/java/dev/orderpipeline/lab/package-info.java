@@ -1,6 +1,7 @@
 /**
- * The lab runner ({@code bin/lab}): a command line whose commands, {@code compare} and {@code soak}, reproduce the
- * articles' experiments against the order pipeline and write what they measured as a report folder.
+ * The lab runner ({@code bin/lab}): a command line whose commands ({@code compare}, {@code soak}, {@code ceiling},
+ * {@code drain}, {@code scale}, {@code rebalance}) reproduce the articles' experiments against the order pipeline and
+ * write what they measured as a report folder.
  */
 @NullMarked
 package dev.orderpipeline.lab;

@@ -76,6 +76,11 @@ public final class Progress implements AutoCloseable {
         done.increment();
     }
 
+    /** Several steps at once (a batch of orders written, a second's worth of commands consumed). */
+    public void advance(long steps) {
+        done.add(steps);
+    }
+
     /** A line that stays: a finished step or a warning. */
     public synchronized void note(String line) {
         if (out == null) {

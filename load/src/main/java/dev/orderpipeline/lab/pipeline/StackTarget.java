@@ -98,6 +98,8 @@ public final class StackTarget implements Target {
         description.put("apiReplicas", Integer.toString(stack.apis().size()));
         description.put("workers", Integer.toString(stack.workers().size()));
         description.put("partitions", Integer.toString(config.partitions()));
+        description.put("appJvmOptions", String.join(" ", config.appJvmOptions()));
+        description.put("appArguments", String.join(" ", config.appArguments()));
         description.put(
                 "database",
                 switch (config.database()) {

@@ -124,8 +124,45 @@ public final class TargetOptions {
             description = "How long each app may take to start.")
     int startupTimeoutSeconds = 180;
 
+    @Option(
+            order = 54,
+            names = "--synchronous-commit",
+            paramLabel = "VALUE",
+            description = "synchronous_commit of the apps' database sessions when the lab starts the stack: on"
+                    + " (every commit waits for its WAL flush: durable), off, or server (the server's setting; the"
+                    + " embedded PostgreSQL's is off).")
+    String synchronousCommit = "on";
+
+    @Option(
+            order = 55,
+            names = "--database-server",
+            paramLabel = "JDBC-URL",
+            description = "When the lab starts the stack: a PostgreSQL server to run it on instead of an embedded one"
+                    + " (a database it may run CREATE DATABASE from, e.g. jdbc:postgresql://127.0.0.1:5432/postgres)."
+                    + " The lab drops and creates the database " + LAB_DATABASE + " there at each start. The"
+                    + " embedded server runs without fsync: durable figures need a server like this one.")
+    @Nullable
+    String databaseServer;
+
+    /** The database the lab creates afresh on a {@code --database-server}. */
+    public static final String LAB_DATABASE = "orderpipeline_lab";
+
     public int requestTimeoutSeconds() {
         return requestTimeoutSeconds;
+    }
+
+    /** Workers to start: with the stack, or after the preparation for the experiments that start their own. */
+    public int workers() {
+        return workers;
+    }
+
+    public int partitions() {
+        return partitions;
+    }
+
+    /** {@code on}, {@code off}, ... or {@code server}: the durability the apps' sessions run with. */
+    public String synchronousCommit() {
+        return synchronousCommit.strip().toLowerCase(java.util.Locale.ROOT);
     }
 
     public boolean startsStack() {
@@ -140,6 +177,10 @@ public final class TargetOptions {
     public Target open() {
         var timeout = Duration.ofSeconds(requestTimeoutSeconds);
         if (!apiUrls.isEmpty()) {
+            if (databaseServer != null) {
+                throw new IllegalArgumentException(
+                        "--database-server is for the stack the lab starts, not with --api-url");
+            }
             var database = databaseUrl == null ? null : new Database(databaseUrl, databaseUser, databasePassword);
             return new UrlTarget(apiUrls, database, bootstrapServers, timeout);
         }
@@ -148,6 +189,25 @@ public final class TargetOptions {
                     "--api-replicas and --partitions must be positive, --workers not negative");
         }
         return StackTarget.start(stackConfig(), apiReplicas, timeout);
+    }
+
+    /**
+     * Starts the stack without checkout-workers, for the experiments that start their own once the database and the
+     * topic are prepared (drain, scale, rebalance). Needs the stack the lab starts.
+     */
+    public StackTarget startWithoutWorkers() {
+        if (!startsStack()) {
+            throw new IllegalArgumentException(
+                    "this experiment starts and stops workers itself: it needs the pipeline the lab starts (no --api-url)");
+        }
+        if (apiReplicas < 1 || partitions < 1) {
+            throw new IllegalArgumentException("--api-replicas and --partitions must be positive");
+        }
+        var config = stackConfig();
+        return StackTarget.start(
+                config.withApps(config.apiPort(), 0, config.firstWorkerPort()),
+                apiReplicas,
+                Duration.ofSeconds(requestTimeoutSeconds));
     }
 
     /** The embedded default on free ports, in a work directory emptied first: every run starts clean. */
@@ -160,14 +220,38 @@ public final class TargetOptions {
             deleteRecursively(work.resolve(owned));
         }
         var ports = FreePorts.several(4);
+        StackConfig.Database database = new StackConfig.Database.Embedded(ports.get(0));
+        if (databaseServer != null) {
+            FreshDatabase.recreate(databaseServer, databaseUser, databasePassword, LAB_DATABASE);
+            database = new StackConfig.Database.Server(databaseServer, databaseUser, databasePassword, LAB_DATABASE);
+        }
         return StackConfig.defaults(project)
                 .withWorkDirectory(work)
-                .withDatabase(new StackConfig.Database.Embedded(ports.get(0)))
+                .withDatabase(database)
                 .withBroker(new StackConfig.Broker.FromJars(ports.get(1), ports.get(2)))
                 .withApps(ports.get(3), workers, freeRange(Math.max(workers, 1), ports))
                 .withPartitions(partitions)
-                .withAppOptions(appJvmOptions, appArguments)
+                .withAppOptions(appJvmOptions, appArguments())
                 .withStartupTimeout(Duration.ofSeconds(startupTimeoutSeconds));
+    }
+
+    /**
+     * The apps' arguments: the durability of their database sessions (a Hikari connection-init statement), unless an
+     * {@code --app-arg} sets that statement itself (Spring Boot would join the two into one invalid list).
+     */
+    private List<String> appArguments() {
+        var value = synchronousCommit();
+        if (!List.of("on", "off", "local", "remote_write", "remote_apply", "server")
+                .contains(value)) {
+            throw new IllegalArgumentException("--synchronous-commit must be on, off or server: " + synchronousCommit);
+        }
+        var arguments = new ArrayList<String>();
+        var initSql = "--spring.datasource.hikari.connection-init-sql=";
+        if (!value.equals("server") && appArguments.stream().noneMatch(argument -> argument.startsWith(initSql))) {
+            arguments.add(initSql + "SET synchronous_commit TO " + value);
+        }
+        arguments.addAll(appArguments);
+        return arguments;
     }
 
     /** The first of {@code count} consecutive free ports that collide with none of {@code taken}. */

@@ -2,6 +2,7 @@ package dev.orderpipeline.lab.soak;
 
 import dev.orderpipeline.lab.LabCommand;
 import dev.orderpipeline.lab.LabVersion;
+import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.Strategies;
@@ -24,7 +25,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         versionProvider = LabVersion.class,
         description = {
-            "Sustained open-model load on one hot product with a large stock: checkouts start at a target rate"
+            "Sustained open-model load on one hot product (or spread keys, --keys) with a large stock: checkouts start at a target rate"
                     + " (not when earlier ones are answered) for a given duration, per strategy and rate; throughput"
                     + " and latency per second, and the rate where each strategy saturates (achieved rate below the"
                     + " target, p99 over the limit, or arrivals dropped at the in-flight bound).",
@@ -63,22 +64,33 @@ public final class SoakCommand extends LabCommand {
 
     @Option(
             order = 5,
+            names = "--keys",
+            paramLabel = "DISTRIBUTION",
+            split = ",",
+            converter = KeyDistribution.Converter.class,
+            description = "How the checkouts spread over products, each run for every strategy and rate: hot (one"
+                    + " product), uniform:N, zipf:N:s. Spread keys need the database (the lab's stack has it): orders"
+                    + " are then inserted set-based.")
+    List<KeyDistribution> keys = new ArrayList<>(List.of(new KeyDistribution.Hot()));
+
+    @Option(
+            order = 6,
             names = "--max-in-flight",
             paramLabel = "N",
             description = "Requests in flight at once; arrivals beyond are dropped and counted.")
     int maxInFlight = 2000;
 
     @Option(
-            order = 6,
+            order = 7,
             names = "--stock",
             paramLabel = "N",
-            description = "Units of the hot product; default: one per arrival, so no checkout runs out of stock.",
+            description = "Units of each product; default: one per arrival on it, so no checkout runs out of stock.",
             showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
     @Nullable
     Integer stock;
 
     @Option(
-            order = 7,
+            order = 8,
             names = "--delay-ms",
             paramLabel = "MS",
             description = "Check-to-write delay passed to the API as ?delayMs=; default: the API's own.")
@@ -86,11 +98,26 @@ public final class SoakCommand extends LabCommand {
     Integer delayMillis;
 
     @Option(
-            order = 8,
+            order = 9,
             names = "--p99-limit-ms",
             paramLabel = "MS",
-            description = "A p99 above this counts as saturated.")
+            description = "A p99 above this counts as saturated (for kafka: of the time to the decision too).")
     int p99LimitMillis = 1000;
+
+    @Option(
+            order = 10,
+            names = "--warmup",
+            paramLabel = "SECONDS",
+            description =
+                    "Per strategy, an unreported run this long at the first rate first (JIT, connections); 0: none.")
+    int warmupSeconds = 5;
+
+    @Option(
+            order = 11,
+            names = "--worker-group",
+            paramLabel = "GROUP",
+            description = "The workers' consumer group, whose lag is followed during kafka runs.")
+    String workerGroup = "checkout-worker";
 
     @Override
     protected String name() {
@@ -104,14 +131,21 @@ public final class SoakCommand extends LabCommand {
                         .map(String::strip)
                         .filter(name -> !name.isEmpty())
                         .toList(),
+                keys.stream().map(KeyDistribution::label).toList(),
                 rates.isEmpty() ? List.of(rate) : rates,
                 Duration.ofSeconds(durationSeconds),
                 maxInFlight,
                 stock,
                 delayMillis,
-                Duration.ofMillis(p99LimitMillis));
+                Duration.ofMillis(p99LimitMillis),
+                Duration.ofSeconds(warmupSeconds));
         var outcome = new SoakExperiment(
-                        target, settings, progress, results, Duration.ofSeconds(targetOptions.requestTimeoutSeconds()))
+                        target,
+                        settings,
+                        progress,
+                        results,
+                        Duration.ofSeconds(targetOptions.requestTimeoutSeconds()),
+                        workerGroup)
                 .run();
         return new SoakReport(
                 header(settings.parameters(), target, startedAt), settings, outcome.runs(), outcome.skipped());

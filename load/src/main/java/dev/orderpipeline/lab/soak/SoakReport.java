@@ -25,9 +25,11 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
     public String summary() {
         return String.format(
                 Locale.ROOT,
-                "Open-model load on one hot product: checkouts start on a schedule at the target rate for %d s,"
+                "Open-model load (keys: %s): checkouts start on a schedule at the target rate for %d s,"
                         + " whatever the answers do, at most %d in flight (arrivals beyond are dropped and counted);"
-                        + " latency counts from each request's scheduled start, so queueing shows.",
+                        + " latency counts from each request's scheduled start, so queueing shows. For kafka the"
+                        + " decision is timed too, from the scheduled start to its result on checkout.results.",
+                String.join(", ", settings.keys()),
                 settings.duration().toSeconds(),
                 settings.maxInFlight());
     }
@@ -74,7 +76,16 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                 "Where each strategy saturates",
                 List.of("Strategy", "Saturates at", "Highest rate kept up"),
                 saturation(),
-                ""));
+                "Kept up: achieved at least " + Math.round(SoakExperiment.KEEPING_UP * 100) + "% of the target, p99"
+                        + " (and for kafka the decision's p99) under "
+                        + settings.p99Limit().toMillis()
+                        + " ms, nothing dropped, every accepted checkout decided."));
+        var kafka = kafkaTable();
+        if (!kafka.rows().isEmpty()) {
+            tables.add(kafka);
+        }
+        tables.add(cpuTable());
+        tables.add(invariantsTable());
         if (!skipped.isEmpty()) {
             tables.add(new Table(
                     "Not run",
@@ -87,11 +98,114 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
         return tables;
     }
 
-    /** Per strategy, in run order: the first rate it did not keep up with, and the highest it did. */
+    Table kafkaTable() {
+        var rows = runs.stream()
+                .filter(run -> run.kafka() != null)
+                .map(run -> {
+                    var kafka = java.util.Objects.requireNonNull(run.kafka());
+                    return List.of(
+                            run.label(),
+                            Long.toString(kafka.accepted()),
+                            Long.toString(kafka.decided()),
+                            Cells.duration(run.latency(), Latency::p99Ms),
+                            Cells.duration(run.finalLatency(), Latency::p50Ms),
+                            Cells.duration(run.finalLatency(), Latency::p99Ms),
+                            Long.toString(kafka.maxLag()),
+                            Long.toString(kafka.lagAtLastArrival()),
+                            kafka.secondsToZeroLag() == null
+                                    ? Cells.NOT_AVAILABLE
+                                    : Cells.decimal(kafka.secondsToZeroLag(), 1) + " s",
+                            Cells.yesNo(kafka.keptUp(run.targetRate())));
+                })
+                .toList();
+        return new Table(
+                "Kafka: decisions against acceptances",
+                List.of(
+                        "Run",
+                        "Accepted (202)",
+                        "Decided",
+                        "to 202 p99",
+                        "to decision p50",
+                        "to decision p99",
+                        "Max lag",
+                        "Lag at last arrival",
+                        "Lag 0 after",
+                        "Kept up"),
+                rows,
+                "Lag: the workers' consumer group on checkout.commands, read every second. Kept up: every accepted"
+                        + " checkout decided, and at the last arrival at most a second's worth of arrivals waiting.");
+    }
+
+    /** Where the CPU went, per kind of process: which part of the pipeline saturates first. */
+    Table cpuTable() {
+        var kinds = new java.util.LinkedHashSet<String>();
+        runs.forEach(run -> run.resources().processes().forEach(process -> kinds.add(process.kind())));
+        var columns = new ArrayList<String>(List.of("Run"));
+        kinds.forEach(kind -> columns.add(kind + " %"));
+        columns.add("postgresql %");
+        columns.add("total %");
+        columns.add("PostgreSQL active sessions (peak)");
+        var rows = new ArrayList<List<String>>();
+        for (var run : runs) {
+            var row = new ArrayList<String>(List.of(run.label()));
+            var total = 0.0;
+            for (var kind : kinds) {
+                var usage = run.resources().processes().stream()
+                        .filter(process -> process.kind().equals(kind))
+                        .findFirst();
+                row.add(usage.map(u -> Cells.decimal(u.cpuAvgPercent(), 0)).orElse(Cells.NOT_AVAILABLE));
+                total += usage.map(u -> u.cpuAvgPercent()).orElse(0.0);
+            }
+            var database = run.resources().database();
+            row.add(Cells.decimal(database.cpuAvgPercent(), 0));
+            total += database.cpuAvgPercent() == null ? 0 : database.cpuAvgPercent();
+            row.add(Cells.decimal(total, 0));
+            row.add(Cells.integer(database.peakActiveSessions()));
+            rows.add(row);
+        }
+        return new Table(
+                "CPU per kind of process",
+                columns,
+                rows,
+                "Average over the run in percent of one core (200 = two cores busy), all processes of a kind"
+                        + " together; lab is the lab's own JVM (the load generator). PostgreSQL counts the whole server.");
+    }
+
+    Table invariantsTable() {
+        var rows = runs.stream()
+                .map(run -> {
+                    var invariants = run.invariants();
+                    if (invariants == null) {
+                        return List.of(run.label(), Integer.toString(run.products()), "-", "-", "-", "-", "-", "n/a");
+                    }
+                    return List.of(
+                            run.label(),
+                            Integer.toString(invariants.products()),
+                            Long.toString(invariants.completed()),
+                            Long.toString(invariants.rejected()),
+                            Long.toString(invariants.notFinal()),
+                            Long.toString(invariants.drift()),
+                            Long.toString(invariants.doublePayments()),
+                            invariants.holds() ? "hold" : String.join("; ", invariants.violations()));
+                })
+                .toList();
+        return new Table(
+                "Invariants, read from the database",
+                List.of("Run", "Products", "Completed", "Rejected", "Not final", "Drift", "Double payments", "Verdict"),
+                rows,
+                "Read once every order of the run was final (or after 60 s).");
+    }
+
+    /**
+     * Per strategy and key distribution, in run order: the first rate it did not keep up with, and the highest it
+     * did.
+     */
     List<List<String>> saturation() {
         var byStrategy = new LinkedHashMap<String, List<SoakRun>>();
         runs.forEach(run -> byStrategy
-                .computeIfAbsent(run.strategy(), key -> new ArrayList<>())
+                .computeIfAbsent(
+                        run.keys().equals("hot") ? run.strategy() : run.strategy() + " " + run.keys(),
+                        key -> new ArrayList<>())
                 .add(run));
         var rows = new ArrayList<List<String>>();
         byStrategy.forEach((strategy, strategyRuns) -> {
@@ -159,6 +273,25 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                     .put(run.label(), run.latency().maxMs());
         }
         charts.add(new Chart.Bars("latency", "Checkout latency per run", "ms", false, percentiles));
+        var achieved = new LinkedHashMap<String, List<Chart.Point>>();
+        var tails = new LinkedHashMap<String, List<Chart.Point>>();
+        for (var run : runs) {
+            var series = run.keys().equals("hot") ? run.strategy() : run.strategy() + " " + run.keys();
+            achieved.computeIfAbsent(series, key -> new ArrayList<>())
+                    .add(new Chart.Point(run.targetRate(), run.achievedRate()));
+            tails.computeIfAbsent(series + " p99", key -> new ArrayList<>())
+                    .add(new Chart.Point(run.targetRate(), run.latency().p99Ms()));
+            if (run.finalLatency() != null) {
+                tails.computeIfAbsent(series + " decision p99", key -> new ArrayList<>())
+                        .add(new Chart.Point(
+                                run.targetRate(), run.finalLatency().p99Ms()));
+            }
+        }
+        if (settings.rates().size() > 1) {
+            charts.add(new Chart.Lines(
+                    "achieved-rate", "Achieved against target rate", "target checkouts/s", "answers/s", achieved));
+            charts.add(new Chart.Lines("p99-by-rate", "p99 against target rate", "target checkouts/s", "ms", tails));
+        }
         return charts;
     }
 }

@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.soak;
 
+import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import java.util.Collections;
@@ -12,11 +13,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * One strategy at one rate.
  *
- * @param label {@code strategy @ rate/s}
+ * @param label {@code strategy @ rate/s}, with the key distribution when it is not the hot product
  * @param strategy the strategy
+ * @param keys the key distribution ({@code hot}, {@code uniform:N}, {@code zipf:N:s})
+ * @param products products the checkouts went to
  * @param targetRate arrivals per second scheduled
  * @param durationSeconds how long arrivals were scheduled
- * @param productId the hot product
+ * @param productId the hot product, or the most popular one of spread keys
  * @param scheduled arrivals due
  * @param started requests sent
  * @param succeeded 2xx answers
@@ -30,11 +33,16 @@ import org.jspecify.annotations.Nullable;
  * @param timeline per second of the run
  * @param saturated whether the strategy did not keep up with this rate
  * @param saturationReasons why, in words; empty when it kept up
- * @param resources what the processes used
+ * @param resources what the processes used, the lab's own JVM included
+ * @param kafka kafka only: acceptances against decisions and the workers' lag; {@code null} otherwise
+ * @param invariants the database's verdict over the run's products once their orders were final; {@code null}
+ *     without database access
  */
 public record SoakRun(
         String label,
         String strategy,
+        String keys,
+        int products,
         int targetRate,
         double durationSeconds,
         UUID productId,
@@ -50,12 +58,42 @@ public record SoakRun(
         List<SoakSecond> timeline,
         boolean saturated,
         List<String> saturationReasons,
-        ResourceUsage resources) {
+        ResourceUsage resources,
+        @Nullable KafkaFigures kafka,
+        RunInvariants.@Nullable Summary invariants) {
 
     public SoakRun {
         httpStatuses = Collections.unmodifiableMap(new TreeMap<>(httpStatuses));
         timeline = List.copyOf(timeline);
         saturationReasons = List.copyOf(saturationReasons);
+    }
+
+    /**
+     * Whether the workers kept up with what the API accepted.
+     *
+     * @param accepted checkouts answered 202
+     * @param decided results that reached the lab on checkout.results
+     * @param maxLag the workers' consumer group lag at its highest (sampled every second)
+     * @param lagAtLastArrival the lag when the last checkout was due
+     * @param secondsToZeroLag from the last arrival to a lag of zero; {@code null} if it was not seen
+     * @param lag the lag per second of the run
+     */
+    public record KafkaFigures(
+            long accepted,
+            long decided,
+            long maxLag,
+            long lagAtLastArrival,
+            @Nullable Double secondsToZeroLag,
+            List<Long> lag) {
+
+        public KafkaFigures {
+            lag = List.copyOf(lag);
+        }
+
+        /** Bounded lag: at the last arrival, at most about a second of arrivals were waiting. */
+        public boolean keptUp(int rate) {
+            return decided >= accepted && lagAtLastArrival <= Math.max(rate, 100);
+        }
     }
 
     /**
@@ -66,6 +104,7 @@ public record SoakRun(
      * @param succeeded 2xx answers received in this second
      * @param errors other answers received in this second
      * @param dropped arrivals due in this second that were not sent
+     * @param decided kafka: results that reached the lab in this second
      * @param p50Ms median latency of the answers received in this second
      * @param p99Ms their 99th percentile
      * @param maxMs their maximum
@@ -76,6 +115,7 @@ public record SoakRun(
             long succeeded,
             long errors,
             long dropped,
+            long decided,
             double p50Ms,
             double p99Ms,
             double maxMs) {}

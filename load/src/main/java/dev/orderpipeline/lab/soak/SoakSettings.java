@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.soak;
 
+import dev.orderpipeline.lab.backlog.KeyDistribution;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,25 +12,34 @@ import org.jspecify.annotations.Nullable;
  * One soak: every strategy at every rate, each run on a fresh hot product.
  *
  * @param strategies strategy names, in run order
+ * @param keys key distributions ({@code hot}, {@code uniform:N}, {@code zipf:N:s}), each run for every strategy
  * @param rates target arrival rates per second, in run order (a rising list finds the saturation point)
  * @param duration how long each run schedules arrivals
  * @param maxInFlight requests allowed in flight at once; an arrival beyond it is dropped and counted
  * @param stock units of each product; {@code null} for one per arrival, so nothing is rejected for want of stock
  * @param delayMillis the check-to-write delay passed as {@code ?delayMs=}, or {@code null}
  * @param p99Limit a run whose p99 exceeds this counts as saturated
+ * @param warmup per strategy, an unreported run this long at the first rate and key distribution first (JIT,
+ *     connections); zero for none
  */
 public record SoakSettings(
         List<String> strategies,
+        List<String> keys,
         List<Integer> rates,
         Duration duration,
         int maxInFlight,
         @Nullable Integer stock,
         @Nullable Integer delayMillis,
-        Duration p99Limit) {
+        Duration p99Limit,
+        Duration warmup) {
 
     public SoakSettings {
         strategies = List.copyOf(strategies);
+        keys = keys.stream().map(key -> KeyDistribution.parse(key).label()).toList();
         rates = List.copyOf(rates);
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("at least one key distribution is needed");
+        }
         if (strategies.isEmpty() || rates.isEmpty()) {
             throw new IllegalArgumentException("at least one strategy and one rate are needed");
         }
@@ -50,20 +60,29 @@ public record SoakSettings(
         if (delayMillis != null && (delayMillis < 0 || delayMillis > 10_000)) {
             throw new IllegalArgumentException("delay must be 0 to 10000 ms: " + delayMillis);
         }
+        if (warmup.isNegative()) {
+            throw new IllegalArgumentException("warm-up must not be negative: " + warmup);
+        }
         if (!p99Limit.isPositive()) {
             throw new IllegalArgumentException("p99 limit must be positive: " + p99Limit);
         }
     }
 
+    public List<KeyDistribution> distributions() {
+        return keys.stream().map(KeyDistribution::parse).toList();
+    }
+
     public Map<String, String> parameters() {
         var parameters = new LinkedHashMap<String, String>();
         parameters.put("strategies", String.join(",", strategies));
+        parameters.put("keys", String.join(",", keys));
         parameters.put("rates", rates.stream().map(String::valueOf).collect(Collectors.joining(",")));
         parameters.put("durationSeconds", Long.toString(duration.toSeconds()));
         parameters.put("maxInFlight", Integer.toString(maxInFlight));
-        parameters.put("stock", stock == null ? "one unit per arrival" : stock.toString());
+        parameters.put("stock", stock == null ? "one unit per arrival on its product" : stock + " per product");
         parameters.put("delayMs", delayMillis == null ? "API default" : delayMillis.toString());
         parameters.put("p99LimitMs", Long.toString(p99Limit.toMillis()));
+        parameters.put("warmupSeconds", Long.toString(warmup.toSeconds()));
         return parameters;
     }
 }

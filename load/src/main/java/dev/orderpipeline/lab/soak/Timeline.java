@@ -21,6 +21,7 @@ final class Timeline {
     private final AtomicLongArray dropped;
     private final AtomicLongArray succeeded;
     private final AtomicLongArray errors;
+    private final AtomicLongArray decided;
     private final Histogram[] latency;
 
     Timeline(int seconds) {
@@ -32,6 +33,7 @@ final class Timeline {
         dropped = new AtomicLongArray(seconds);
         succeeded = new AtomicLongArray(seconds);
         errors = new AtomicLongArray(seconds);
+        decided = new AtomicLongArray(seconds);
         latency = new Histogram[seconds];
         for (var second = 0; second < seconds; second++) {
             // two digits are plenty for a per-second view and keep long runs small
@@ -47,6 +49,11 @@ final class Timeline {
         dropped.incrementAndGet(clamp(second));
     }
 
+    /** A kafka result that reached the lab {@code sinceStartNanos} after the first arrival was due. */
+    void decided(long sinceStartNanos) {
+        decided.incrementAndGet(clamp((int) Math.max(0, sinceStartNanos / 1_000_000_000L)));
+    }
+
     /** An answer {@code sinceStartNanos} after the first arrival was due, {@code latencyNanos} after its own. */
     void answered(long sinceStartNanos, long latencyNanos, boolean success) {
         var second = clamp((int) Math.max(0, sinceStartNanos / 1_000_000_000L));
@@ -58,7 +65,12 @@ final class Timeline {
     List<SoakRun.SoakSecond> seconds() {
         var last = -1;
         for (var second = 0; second < seconds; second++) {
-            if (started.get(second) + dropped.get(second) + succeeded.get(second) + errors.get(second) > 0) {
+            if (started.get(second)
+                            + dropped.get(second)
+                            + succeeded.get(second)
+                            + errors.get(second)
+                            + decided.get(second)
+                    > 0) {
                 last = second;
             }
         }
@@ -71,6 +83,7 @@ final class Timeline {
                     succeeded.get(second),
                     errors.get(second),
                     dropped.get(second),
+                    decided.get(second),
                     summary.p50Ms(),
                     summary.p99Ms(),
                     summary.maxMs()));

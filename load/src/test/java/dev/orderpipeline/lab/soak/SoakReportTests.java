@@ -55,15 +55,32 @@ class SoakReportTests {
                 .contains("src=\"throughput-over-time.png\"", "src=\"latency-over-time.png\"");
     }
 
+    @Test
+    void saysWhetherKafkaDecisionsKeptUpWithAcceptancesAndWhereTheCpuWent() {
+        var report = report(run("kafka", 100, false), run("db-atomic", 100, false));
+
+        var kafka = report.kafkaTable();
+        assertThat(kafka.rows()).hasSize(1);
+        assertThat(kafka.rows().getFirst())
+                .containsExactly("kafka @ 100/s", "297", "297", "80 ms", "25 ms", "90 ms", "120", "40", "0.5 s", "yes");
+        assertThat(report.cpuTable().rows())
+                .extracting(row -> row.getFirst())
+                .containsExactly("kafka @ 100/s", "db-atomic @ 100/s");
+        assertThat(ReportWriter.console(report))
+                .contains("Kafka: decisions against acceptances", "CPU per kind of process", "Invariants, read from");
+    }
+
     private static SoakReport report(SoakRun... runs) {
         var settings = new SoakSettings(
                 List.of("db-atomic", "kafka"),
+                List.of("hot"),
                 List.of(100, 200, 400),
                 Duration.ofSeconds(3),
                 2000,
                 null,
                 null,
-                Duration.ofSeconds(1));
+                Duration.ofSeconds(1),
+                Duration.ZERO);
         var header = new ReportHeader(
                 "soak",
                 settings.parameters(),
@@ -78,11 +95,13 @@ class SoakReportTests {
     private static SoakRun run(String strategy, int rate, boolean saturated) {
         var timeline = new ArrayList<SoakRun.SoakSecond>();
         for (var second = 0; second < 3; second++) {
-            timeline.add(new SoakRun.SoakSecond(second, rate, rate - 1, 0, 0, 12.5, saturated ? 1500 : 80, 1800));
+            timeline.add(new SoakRun.SoakSecond(second, rate, rate - 1, 0, 0, 0, 12.5, saturated ? 1500 : 80, 1800));
         }
         return new SoakRun(
                 strategy + " @ " + rate + "/s",
                 strategy,
+                "hot",
+                1,
                 rate,
                 3,
                 UUID.randomUUID(),
@@ -98,6 +117,11 @@ class SoakReportTests {
                 timeline,
                 saturated,
                 saturated ? List.of("p99 1500 ms over 1000 ms") : List.of(),
-                ResourceUsage.none());
+                ResourceUsage.none(),
+                strategy.equals("kafka")
+                        ? new SoakRun.KafkaFigures(
+                                3L * rate - 3, 3L * rate - 3, 120, 40, 0.5, List.of(0L, 120L, 40L, 0L))
+                        : null,
+                null);
     }
 }

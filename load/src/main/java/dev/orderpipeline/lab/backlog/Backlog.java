@@ -1,0 +1,100 @@
+package dev.orderpipeline.lab.backlog;
+
+import dev.orderpipeline.contract.CheckoutCommand;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Products and orders prepared in the database for one run, in the order their checkouts are to be sent: order
+ * {@code i} belongs to user {@code <tag>-<i>} and to product {@code productOf(i)}, quantity 1, status CREATED.
+ */
+public final class Backlog {
+
+    private final String tag;
+    private final KeyDistribution distribution;
+    private final List<UUID> products;
+    private final Map<UUID, Integer> initialStock;
+    private final long[] orderHigh;
+    private final long[] orderLow;
+    private final int[] productOfOrder;
+
+    Backlog(
+            String tag,
+            KeyDistribution distribution,
+            List<UUID> products,
+            Map<UUID, Integer> initialStock,
+            long[] orderHigh,
+            long[] orderLow,
+            int[] productOfOrder) {
+        if (orderHigh.length != orderLow.length || orderHigh.length != productOfOrder.length) {
+            throw new IllegalArgumentException("one product per order");
+        }
+        this.tag = tag;
+        this.distribution = distribution;
+        this.products = List.copyOf(products);
+        this.initialStock = new LinkedHashMap<>(initialStock);
+        this.orderHigh = orderHigh;
+        this.orderLow = orderLow;
+        this.productOfOrder = productOfOrder;
+    }
+
+    public String tag() {
+        return tag;
+    }
+
+    public KeyDistribution distribution() {
+        return distribution;
+    }
+
+    public int size() {
+        return orderHigh.length;
+    }
+
+    public List<UUID> products() {
+        return products;
+    }
+
+    /** The stock each product started with, by product id. */
+    public Map<UUID, Integer> initialStock() {
+        return Map.copyOf(initialStock);
+    }
+
+    public UUID orderId(int index) {
+        return new UUID(orderHigh[index], orderLow[index]);
+    }
+
+    public UUID productId(int index) {
+        return products.get(productOfOrder[index]);
+    }
+
+    public String userId(int index) {
+        return tag + "-" + index;
+    }
+
+    /** The checkout command of order {@code index}, as order-api would publish it now. */
+    public CheckoutCommand command(int index, Instant requestedAt) {
+        return CheckoutCommand.of(orderId(index), productId(index), userId(index), 1, requestedAt);
+    }
+
+    /** Order id to index, for matching results to the commands sent. */
+    public Map<UUID, Integer> indexByOrder() {
+        var index = new HashMap<UUID, Integer>(size() * 2);
+        for (var i = 0; i < size(); i++) {
+            index.put(orderId(i), i);
+        }
+        return index;
+    }
+
+    /** How many orders each product got, hottest first in the distribution's order. */
+    public int[] ordersPerProduct() {
+        var counts = new int[products.size()];
+        for (var product : productOfOrder) {
+            counts[product]++;
+        }
+        return counts;
+    }
+}

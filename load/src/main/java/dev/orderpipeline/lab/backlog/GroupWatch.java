@@ -1,0 +1,234 @@
+package dev.orderpipeline.lab.backlog;
+
+import dev.orderpipeline.contract.Topics;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * The command topic and one consumer group as the admin client sees them: end offsets, committed offsets, the
+ * group's members and their partitions. Also recreates the command topic with another partition count, so that the
+ * scaling runs start from an empty topic each.
+ */
+public final class GroupWatch implements AutoCloseable {
+
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(15);
+
+    private final Admin admin;
+
+    public GroupWatch(String bootstrapServers) {
+        var properties = new Properties();
+        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        properties.put(AdminClientConfig.CLIENT_ID_CONFIG, "orderpipeline-lab-admin");
+        properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) CALL_TIMEOUT.toMillis());
+        properties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        admin = Admin.create(properties);
+    }
+
+    /** A consumer group as described by its coordinator. */
+    public record GroupView(String state, String type, Map<String, List<Integer>> partitionsByMember) {
+
+        public GroupView {
+            partitionsByMember = new TreeMap<>(partitionsByMember);
+        }
+
+        public int members() {
+            return partitionsByMember.size();
+        }
+
+        public int assignedPartitions() {
+            return partitionsByMember.values().stream().mapToInt(List::size).sum();
+        }
+
+        /** Partition to the client id of the member that owns it. */
+        public Map<Integer, String> owners() {
+            var owners = new TreeMap<Integer, String>();
+            partitionsByMember.forEach((member, partitions) -> partitions.forEach(p -> owners.put(p, member)));
+            return owners;
+        }
+    }
+
+    /** The partition numbers of a topic. */
+    public List<Integer> partitions(String topic) {
+        var description =
+                get(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic);
+        return description.partitions().stream()
+                .map(info -> info.partition())
+                .sorted()
+                .toList();
+    }
+
+    /** End offset per partition of a topic: the offset the next record will get. */
+    public Map<Integer, Long> endOffsets(String topic) {
+        var request = new HashMap<TopicPartition, OffsetSpec>();
+        for (var partition : partitions(topic)) {
+            request.put(new TopicPartition(topic, partition), OffsetSpec.latest());
+        }
+        var offsets = new TreeMap<Integer, Long>();
+        get(admin.listOffsets(request).all()).forEach((tp, info) -> offsets.put(tp.partition(), info.offset()));
+        return offsets;
+    }
+
+    /** The group's committed offsets on the command topic; empty while it has committed nothing. */
+    public Map<Integer, Long> committed(String group) {
+        var offsets = new TreeMap<Integer, Long>();
+        try {
+            get(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata())
+                    .forEach((tp, offset) -> {
+                        if (offset != null && tp.topic().equals(Topics.CHECKOUT_COMMANDS)) {
+                            offsets.put(tp.partition(), offset.offset());
+                        }
+                    });
+        } catch (IllegalStateException ex) {
+            if (!(ex.getCause() instanceof GroupIdNotFoundException)) {
+                throw ex;
+            }
+        }
+        return offsets;
+    }
+
+    /** The group's state, protocol type and members; members by client id (the lab names each worker's client). */
+    public GroupView describe(String group) {
+        var description = get(
+                admin.describeConsumerGroups(List.of(group)).describedGroups().get(group));
+        var members = new TreeMap<String, List<Integer>>();
+        for (var member : description.members()) {
+            var partitions = member.assignment().topicPartitions().stream()
+                    .filter(tp -> tp.topic().equals(Topics.CHECKOUT_COMMANDS))
+                    .map(TopicPartition::partition)
+                    .sorted()
+                    .toList();
+            members.merge(member.clientId(), partitions, (a, b) -> {
+                var all = new java.util.ArrayList<>(a);
+                all.addAll(b);
+                return List.copyOf(all);
+            });
+        }
+        var state = description.groupState() == null ? GroupState.UNKNOWN : description.groupState();
+        return new GroupView(state.toString(), String.valueOf(description.type()), members);
+    }
+
+    /** End and committed offsets now, and the owners when asked (one more round trip). */
+    public OffsetSample sample(String group, long sinceNanos, boolean withOwners) {
+        var end = endOffsets(Topics.CHECKOUT_COMMANDS);
+        var committed = committed(group);
+        Map<Integer, String> owners = withOwners ? describe(group).owners() : Map.of();
+        return new OffsetSample(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sinceNanos), end, committed, owners);
+    }
+
+    /**
+     * Waits until the group is stable with {@code members} members that own every partition of the command topic
+     * between them; returns the last view.
+     */
+    public GroupView awaitStable(String group, int members, Duration timeout) {
+        var partitions = partitions(Topics.CHECKOUT_COMMANDS).size();
+        var deadline = System.nanoTime() + timeout.toNanos();
+        @org.jspecify.annotations.Nullable GroupView view = null;
+        while (System.nanoTime() - deadline < 0) {
+            try {
+                view = describe(group);
+                if (view.state().equals(GroupState.STABLE.toString())
+                        && view.members() == members
+                        && view.assignedPartitions() == partitions) {
+                    return view;
+                }
+            } catch (IllegalStateException ex) {
+                // not there yet: the workers are still joining
+                view = null;
+            }
+            pause(200);
+        }
+        throw new IllegalStateException("group " + group + " did not become stable with " + members
+                + " members owning " + partitions + " partitions within " + timeout.toSeconds() + " s; last seen: "
+                + view);
+    }
+
+    /**
+     * Deletes the command topic and creates it again, empty, with {@code partitions} partitions. No consumer of it
+     * may be running.
+     */
+    public void recreateCommandTopic(int partitions) {
+        var topic = Topics.CHECKOUT_COMMANDS;
+        try {
+            get(admin.deleteTopics(List.of(topic)).all());
+        } catch (IllegalStateException ex) {
+            if (!(ex.getCause() instanceof UnknownTopicOrPartitionException)) {
+                throw ex;
+            }
+        }
+        var deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try {
+                get(admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+                        .all());
+                break;
+            } catch (IllegalStateException ex) {
+                // the deletion completes in the background; until then the name is taken
+                if (!(ex.getCause() instanceof TopicExistsException) || System.nanoTime() - deadline > 0) {
+                    throw ex;
+                }
+                pause(250);
+            }
+        }
+        while (true) {
+            try {
+                if (partitions(topic).size() == partitions
+                        && endOffsets(topic).values().stream().allMatch(offset -> offset == 0)) {
+                    return;
+                }
+            } catch (IllegalStateException ex) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw ex;
+                }
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException(
+                        "topic " + topic + " did not come back with " + partitions + " partitions within 60 s");
+            }
+            pause(250);
+        }
+    }
+
+    @Override
+    public void close() {
+        admin.close(Duration.ofSeconds(5));
+    }
+
+    private static <T> T get(KafkaFuture<T> future) {
+        try {
+            return future.get(CALL_TIMEOUT.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException ex) {
+            throw new IllegalStateException(ex.getCause().getMessage(), ex.getCause());
+        } catch (TimeoutException ex) {
+            throw new IllegalStateException("the broker did not answer within " + CALL_TIMEOUT.toSeconds() + " s", ex);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking the broker", ex);
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", ex);
+        }
+    }
+}

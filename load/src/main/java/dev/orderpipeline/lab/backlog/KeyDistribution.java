@@ -1,0 +1,129 @@
+package dev.orderpipeline.lab.backlog;
+
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.function.IntSupplier;
+import picocli.CommandLine;
+
+/**
+ * How checkouts spread over products: all on one hot product, uniformly over {@code N} products, or Zipf-distributed
+ * over {@code N} products with exponent {@code s} (product 0 the most popular). Written {@code hot}, {@code
+ * uniform:N} and {@code zipf:N:s} on the command line and in reports.
+ */
+public sealed interface KeyDistribution {
+
+    /** How many products the checkouts go to. */
+    int products();
+
+    /** The command-line form, also the name in reports. */
+    String label();
+
+    /** A source of product indexes in {@code [0, products())} following this distribution. */
+    IntSupplier sampler(SplittableRandom random);
+
+    /** One hot product: every checkout on it. */
+    record Hot() implements KeyDistribution {
+
+        @Override
+        public int products() {
+            return 1;
+        }
+
+        @Override
+        public String label() {
+            return "hot";
+        }
+
+        @Override
+        public IntSupplier sampler(SplittableRandom random) {
+            return () -> 0;
+        }
+    }
+
+    /** Every product equally likely. */
+    record Uniform(int products) implements KeyDistribution {
+
+        public Uniform {
+            if (products < 1) {
+                throw new IllegalArgumentException("uniform needs at least one product: " + products);
+            }
+        }
+
+        @Override
+        public String label() {
+            return "uniform:" + products;
+        }
+
+        @Override
+        public IntSupplier sampler(SplittableRandom random) {
+            return () -> random.nextInt(products);
+        }
+    }
+
+    /** Product {@code i} (from 0) with probability proportional to {@code 1 / (i + 1)^exponent}. */
+    record Zipf(int products, double exponent) implements KeyDistribution {
+
+        public Zipf {
+            if (products < 1) {
+                throw new IllegalArgumentException("zipf needs at least one product: " + products);
+            }
+            if (!(exponent > 0) || Double.isInfinite(exponent)) {
+                throw new IllegalArgumentException("the zipf exponent must be positive: " + exponent);
+            }
+        }
+
+        @Override
+        public String label() {
+            var s = exponent == Math.rint(exponent)
+                    ? Long.toString((long) exponent)
+                    : String.format(Locale.ROOT, "%s", exponent);
+            return "zipf:" + products + ":" + s;
+        }
+
+        @Override
+        public IntSupplier sampler(SplittableRandom random) {
+            return new ZipfSampler(products, exponent, random);
+        }
+    }
+
+    /** {@code hot}, {@code uniform:N} or {@code zipf:N:s}. */
+    static KeyDistribution parse(String text) {
+        var parts = text.strip().toLowerCase(Locale.ROOT).split(":", -1);
+        try {
+            return switch (parts[0]) {
+                case "hot" -> {
+                    if (parts.length != 1) {
+                        throw new IllegalArgumentException("hot takes no parameters");
+                    }
+                    yield new Hot();
+                }
+                case "uniform" -> {
+                    if (parts.length != 2) {
+                        throw new IllegalArgumentException("write uniform:N");
+                    }
+                    yield new Uniform(Integer.parseInt(parts[1]));
+                }
+                case "zipf" -> {
+                    if (parts.length != 3) {
+                        throw new IllegalArgumentException("write zipf:N:s");
+                    }
+                    yield new Zipf(Integer.parseInt(parts[1]), Double.parseDouble(parts[2]));
+                }
+                default -> throw new IllegalArgumentException("unknown distribution " + parts[0]);
+            };
+        } catch (IllegalArgumentException ex) {
+            // a NumberFormatException too: "For input string: x" says which part is wrong
+            throw new IllegalArgumentException(
+                    "not a key distribution: " + text + " (" + ex.getMessage() + "; hot, uniform:N or zipf:N:s)", ex);
+        }
+    }
+
+    /** Lets picocli read {@code --keys hot,uniform:10000}. */
+    final class Converter implements CommandLine.ITypeConverter<KeyDistribution> {
+
+        @Override
+        public KeyDistribution convert(String value) {
+            return parse(value);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package dev.orderpipeline.lab.backlog;
+
+import dev.orderpipeline.contract.Topics;
+import dev.orderpipeline.lab.measure.Latency;
+import dev.orderpipeline.lab.measure.LatencyRecorder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Reads what the workers published on {@code checkout.results} during a run, after it: between the end offsets
+ * noted before the run and those after it. Nothing consumes the topic for the lab while the run goes on, so the
+ * reading costs the run no CPU.
+ */
+public final class ResultsScan {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Duration POLL = Duration.ofMillis(500);
+
+    private ResultsScan() {}
+
+    /**
+     * What the results say.
+     *
+     * @param results result records of the run's orders (a redelivered command publishes its result again)
+     * @param duplicates results flagged {@code duplicate}: deliveries the idempotency table absorbed
+     * @param orders distinct orders with a result
+     * @param firstAtMillis timestamp of the first result record (wall clock, ms), 0 when none
+     * @param lastAtMillis timestamp of the last one
+     * @param endToEnd from each command's send (its record timestamp) to its first result's timestamp; {@code null}
+     *     when the send times were not kept
+     */
+    public record Summary(
+            long results,
+            long duplicates,
+            long orders,
+            long firstAtMillis,
+            long lastAtMillis,
+            @Nullable Latency endToEnd) {
+
+        /** Results per second between the first and the last: the rate the workers decided at. */
+        public double decidedPerSecond() {
+            return lastAtMillis > firstAtMillis ? orders * 1000.0 / (lastAtMillis - firstAtMillis) : 0;
+        }
+    }
+
+    /**
+     * Reads results from {@code from} to {@code to} (end offsets per partition of {@code checkout.results}) and keeps
+     * those of the backlog's orders.
+     *
+     * @param sentAtMillis per order index the command's record timestamp, or an empty array
+     */
+    public static Summary read(
+            String bootstrapServers,
+            Map<Integer, Long> from,
+            Map<Integer, Long> to,
+            Backlog backlog,
+            long[] sentAtMillis) {
+        var index = backlog.indexByOrder();
+        var seen = new BitSet(backlog.size());
+        var endToEnd = sentAtMillis.length == backlog.size() ? new LatencyRecorder() : null;
+        long results = 0;
+        long duplicates = 0;
+        long first = Long.MAX_VALUE;
+        long last = 0;
+        var properties = new Properties();
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "orderpipeline-lab-results-scan");
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
+        try (var consumer =
+                new KafkaConsumer<String, byte[]>(properties, new StringDeserializer(), new ByteArrayDeserializer())) {
+            var partitions = new ArrayList<TopicPartition>();
+            to.keySet().forEach(partition -> partitions.add(new TopicPartition(Topics.CHECKOUT_RESULTS, partition)));
+            consumer.assign(partitions);
+            for (var partition : partitions) {
+                consumer.seek(partition, from.getOrDefault(partition.partition(), 0L));
+            }
+            var deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+            while (!reached(consumer, partitions, to)) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IllegalStateException("could not read checkout.results up to " + to + " within 5 min");
+                }
+                for (var record : consumer.poll(POLL)) {
+                    if (record.offset() >= to.getOrDefault(record.partition(), Long.MAX_VALUE)
+                            || record.key() == null) {
+                        continue;
+                    }
+                    UUID orderId;
+                    try {
+                        orderId = UUID.fromString(record.key());
+                    } catch (IllegalArgumentException ex) {
+                        continue;
+                    }
+                    var position = index.get(orderId);
+                    if (position == null) {
+                        continue;
+                    }
+                    results++;
+                    if (JSON.readTree(record.value()).path("duplicate").asBoolean(false)) {
+                        duplicates++;
+                    }
+                    first = Math.min(first, record.timestamp());
+                    last = Math.max(last, record.timestamp());
+                    if (!seen.get(position)) {
+                        seen.set(position);
+                        if (endToEnd != null) {
+                            endToEnd.recordNanos(
+                                    TimeUnit.MILLISECONDS.toNanos(record.timestamp() - sentAtMillis[position]));
+                        }
+                    }
+                }
+            }
+        }
+        return new Summary(
+                results,
+                duplicates,
+                seen.cardinality(),
+                first == Long.MAX_VALUE ? 0 : first,
+                last,
+                endToEnd == null ? null : endToEnd.summary());
+    }
+
+    private static boolean reached(
+            KafkaConsumer<String, byte[]> consumer, java.util.List<TopicPartition> partitions, Map<Integer, Long> to) {
+        for (var partition : partitions) {
+            if (consumer.position(partition) < to.getOrDefault(partition.partition(), 0L)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

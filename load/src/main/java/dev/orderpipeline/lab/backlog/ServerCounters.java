@@ -1,0 +1,73 @@
+package dev.orderpipeline.lab.backlog;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * PostgreSQL's own counters around a run: transactions committed in the database and WAL flushes to disk. With
+ * {@code synchronous_commit = on} every commit waits for a flush (several commits can share one), so flushes per
+ * commit tell whether the writers really ran durably.
+ *
+ * @param commits {@code pg_stat_database.xact_commit} of the current database
+ * @param walSyncs {@code pg_stat_wal.wal_sync}: WAL files synced to disk, by any process
+ * @param walBytes {@code pg_stat_wal.wal_bytes}
+ */
+public record ServerCounters(long commits, long walSyncs, long walBytes) {
+
+    private static final String COUNTERS = """
+            SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()) AS commits,
+                   wal_sync, wal_bytes
+            FROM pg_stat_wal
+            """;
+
+    private static final String SETTINGS = """
+            SELECT name, setting FROM pg_settings
+            WHERE name IN ('synchronous_commit', 'fsync', 'wal_sync_method', 'shared_buffers', 'full_page_writes',
+                           'max_wal_size', 'checkpoint_timeout')
+            ORDER BY name
+            """;
+
+    /** Counters now; {@code null} when the server does not offer them (the lab then says n/a). */
+    public static @Nullable ServerCounters read(DataSource dataSource) {
+        // counters are flushed to shared memory at the end of a transaction or within a second after
+        try (var connection = dataSource.getConnection();
+                var statement = connection.createStatement()) {
+            statement.execute("SELECT pg_stat_force_next_flush()");
+            try (var rows = statement.executeQuery(COUNTERS)) {
+                rows.next();
+                return new ServerCounters(rows.getLong(1), rows.getLong(2), rows.getLong(3));
+            }
+        } catch (SQLException ex) {
+            return null;
+        }
+    }
+
+    /** What happened between two readings. */
+    public ServerCounters since(ServerCounters earlier) {
+        return new ServerCounters(commits - earlier.commits, walSyncs - earlier.walSyncs, walBytes - earlier.walBytes);
+    }
+
+    /** The settings that decide how fast a commit can be, as a new session of this database gets them. */
+    public static Map<String, String> settings(DataSource dataSource) {
+        try (var connection = dataSource.getConnection()) {
+            return settings(connection);
+        } catch (SQLException ex) {
+            return Map.of();
+        }
+    }
+
+    static Map<String, String> settings(Connection connection) throws SQLException {
+        var settings = new LinkedHashMap<String, String>();
+        try (var statement = connection.createStatement();
+                var rows = statement.executeQuery(SETTINGS)) {
+            while (rows.next()) {
+                settings.put(rows.getString(1), rows.getString(2));
+            }
+        }
+        return settings;
+    }
+}

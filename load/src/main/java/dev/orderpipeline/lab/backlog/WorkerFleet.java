@@ -1,0 +1,196 @@
+package dev.orderpipeline.lab.backlog;
+
+import dev.orderpipeline.infra.AppProcess;
+import dev.orderpipeline.infra.FreePorts;
+import dev.orderpipeline.infra.LocalStack;
+import dev.orderpipeline.lab.measure.ResourceSampler;
+import dev.orderpipeline.lab.pipeline.StackTarget;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * checkout-worker processes the lab starts, beside the stack it started without workers: each with arguments of its
+ * own on top of the stack's (a consumer group, a partition count, a group protocol) and its client id set to its
+ * name, so the group's members tell which process owns which partition. Stopped on {@link #close()}, also when the
+ * lab is interrupted.
+ */
+public final class WorkerFleet implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(WorkerFleet.class);
+    private static final Pattern DUPLICATES =
+            Pattern.compile("^checkout_commands_total\\{[^}]*outcome=\"duplicate\"[^}]*}\\s+(\\S+)", Pattern.MULTILINE);
+
+    private final LocalStack stack;
+    private final Duration startupTimeout;
+    private final List<AppProcess> workers = new CopyOnWriteArrayList<>();
+    private final Thread shutdownHook;
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2))
+            .build();
+    private int started;
+
+    public WorkerFleet(StackTarget target) {
+        this.stack = target.stack();
+        this.startupTimeout = stack.config().startupTimeout();
+        shutdownHook = new Thread(this::stopAll, "lab-workers-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /**
+     * Starts one worker (does not wait for it): the stack's database, broker and app options, then {@code
+     * arguments}, which replace the stack's for the same property (Spring Boot would join repeated command-line
+     * properties into a list instead of taking the last).
+     */
+    public synchronized AppProcess start(List<String> arguments) {
+        started++;
+        var name = "lab-worker-" + started;
+        var all = new ArrayList<String>();
+        all.add("--spring.datasource.url=" + stack.jdbcUrl());
+        all.add("--spring.datasource.username=" + stack.databaseUser());
+        all.add("--spring.kafka.bootstrap-servers=" + stack.bootstrapServers());
+        all.add("--orderpipeline.topics.command-partitions=" + stack.config().partitions());
+        all.addAll(stack.config().appArguments());
+        all.add("--spring.kafka.client-id=" + name);
+        all.addAll(arguments);
+        var merged = merge(all);
+        var environment = new HashMap<String, String>();
+        var password = stack.databasePassword();
+        if (password != null) {
+            environment.put("SPRING_DATASOURCE_PASSWORD", password);
+        }
+        var app = AppProcess.springBoot(
+                name,
+                stack.config().workerJar(),
+                FreePorts.one(),
+                stack.config().appJvmOptions(),
+                merged,
+                environment,
+                stack.logDirectory().resolve(name + ".log"));
+        workers.add(app);
+        app.start();
+        log.debug("Started {} (pid {}, log {})", name, app.pid(), app.logFile());
+        return app;
+    }
+
+    /** {@code --name=value} arguments with one value per name, the last given; others as they are, in order. */
+    static List<String> merge(List<String> arguments) {
+        var byName = new java.util.LinkedHashMap<String, String>();
+        for (var argument : arguments) {
+            var equals = argument.indexOf('=');
+            var name = argument.startsWith("--") && equals > 2 ? argument.substring(0, equals) : argument;
+            byName.remove(name);
+            byName.put(name, argument);
+        }
+        return List.copyOf(byName.values());
+    }
+
+    /** Starts a worker and waits until it is ready. */
+    public AppProcess startAndAwait(List<String> arguments) {
+        var app = start(arguments);
+        app.awaitReady(startupTimeout);
+        return app;
+    }
+
+    public void awaitReady(AppProcess app) {
+        app.awaitReady(startupTimeout);
+    }
+
+    /** The workers alive now. */
+    public List<AppProcess> alive() {
+        return workers.stream().filter(AppProcess::isAlive).toList();
+    }
+
+    /** The live workers as the resource sampler watches them. */
+    public List<ResourceSampler.Watched> watched() {
+        return alive().stream()
+                .map(app -> new ResourceSampler.Watched(StackTarget.WORKER, app.pid()))
+                .toList();
+    }
+
+    /**
+     * What a worker's {@code checkout.commands{outcome=duplicate}} counter says now: deliveries it found already
+     * applied. Empty when the worker does not answer (it was killed).
+     */
+    public java.util.OptionalLong duplicates(AppProcess app) {
+        try {
+            var response = http.send(
+                    HttpRequest.newBuilder(app.metricsUrl())
+                            .timeout(Duration.ofSeconds(5))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            var matcher = DUPLICATES.matcher(response.body());
+            return matcher.find()
+                    ? java.util.OptionalLong.of(Math.round(Double.parseDouble(matcher.group(1))))
+                    : java.util.OptionalLong.of(0);
+        } catch (IOException ex) {
+            return java.util.OptionalLong.empty();
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return java.util.OptionalLong.empty();
+        }
+    }
+
+    /**
+     * Where a worker's time went, from its own meters: per step of applying and reporting a poll ({@code
+     * checkout.batch.step}), the seconds spent in all, and the polls ({@code checkout.batch.listener}) with their
+     * records ({@code checkout.batch.size}). Empty when the worker does not answer.
+     */
+    public java.util.Optional<WorkerSteps> steps(AppProcess app) {
+        try {
+            var response = http.send(
+                    HttpRequest.newBuilder(app.metricsUrl())
+                            .timeout(Duration.ofSeconds(5))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return java.util.Optional.of(WorkerSteps.parse(response.body()));
+        } catch (IOException ex) {
+            return java.util.Optional.empty();
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return java.util.Optional.empty();
+        }
+    }
+
+    /** Stops every live worker at once (SIGTERM, as an orchestrator would) and waits for them. */
+    public void stopAll() {
+        var running = alive();
+        if (running.isEmpty()) {
+            return;
+        }
+        try (var executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            var stopping = running.stream()
+                    .map(app -> CompletableFuture.runAsync(app::stop, executor))
+                    .toList();
+            CompletableFuture.allOf(stopping.toArray(CompletableFuture[]::new)).join();
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            stopAll();
+        } finally {
+            http.close();
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException ex) {
+                // the JVM is shutting down and the hook is what stops the workers
+            }
+        }
+    }
+}

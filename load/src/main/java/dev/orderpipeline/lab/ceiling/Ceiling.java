@@ -1,0 +1,349 @@
+package dev.orderpipeline.lab.ceiling;
+
+import dev.orderpipeline.contract.CheckoutCommand;
+import dev.orderpipeline.contract.RejectReason;
+import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.lab.backlog.ServerCounters;
+import dev.orderpipeline.lab.measure.LatencyRecorder;
+import dev.orderpipeline.lab.measure.Progress;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The ceiling: what the worker does per command, applied straight through JDBC by one writer, in batches of k
+ * commands per transaction, on one hot product, with {@code synchronous_commit} as set (on: durable). Per batch one
+ * transaction of four set-based statements over arrays:
+ *
+ * <ol>
+ *   <li>claim the commands in the idempotency table ({@code INSERT ... ON CONFLICT DO NOTHING RETURNING}): only the
+ *       fresh ones go on;
+ *   <li>take their total from the product's stock with one conditional UPDATE, the guard in its WHERE;
+ *   <li>move their orders from CREATED to COMPLETED;
+ *   <li>capture one payment each.
+ * </ol>
+ *
+ * <p>Should the stock not cover a batch, the transaction is rolled back and the batch recorded as rejected instead
+ * (with the large stock of a run this does not happen; the path exists so the statements are correct on their own).
+ * The orders are inserted before, set-based, and not timed.
+ */
+public final class Ceiling {
+
+    private static final BigDecimal PRICE = new BigDecimal("10.00");
+
+    private static final String INSERT_PRODUCT = """
+            INSERT INTO product (id, name, stock, price) VALUES (?, ?, ?, ?)
+            """;
+
+    private static final String INSERT_ORDERS = """
+            INSERT INTO orders (id, user_id, product_id, quantity, status)
+            SELECT gen_random_uuid(), ? || '-' || g, ?, 1, 'CREATED'
+            FROM generate_series(1, ?) AS g
+            """;
+
+    private static final String ORDER_IDS = """
+            SELECT id FROM orders WHERE product_id = ?
+            """;
+
+    private static final String CLAIM = """
+            INSERT INTO processed_command (command_id, order_id, outcome, reject_reason)
+            SELECT v.command_id, v.order_id, ?, ?
+            FROM unnest(?::uuid[], ?::uuid[]) AS v(command_id, order_id)
+            ON CONFLICT DO NOTHING
+            RETURNING order_id
+            """;
+
+    private static final String TAKE_STOCK = """
+            UPDATE product SET stock = stock - ?, updated_at = now()
+            WHERE id = ? AND stock >= ?
+            """;
+
+    private static final String DECIDE_ORDERS = """
+            UPDATE orders SET status = ?, reject_reason = ?, updated_at = now()
+            WHERE id = ANY(?::uuid[]) AND status = 'CREATED'
+            """;
+
+    private static final String CAPTURE_PAYMENTS = """
+            INSERT INTO payment (id, order_id, amount, status)
+            SELECT v.id, o.id, p.price * o.quantity, 'CAPTURED'
+            FROM unnest(?::uuid[], ?::uuid[]) AS v(id, order_id)
+            JOIN orders o ON o.id = v.order_id
+            JOIN product p ON p.id = o.product_id
+            """;
+
+    private static final String REMOVE_UNREACHED = """
+            DELETE FROM orders WHERE product_id = ? AND status = 'CREATED'
+            """;
+
+    private final DataSource dataSource;
+    private final CeilingSettings settings;
+    private final Progress progress;
+
+    public Ceiling(DataSource dataSource, CeilingSettings settings, Progress progress) {
+        this.dataSource = dataSource;
+        this.settings = settings;
+        this.progress = progress;
+    }
+
+    /** Creates the schema where there is none (Flyway, the same migrations the apps run); a no-op on theirs. */
+    public static void migrate(DataSource dataSource) {
+        Flyway.configure()
+                .dataSource(dataSource)
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
+    }
+
+    /** Every batch size in turn, each on a fresh hot product. */
+    public List<CeilingRun> run() {
+        var runs = new ArrayList<CeilingRun>();
+        for (var batchSize : settings.batchSizes()) {
+            var run = runOne(batchSize);
+            progress.note(String.format(
+                    Locale.ROOT,
+                    "ceiling k=%d: %.0f commands/s, batch p50 %.2f ms, p99 %.2f ms%s",
+                    batchSize,
+                    run.perSecond(),
+                    run.batchLatency().p50Ms(),
+                    run.batchLatency().p99Ms(),
+                    run.invariants().holds()
+                            ? ""
+                            : "  VIOLATED: " + run.invariants().violations()));
+            runs.add(run);
+        }
+        return runs;
+    }
+
+    CeilingRun runOne(int batchSize) {
+        var productId = UUID.randomUUID();
+        var stock = (int) Math.min(Integer.MAX_VALUE, 10L * settings.commands());
+        var tag = "ceiling-k" + batchSize + "-" + productId.toString().substring(0, 8);
+        progress.phase("ceiling k=" + batchSize + " prepare", 0);
+        List<UUID> orders;
+        try (var connection = dataSource.getConnection()) {
+            orders = prepare(connection, productId, tag, stock);
+        } catch (SQLException ex) {
+            throw new IllegalStateException("could not prepare the ceiling run: " + ex.getMessage(), ex);
+        }
+        var warmupBatches = Math.clamp(settings.commands() / batchSize / 20, 1, 200);
+        var latency = new LatencyRecorder();
+        long timedCommands = 0;
+        long timedBatches = 0;
+        long warmupCommands = 0;
+        long elapsedNanos = 0;
+        @Nullable ServerCounters before = null;
+        progress.phase("ceiling k=" + batchSize, orders.size());
+        try (var connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try (var statement = connection.createStatement()) {
+                statement.execute("SET synchronous_commit = " + settings.synchronousCommit());
+            }
+            connection.commit();
+            try (var statements = new Statements(connection)) {
+                var batch = 0;
+                long timedStart = 0;
+                for (var from = 0; from < orders.size(); from += batchSize, batch++) {
+                    if (batch == warmupBatches) {
+                        before = ServerCounters.read(dataSource);
+                        timedStart = System.nanoTime();
+                    }
+                    var to = Math.min(orders.size(), from + batchSize);
+                    var started = System.nanoTime();
+                    statements.apply(productId, orders.subList(from, to));
+                    var ended = System.nanoTime();
+                    progress.advance(to - from);
+                    if (batch < warmupBatches) {
+                        warmupCommands += to - from;
+                        continue;
+                    }
+                    latency.recordNanos(ended - started);
+                    timedCommands += to - from;
+                    timedBatches++;
+                    elapsedNanos = ended - timedStart;
+                    if (elapsedNanos > settings.maxDuration().toNanos()) {
+                        break;
+                    }
+                }
+            }
+        } catch (SQLException ex) {
+            throw new IllegalStateException("the ceiling run with k=" + batchSize + " failed: " + ex.getMessage(), ex);
+        }
+        var after = ServerCounters.read(dataSource);
+        var server = before != null && after != null ? after.since(before) : null;
+        removeUnreached(productId);
+        var invariants = RunInvariants.check(dataSource, Map.of(productId, stock));
+        var seconds = elapsedNanos / 1e9;
+        var perSecond = seconds > 0 ? timedCommands / seconds : 0;
+        return new CeilingRun(
+                batchSize,
+                productId,
+                warmupCommands,
+                timedCommands,
+                timedBatches,
+                Math.round(seconds * 1000) / 1000.0,
+                Math.round(perSecond * 10) / 10.0,
+                perSecond > 0 ? Math.round(1e7 / perSecond) / 10.0 : 0,
+                latency.summary(),
+                server,
+                invariants);
+    }
+
+    private List<UUID> prepare(Connection connection, UUID productId, String tag, int stock) throws SQLException {
+        connection.setAutoCommit(false);
+        try (var product = connection.prepareStatement(INSERT_PRODUCT)) {
+            product.setObject(1, productId);
+            product.setString(2, "lab " + tag);
+            product.setInt(3, stock);
+            product.setBigDecimal(4, PRICE);
+            product.executeUpdate();
+        }
+        try (var orders = connection.prepareStatement(INSERT_ORDERS)) {
+            orders.setString(1, tag);
+            orders.setObject(2, productId);
+            orders.setInt(3, settings.commands());
+            orders.executeUpdate();
+        }
+        connection.commit();
+        var ids = new ArrayList<UUID>(settings.commands());
+        try (var select = connection.prepareStatement(ORDER_IDS)) {
+            select.setFetchSize(10_000);
+            select.setObject(1, productId);
+            try (var rows = select.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getObject(1, UUID.class));
+                }
+            }
+        }
+        connection.commit();
+        return ids;
+    }
+
+    /** Orders the run did not reach within its duration never had a command: they go, so every order left is final. */
+    private void removeUnreached(UUID productId) {
+        try (var connection = dataSource.getConnection();
+                var delete = connection.prepareStatement(REMOVE_UNREACHED)) {
+            delete.setObject(1, productId);
+            delete.executeUpdate();
+        } catch (SQLException ex) {
+            throw new IllegalStateException("could not remove the orders the run did not reach", ex);
+        }
+    }
+
+    /** The batch's statements, prepared once per run (the driver turns them into server-side statements). */
+    private static final class Statements implements AutoCloseable {
+
+        private final Connection connection;
+        private final PreparedStatement claim;
+        private final PreparedStatement takeStock;
+        private final PreparedStatement decideOrders;
+        private final PreparedStatement capturePayments;
+
+        Statements(Connection connection) throws SQLException {
+            this.connection = connection;
+            claim = connection.prepareStatement(CLAIM);
+            takeStock = connection.prepareStatement(TAKE_STOCK);
+            decideOrders = connection.prepareStatement(DECIDE_ORDERS);
+            capturePayments = connection.prepareStatement(CAPTURE_PAYMENTS);
+        }
+
+        /** One transaction: the batch completed, or (stock short) rejected. */
+        void apply(UUID productId, List<UUID> orderIds) throws SQLException {
+            var commandIds = orderIds.stream().map(CheckoutCommand::idFor).toArray(UUID[]::new);
+            var orders = orderIds.toArray(UUID[]::new);
+            var claimed = claim(commandIds, orders, "COMPLETED", null);
+            if (claimed.length == 0) {
+                connection.commit();
+                return;
+            }
+            // every order of a run is for one unit
+            var total = claimed.length;
+            takeStock.setInt(1, total);
+            takeStock.setObject(2, productId);
+            takeStock.setInt(3, total);
+            if (takeStock.executeUpdate() == 0) {
+                connection.rollback();
+                reject(commandIds, orders);
+                return;
+            }
+            var claimedArray = connection.createArrayOf("uuid", claimed);
+            expect("orders", total, decide(claimedArray, "COMPLETED", null));
+            var paymentIds = new UUID[total];
+            for (var i = 0; i < total; i++) {
+                paymentIds[i] = timeOrderedId();
+            }
+            capturePayments.setArray(1, connection.createArrayOf("uuid", paymentIds));
+            capturePayments.setArray(2, claimedArray);
+            expect("payment", total, capturePayments.executeUpdate());
+            connection.commit();
+        }
+
+        private void reject(UUID[] commandIds, UUID[] orders) throws SQLException {
+            var reason = RejectReason.INSUFFICIENT_STOCK.name();
+            var claimed = claim(commandIds, orders, "REJECTED", reason);
+            if (claimed.length > 0) {
+                expect("orders", claimed.length, decide(connection.createArrayOf("uuid", claimed), "REJECTED", reason));
+            }
+            connection.commit();
+        }
+
+        private UUID[] claim(UUID[] commandIds, UUID[] orders, String outcome, @Nullable String rejectReason)
+                throws SQLException {
+            claim.setString(1, outcome);
+            claim.setString(2, rejectReason);
+            claim.setArray(3, connection.createArrayOf("uuid", commandIds));
+            claim.setArray(4, connection.createArrayOf("uuid", orders));
+            var claimed = new ArrayList<UUID>(orders.length);
+            try (var rows = claim.executeQuery()) {
+                while (rows.next()) {
+                    claimed.add(rows.getObject(1, UUID.class));
+                }
+            }
+            return claimed.toArray(UUID[]::new);
+        }
+
+        private int decide(java.sql.Array orders, String status, @Nullable String rejectReason) throws SQLException {
+            decideOrders.setString(1, status);
+            decideOrders.setString(2, rejectReason);
+            decideOrders.setArray(3, orders);
+            return decideOrders.executeUpdate();
+        }
+
+        /** The rows were claimed by this transaction: any other count is a bug, and nothing of it may stay. */
+        private void expect(String table, int expected, int actual) throws SQLException {
+            if (expected != actual) {
+                connection.rollback();
+                throw new IllegalStateException(
+                        "expected to write " + expected + " " + table + " rows but wrote " + actual);
+            }
+        }
+
+        @Override
+        public void close() throws SQLException {
+            claim.close();
+            takeStock.close();
+            decideOrders.close();
+            capturePayments.close();
+        }
+    }
+
+    /**
+     * A UUID whose first 48 bits are the time in milliseconds (the layout of version 7), so a batch's payments go to
+     * the end of the primary key's index as the worker's do, instead of all over it.
+     */
+    static UUID timeOrderedId() {
+        var random = ThreadLocalRandom.current();
+        var high = (System.currentTimeMillis() << 16) | 0x7000L | (random.nextLong() & 0x0FFFL);
+        var low = (random.nextLong() & 0x3FFF_FFFF_FFFF_FFFFL) | 0x8000_0000_0000_0000L;
+        return new UUID(high, low);
+    }
+}

@@ -1,0 +1,31 @@
+package dev.orderpipeline.lab.chaos;
+
+import java.util.Objects;
+
+/**
+ * One checkout request of the load and what came back.
+ *
+ * @param order index of the order in the run's order list
+ * @param number 1 for the first attempt, 2 for the first retry...
+ * @param sentAt seconds since the start of the load when it was sent
+ * @param answeredAt when the answer (or the timeout) came
+ * @param status the HTTP status, or {@code timeout} / {@code io-error}
+ * @param retryAfter whether the answer carried a {@code Retry-After} in seconds
+ */
+record Attempt(int order, int number, double sentAt, double answeredAt, String status, boolean retryAfter) {
+
+    Attempt {
+        Objects.requireNonNull(status, "status");
+        if (order < 0 || number < 1) {
+            throw new IllegalArgumentException("order index must not be negative and attempt numbers start at 1");
+        }
+    }
+
+    boolean accepted() {
+        return "202".equals(status);
+    }
+
+    boolean unavailable() {
+        return "503".equals(status);
+    }
+}

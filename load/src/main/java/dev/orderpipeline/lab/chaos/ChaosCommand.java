@@ -1,0 +1,192 @@
+package dev.orderpipeline.lab.chaos;
+
+import dev.orderpipeline.lab.LabCommand;
+import dev.orderpipeline.lab.LabVersion;
+import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.pipeline.ResultsListener;
+import dev.orderpipeline.lab.pipeline.StackTarget;
+import dev.orderpipeline.lab.pipeline.Target;
+import dev.orderpipeline.lab.report.LabReport;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code bin/lab chaos}: the fault-injection experiment. Fields are filled by picocli. */
+@Command(
+        name = "chaos",
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        showDefaultValues = true,
+        mixinStandardHelpOptions = true,
+        versionProvider = LabVersion.class,
+        description = {
+            "Under a sustained open-model checkout load on a few products of limited stock, injects faults one after"
+                    + " the other, with a recovery after each: kill -9 of a checkout-worker (restarted at once; at"
+                    + " least two run, so the group rebalances), a broker restart, a PostgreSQL restart, a replay of"
+                    + " the command topic from offset 0 by a fresh consumer group, and poison records.",
+            "Then judges the run by the database and the topics: every accepted checkout final within the deadline,"
+                    + " no double decrement or payment, no oversell, drift 0, every poison record dead-lettered with"
+                    + " its reason, 503 with Retry-After and never 500 while a dependency is down, and the time to"
+                    + " resume after each fault. Needs the pipeline the lab starts (no --api-url)."
+        })
+public final class ChaosCommand extends LabCommand {
+
+    /** A kill must leave a worker to take over: the experiment runs at least this many. */
+    static final int MIN_WORKERS = 2;
+
+    private final ChaosSettings defaults = ChaosSettings.defaults();
+
+    @Option(order = 1, names = "--rate", paramLabel = "PER-SECOND", description = "Checkouts started per second.")
+    int rate = defaults.rate();
+
+    @Option(order = 2, names = "--products", paramLabel = "N", description = "Hot products the checkouts go to.")
+    int products = defaults.products();
+
+    @Option(
+            order = 3,
+            names = "--stock",
+            paramLabel = "N",
+            description = "Units of each product; default: 40 %% to 88 %% of each product's planned checkouts, so"
+                    + " products sell out in different phases.",
+            showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
+    @Nullable
+    Integer stock;
+
+    @Option(
+            order = 4,
+            names = "--faults",
+            paramLabel = "NAME",
+            split = ",",
+            description = "Faults in order, comma-separated; default: worker-kill,broker-restart,database-restart,"
+                    + "replay,poison. Also: database-sessions-killed (the apps' sessions terminated every 200 ms"
+                    + " for --database-down seconds, PostgreSQL staying up).",
+            showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
+    List<String> faults =
+            new ArrayList<>(defaults.faults().stream().map(FaultKind::label).toList());
+
+    @Option(order = 5, names = "--worker-kills", paramLabel = "N", description = "kill -9 of a worker, how often.")
+    int workerKills = defaults.workerKills();
+
+    @Option(order = 6, names = "--broker-down", paramLabel = "SECONDS", description = "How long the broker stays down.")
+    int brokerDownSeconds = (int) defaults.brokerDown().toSeconds();
+
+    @Option(
+            order = 7,
+            names = "--database-down",
+            paramLabel = "SECONDS",
+            description = "How long PostgreSQL stays down.")
+    int databaseDownSeconds = (int) defaults.databaseDown().toSeconds();
+
+    @Option(order = 8, names = "--poison", paramLabel = "N", description = "Poison records to inject.")
+    int poison = defaults.poisonRecords();
+
+    @Option(order = 9, names = "--warmup", paramLabel = "SECONDS", description = "Load before the first fault.")
+    int warmupSeconds = (int) defaults.warmup().toSeconds();
+
+    @Option(
+            order = 10,
+            names = "--recovery",
+            paramLabel = "SECONDS",
+            description =
+                    "Load after each fault at least; then until the pipeline caught up (up to" + " --catch-up-limit).")
+    int recoverySeconds = (int) defaults.recovery().toSeconds();
+
+    @Option(
+            order = 11,
+            names = "--catch-up-limit",
+            paramLabel = "SECONDS",
+            description = "The longest a recovery waits for the pipeline to catch up.")
+    int catchUpLimitSeconds = (int) defaults.catchUpLimit().toSeconds();
+
+    @Option(
+            order = 12,
+            names = "--final-deadline",
+            paramLabel = "SECONDS",
+            description = "Every accepted checkout must be final this long after the end of the faults.")
+    int finalDeadlineSeconds = (int) defaults.finalDeadline().toSeconds();
+
+    @Option(
+            order = 13,
+            names = "--max-in-flight",
+            paramLabel = "N",
+            description = "First attempts in flight at once; arrivals beyond are dropped and counted.")
+    int maxInFlight = defaults.maxInFlight();
+
+    @Option(
+            order = 14,
+            names = "--max-attempts",
+            paramLabel = "N",
+            description = "Attempts per checkout when the API answers 503 (after its Retry-After) or not at all.")
+    int maxAttempts = defaults.maxAttempts();
+
+    @Override
+    protected String name() {
+        return "chaos";
+    }
+
+    /** The stack the lab starts, with at least two workers, so that a killed one leaves the group to the other. */
+    @Override
+    protected Target open() {
+        if (!targetOptions.startsStack()) {
+            throw new IllegalArgumentException("chaos kills and restarts the pipeline's processes: it needs the"
+                    + " pipeline the lab starts (no --api-url)");
+        }
+        var target = targetOptions.open();
+        if (target instanceof StackTarget stack) {
+            try {
+                while (stack.stack().workers().size() < MIN_WORKERS) {
+                    stack.stack().addWorker();
+                }
+            } catch (RuntimeException ex) {
+                target.close();
+                throw ex;
+            }
+        }
+        return target;
+    }
+
+    /** The experiment reads the results topic itself after the run. */
+    @Override
+    protected boolean listensToResults() {
+        return false;
+    }
+
+    @Override
+    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results, Instant startedAt) {
+        if (!(target instanceof StackTarget stack)) {
+            throw new IllegalArgumentException("chaos needs the pipeline the lab starts (no --api-url)");
+        }
+        var settings = settings();
+        var run = new ChaosExperiment(
+                        stack, settings, progress, Duration.ofSeconds(targetOptions.requestTimeoutSeconds()))
+                .run();
+        return new ChaosReport(header(settings.parameters(), target, startedAt), settings, run);
+    }
+
+    ChaosSettings settings() {
+        return new ChaosSettings(
+                rate,
+                products,
+                stock,
+                faults.stream()
+                        .map(String::strip)
+                        .filter(name -> !name.isEmpty())
+                        .map(FaultKind::named)
+                        .toList(),
+                workerKills,
+                Duration.ofSeconds(brokerDownSeconds),
+                Duration.ofSeconds(databaseDownSeconds),
+                poison,
+                Duration.ofSeconds(warmupSeconds),
+                Duration.ofSeconds(recoverySeconds),
+                Duration.ofSeconds(catchUpLimitSeconds),
+                Duration.ofSeconds(finalDeadlineSeconds),
+                maxInFlight,
+                maxAttempts,
+                defaults.replayLimit());
+    }
+}

@@ -1,0 +1,226 @@
+package dev.orderpipeline.lab.chaos;
+
+import dev.orderpipeline.contract.RejectReason;
+import dev.orderpipeline.lab.chaos.ChaosRun.DecoyFigures;
+import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
+import dev.orderpipeline.lab.pipeline.Database;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * What the chaos experiment reads from the pipeline's database, read-only: when each order was decided, each
+ * product's books beside the idempotency table, the effects of retried checkouts, and the decoy product.
+ */
+final class ChaosDatabase {
+
+    /** The idempotency row of each decided order of the products, with when its transaction ran. */
+    private static final String DECISIONS = """
+            SELECT pc.order_id, pc.processed_at
+            FROM processed_command pc
+            JOIN orders o ON o.id = pc.order_id
+            WHERE o.product_id = ANY(?)
+            """;
+
+    /** Every client session of the pipeline's database but the lab's own, ended as an administrator would. */
+    private static final String TERMINATE_SESSIONS = """
+            SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))
+            FROM pg_stat_activity
+            WHERE datname = current_database()
+              AND pid <> pg_backend_pid()
+              AND backend_type = 'client backend'
+              AND application_name <> 'orderpipeline-lab'
+            """;
+
+    private static final String DECIDED_AMONG = """
+            SELECT id FROM orders WHERE id = ANY(?) AND status IN ('COMPLETED', 'REJECTED')
+            """;
+
+    /** Decided orders beside their idempotency rows: one row per decided order, with the same outcome. */
+    private static final String IDEMPOTENCY_BOOKS = """
+            SELECT count(*) FILTER (WHERE o.status IN ('COMPLETED', 'REJECTED')) AS decided,
+                   count(pc.command_id) AS processed,
+                   count(*) FILTER (WHERE pc.command_id IS NOT NULL AND pc.outcome IS DISTINCT FROM o.status)
+                       AS disagreeing
+            FROM orders o
+            LEFT JOIN processed_command pc ON pc.order_id = o.id
+            WHERE o.product_id = ?
+            """;
+
+    private static final String REPEATED_EFFECTS = """
+            SELECT (SELECT count(*) FROM (SELECT order_id FROM payment WHERE order_id = ANY(?)
+                                          GROUP BY order_id HAVING count(*) > 1) paid) AS paid_more_than_once,
+                   (SELECT count(*) FROM (SELECT order_id FROM processed_command WHERE order_id = ANY(?)
+                                          GROUP BY order_id HAVING count(*) > 1) processed) AS processed_more_than_once
+            """;
+
+    private static final String DECOY = """
+            SELECT (SELECT stock FROM product WHERE id = ?) AS stock,
+                   (SELECT count(*) FROM orders WHERE product_id = ?) AS orders,
+                   (SELECT count(*) FROM orders WHERE product_id = ? AND status <> 'CREATED') AS not_created,
+                   (SELECT count(*) FROM payment p JOIN orders o ON o.id = p.order_id WHERE o.product_id = ?)
+                       AS payments,
+                   (SELECT count(*) FROM processed_command pc JOIN orders o ON o.id = pc.order_id
+                     WHERE o.product_id = ?) AS processed
+            """;
+
+    private final Database database;
+
+    ChaosDatabase(Database database) {
+        this.database = database;
+    }
+
+    /** When ({@code processed_at}, epoch milliseconds) each decided order of the products was decided. */
+    Map<UUID, Long> decisions(List<UUID> products) {
+        try (var connection = database.connect();
+                var statement = connection.prepareStatement(DECISIONS)) {
+            statement.setArray(1, uuids(connection, products));
+            var decided = new HashMap<UUID, Long>();
+            try (var rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    decided.put(
+                            rows.getObject(1, UUID.class), rows.getTimestamp(2).getTime());
+                }
+            }
+            return decided;
+        } catch (SQLException ex) {
+            throw new IllegalStateException("could not read the decisions", ex);
+        }
+    }
+
+    /**
+     * Terminates the apps' sessions every {@code every} for {@code window}, from one session of the lab's; returns
+     * how many were terminated.
+     */
+    long terminateSessions(Duration window, Duration every) {
+        var deadline = System.nanoTime() + window.toNanos();
+        long terminated = 0;
+        try (var connection = database.connect();
+                var statement = connection.prepareStatement(TERMINATE_SESSIONS)) {
+            while (System.nanoTime() - deadline < 0) {
+                try (var rows = statement.executeQuery()) {
+                    rows.next();
+                    terminated += rows.getLong(1);
+                }
+                FaultInjector.pause(every);
+            }
+            return terminated;
+        } catch (SQLException ex) {
+            throw new IllegalStateException("could not terminate the pipeline's database sessions", ex);
+        }
+    }
+
+    /** The orders among {@code orders} that are decided. */
+    Set<UUID> decidedAmong(Collection<UUID> orders) {
+        if (orders.isEmpty()) {
+            return Set.of();
+        }
+        try (var connection = database.connect();
+                var statement = connection.prepareStatement(DECIDED_AMONG)) {
+            statement.setArray(1, uuids(connection, orders));
+            var decided = new HashSet<UUID>();
+            try (var rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    decided.add(rows.getObject(1, UUID.class));
+                }
+            }
+            return decided;
+        } catch (SQLException ex) {
+            throw new IllegalStateException("could not read which orders are decided", ex);
+        }
+    }
+
+    /** Each product's books: the invariant checker's figures beside the idempotency table. */
+    List<ProductBooks> books(List<UUID> products, List<Integer> stocks) {
+        var books = new ArrayList<ProductBooks>();
+        for (var index = 0; index < products.size(); index++) {
+            var product = products.get(index);
+            var report = database.invariants(product, stocks.get(index));
+            try (var connection = database.connect();
+                    var statement = connection.prepareStatement(IDEMPOTENCY_BOOKS)) {
+                statement.setObject(1, product);
+                try (var rows = statement.executeQuery()) {
+                    rows.next();
+                    books.add(new ProductBooks(
+                            product,
+                            report.initialStock(),
+                            report.stockLeft(),
+                            report.completedOrders(),
+                            report.completedQuantity(),
+                            report.rejectedOrders(),
+                            report.rejectionsByReason().getOrDefault(RejectReason.INSUFFICIENT_STOCK.name(), 0L),
+                            report.drift(),
+                            report.oversold(),
+                            report.doublePayments(),
+                            report.paymentsWithoutCompletion(),
+                            report.payments(),
+                            rows.getLong("decided"),
+                            rows.getLong("processed"),
+                            rows.getLong("disagreeing"),
+                            report.ordersNotFinal()));
+                }
+            } catch (SQLException ex) {
+                throw new IllegalStateException("could not read the books of product " + product, ex);
+            }
+        }
+        return books;
+    }
+
+    /** Of the orders, how many were paid more than once and how many have more than one idempotency row. */
+    long[] repeatedEffects(Collection<UUID> orders) {
+        if (orders.isEmpty()) {
+            return new long[] {0, 0};
+        }
+        try (var connection = database.connect();
+                var statement = connection.prepareStatement(REPEATED_EFFECTS)) {
+            var ids = uuids(connection, orders);
+            statement.setArray(1, ids);
+            statement.setArray(2, ids);
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                return new long[] {rows.getLong("paid_more_than_once"), rows.getLong("processed_more_than_once")};
+            }
+        } catch (SQLException ex) {
+            throw new IllegalStateException("could not count repeated effects", ex);
+        }
+    }
+
+    DecoyFigures decoy(UUID product, int initialStock) {
+        try (var connection = database.connect();
+                var statement = connection.prepareStatement(DECOY)) {
+            bindSame(statement, product, 5);
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                return new DecoyFigures(
+                        product,
+                        initialStock,
+                        rows.getInt("stock"),
+                        rows.getLong("orders"),
+                        rows.getLong("not_created"),
+                        rows.getLong("payments"),
+                        rows.getLong("processed"));
+            }
+        } catch (SQLException ex) {
+            throw new IllegalStateException("could not read the decoy product " + product, ex);
+        }
+    }
+
+    private static void bindSame(PreparedStatement statement, UUID value, int times) throws SQLException {
+        for (var index = 1; index <= times; index++) {
+            statement.setObject(index, value);
+        }
+    }
+
+    private static java.sql.Array uuids(Connection connection, Collection<UUID> ids) throws SQLException {
+        return connection.createArrayOf("uuid", ids.toArray(UUID[]::new));
+    }
+}

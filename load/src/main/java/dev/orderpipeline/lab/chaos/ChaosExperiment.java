@@ -1,0 +1,338 @@
+package dev.orderpipeline.lab.chaos;
+
+import dev.orderpipeline.contract.Topics;
+import dev.orderpipeline.lab.chaos.ChaosRun.DecoyFigures;
+import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
+import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.pipeline.ApiClient;
+import dev.orderpipeline.lab.pipeline.Orders;
+import dev.orderpipeline.lab.pipeline.StackTarget;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one chaos experiment against the pipeline the lab started: prepares the products and orders, starts the
+ * sustained load, injects the faults one after the other with a recovery after each, stops the load, waits for the
+ * pipeline to settle, and hands what the database and the topics say to {@link ChaosJudge}.
+ */
+public final class ChaosExperiment {
+
+    private static final Logger log = LoggerFactory.getLogger(ChaosExperiment.class);
+    private static final BigDecimal PRICE = new BigDecimal("10.00");
+    /** Decoy orders are named by poison records; their product's stock must not move. */
+    private static final int DECOY_STOCK = 1000;
+    /** A checkout accepted this long ago and still undecided means the pipeline has not caught up yet. */
+    private static final Duration OWED_AFTER = Duration.ofSeconds(2);
+
+    private static final Duration POLL = Duration.ofMillis(500);
+    /** How long after the final deadline the lab keeps waiting, to say how late a late checkout was. */
+    private static final Duration LATE_GRACE = Duration.ofSeconds(60);
+
+    private static final Duration DEAD_LETTER_WAIT = Duration.ofSeconds(60);
+
+    private final StackTarget target;
+    private final ChaosSettings settings;
+    private final Progress progress;
+    private final Duration requestTimeout;
+    private final String runTag = UUID.randomUUID().toString().substring(0, 8);
+    private final List<String> notes = new ArrayList<>();
+
+    public ChaosExperiment(StackTarget target, ChaosSettings settings, Progress progress, Duration requestTimeout) {
+        this.target = target;
+        this.settings = settings;
+        this.progress = progress;
+        this.requestTimeout = requestTimeout;
+    }
+
+    public ChaosRun run() {
+        var apis = target.apis();
+        var database = new ChaosDatabase(Objects.requireNonNull(target.database(), "the stack has a database"));
+
+        var stocks = settings.stocks();
+        var products = new ArrayList<UUID>();
+        for (var index = 0; index < settings.products(); index++) {
+            products.add(apis.getFirst()
+                    .createProduct("lab chaos " + runTag + " #" + (index + 1), stocks.get(index), PRICE));
+        }
+        var poisoning = settings.faults().contains(FaultKind.POISON);
+        @Nullable UUID decoyProduct = null;
+        List<PreparedOrder> decoys = List.of();
+        if (poisoning) {
+            decoyProduct = apis.getFirst().createProduct("lab chaos " + runTag + " decoy", DECOY_STOCK, PRICE);
+            var count = Math.max(1, settings.poisonRecords() / PoisonKind.values().length);
+            progress.phase("prepare " + count + " decoy orders", count);
+            decoys = prepare(apis, decoyProduct, -1, "chaos-" + runTag + "-decoy-", count);
+        }
+        var orders = prepareOrders(apis, products);
+
+        var http = ApiClient.newHttpClient();
+        try (var topics = new TopicReader(target.bootstrapServers())) {
+            var callers = apis.stream()
+                    .map(api -> new CheckoutCaller(api.baseUrl(), http, requestTimeout))
+                    .toList();
+            var clock = RunClock.startingNow();
+            var faults = new ArrayList<FaultWindow>();
+            Map<PoisonKind, Integer> poisonSent = new EnumMap<>(PoisonKind.class);
+            var poisonStartedAt = 0.0;
+            List<Attempt> attempts;
+            long scheduled;
+            long dropped;
+            double arrivalsEnded;
+            try (var load = new ChaosLoad(
+                            callers,
+                            orders,
+                            settings.rate(),
+                            settings.maxInFlight(),
+                            settings.maxAttempts(),
+                            clock,
+                            progress)
+                    .start()) {
+                var injector = new FaultInjector(target.stack(), settings, clock, runTag, topics, database);
+                progress.phase("warm-up", 0);
+                FaultInjector.pause(settings.warmup());
+                for (var kind : settings.faults()) {
+                    switch (kind) {
+                        case WORKER_KILL -> {
+                            for (var number = 1; number <= settings.workerKills(); number++) {
+                                progress.phase("kill -9 #" + number + " of " + settings.workerKills(), 0);
+                                recover(injector.killWorker(number), faults, load, database);
+                            }
+                        }
+                        case BROKER_RESTART -> {
+                            progress.phase(
+                                    "broker down " + settings.brokerDown().toSeconds() + " s", 0);
+                            recover(injector.restartBroker(), faults, load, database);
+                        }
+                        case DATABASE_RESTART -> {
+                            progress.phase(
+                                    "PostgreSQL down " + settings.databaseDown().toSeconds() + " s", 0);
+                            recover(injector.restartDatabase(), faults, load, database);
+                        }
+                        case DATABASE_SESSIONS_KILLED -> {
+                            progress.phase("database sessions killed", 0);
+                            recover(injector.killDatabaseSessions(), faults, load, database);
+                        }
+                        case REPLAY -> {
+                            progress.phase("replay from offset 0", 0);
+                            recover(injector.replay(), faults, load, database);
+                        }
+                        case POISON -> {
+                            progress.phase(settings.poisonRecords() + " poison records", 0);
+                            poisonStartedAt = clock.now();
+                            var injection = injector.poison(products, Objects.requireNonNull(decoyProduct), decoys);
+                            poisonSent = injection.sent();
+                            recover(injection.window(), faults, load, database);
+                        }
+                    }
+                }
+                load.stop();
+                if (load.ranOutOfOrders()) {
+                    notes.add(String.format(
+                            Locale.ROOT,
+                            "The load ran out of its %d prepared orders at %.0f s, before the faults were over:"
+                                    + " the later faults ran with less or no load.",
+                            orders.size(),
+                            load.arrivalsEndedAt()));
+                }
+                progress.phase("settling: retries and the last decisions", 0);
+                if (!load.awaitQuiet(Duration.ofMinutes(3))) {
+                    notes.add(load.pending() + " checkouts were still in flight or waiting to be retried 3 minutes"
+                            + " after the load stopped.");
+                }
+                var faultsEnd =
+                        faults.stream().mapToDouble(FaultWindow::end).max().orElse(clock.now());
+                awaitDecisions(load, database, clock, faultsEnd);
+                attempts = load.attempts();
+                scheduled = load.scheduled();
+                dropped = load.dropped();
+                arrivalsEnded = load.arrivalsEndedAt();
+                load.unexpectedBodies().forEach(body -> notes.add("Unexpected answer " + body));
+            }
+            if (poisoning) {
+                awaitDeadLetters(
+                        topics,
+                        poisonSent.values().stream().mapToInt(Integer::intValue).sum());
+            }
+
+            progress.phase("reading the database and the topics", 0);
+            var decidedMillis = database.decisions(products);
+            var decidedAt = new HashMap<UUID, Double>();
+            decidedMillis.forEach((order, millis) -> decidedAt.put(order, clock.secondsOfEpochMillis(millis)));
+            var books = database.books(products, stocks);
+            var retried = ChaosJudge.retriedOrders(attempts).stream()
+                    .map(index -> orders.get(index).orderId())
+                    .toList();
+            var retriedEffects = database.repeatedEffects(retried);
+            DecoyFigures decoy = decoyProduct == null ? null : database.decoy(decoyProduct, DECOY_STOCK);
+            var keys = new HashSet<>(products);
+            if (decoyProduct != null) {
+                keys.add(decoyProduct);
+            }
+            var orderIds = new HashSet<UUID>();
+            orders.forEach(order -> orderIds.add(order.orderId()));
+            var found = TopicEvidence.read(
+                    topics, runTag, keys, orderIds, decidedAt.keySet(), poisonSent, poisonStartedAt, clock);
+            faults.stream()
+                    .filter(fault -> fault.failure() != null)
+                    .forEach(fault -> notes.add(fault.name() + " was not carried out as planned: " + fault.failure()));
+            return ChaosJudge.judge(new ChaosJudge.Evidence(
+                    settings,
+                    runTag,
+                    orders,
+                    products,
+                    attempts,
+                    faults,
+                    scheduled,
+                    dropped,
+                    arrivalsEnded,
+                    decidedAt,
+                    books,
+                    retriedEffects,
+                    found.poison(),
+                    found.topics(),
+                    decoy,
+                    notes));
+        } finally {
+            http.close();
+        }
+    }
+
+    /** The orders of the load, interleaved over the products: order {@code i} is of product {@code i % products}. */
+    private List<PreparedOrder> prepareOrders(List<ApiClient> apis, List<UUID> products) {
+        var total = settings.ordersToPrepare();
+        progress.phase("prepare " + total + " orders", total);
+        var perProduct = new ArrayList<List<PreparedOrder>>();
+        for (var index = 0; index < products.size(); index++) {
+            var count = (total - index + products.size() - 1) / products.size();
+            perProduct.add(prepare(apis, products.get(index), index, "chaos-" + runTag + "-p" + index + "-", count));
+        }
+        var orders = new ArrayList<PreparedOrder>(total);
+        for (var index = 0; index < total; index++) {
+            orders.add(perProduct.get(index % products.size()).get(index / products.size()));
+        }
+        return orders;
+    }
+
+    private List<PreparedOrder> prepare(
+            List<ApiClient> apis, UUID product, int productIndex, String userPrefix, int count) {
+        var users = new ArrayList<String>(count);
+        for (var index = 0; index < count; index++) {
+            users.add(userPrefix + index);
+        }
+        var ids = Orders.create(apis, product, users, 1, progress);
+        var prepared = new ArrayList<PreparedOrder>(count);
+        for (var index = 0; index < count; index++) {
+            prepared.add(new PreparedOrder(ids.get(index), Math.max(0, productIndex), users.get(index)));
+        }
+        return prepared;
+    }
+
+    /**
+     * After a fault: the load goes on for the recovery time, then until every checkout accepted more than two
+     * seconds earlier is decided (read from the database), up to the catch-up limit.
+     */
+    private void recover(FaultWindow window, List<FaultWindow> faults, ChaosLoad load, ChaosDatabase database) {
+        faults.add(window);
+        progress.note(String.format(
+                Locale.ROOT,
+                "%s: %.1f-%.1f s, %s%s",
+                window.name(),
+                window.start(),
+                window.end(),
+                window.detail(),
+                window.failure() == null ? "" : "; FAILED: " + window.failure()));
+        progress.phase(window.name() + ": recovery", 0);
+        FaultInjector.pause(settings.recovery());
+        var deadline = System.nanoTime() + settings.catchUpLimit().toNanos();
+        while (true) {
+            var owed = load.acceptedBefore(OWED_AFTER);
+            try {
+                var decided = database.decidedAmong(owed);
+                load.markDecided(decided);
+                if (decided.size() == owed.size()) {
+                    return;
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    var message = String.format(
+                            Locale.ROOT,
+                            "After %s the pipeline had not caught up within %d s: %d accepted checkouts were still"
+                                    + " undecided; the run went on.",
+                            window.name(),
+                            settings.recovery().plus(settings.catchUpLimit()).toSeconds(),
+                            owed.size() - decided.size());
+                    notes.add(message);
+                    progress.note(message);
+                    return;
+                }
+            } catch (IllegalStateException ex) {
+                log.warn("Could not ask the database whether the pipeline caught up: {}", ex.getMessage());
+                if (System.nanoTime() - deadline > 0) {
+                    notes.add("After " + window.name() + " the database could not be read: " + ex.getMessage());
+                    return;
+                }
+            }
+            FaultInjector.pause(POLL);
+        }
+    }
+
+    /**
+     * Waits until every accepted checkout is decided, or until well past the deadline (end of the faults plus the
+     * final deadline), so that a late one is measured rather than cut off.
+     */
+    private void awaitDecisions(ChaosLoad load, ChaosDatabase database, RunClock clock, double faultsEnd) {
+        var until = faultsEnd + settings.finalDeadline().toMillis() / 1000.0 + LATE_GRACE.toMillis() / 1000.0;
+        while (clock.now() < until) {
+            var owed = load.acceptedBefore(Duration.ZERO);
+            try {
+                var decided = database.decidedAmong(owed);
+                load.markDecided(decided);
+                if (decided.size() == owed.size()) {
+                    return;
+                }
+            } catch (IllegalStateException ex) {
+                log.warn("Could not ask the database for the last decisions: {}", ex.getMessage());
+            }
+            FaultInjector.pause(POLL);
+        }
+        var owed = load.acceptedBefore(Duration.ZERO).size();
+        notes.add(owed + " accepted checkouts were still undecided " + Math.round(until - faultsEnd)
+                + " s after the end of the faults, when the lab stopped waiting.");
+    }
+
+    /** Waits until the dead-letter topic holds every poison record of this run, up to a minute. */
+    private void awaitDeadLetters(TopicReader topics, int expected) {
+        progress.phase("waiting for " + expected + " dead letters", 0);
+        var deadline = System.nanoTime() + DEAD_LETTER_WAIT.toNanos();
+        var found = 0L;
+        while (System.nanoTime() - deadline < 0) {
+            var counter = new long[1];
+            topics.readAll(Topics.CHECKOUT_COMMANDS_DLT, record -> {
+                var tag = record.headers().lastHeader(PoisonRecords.TAG_HEADER);
+                if (tag != null
+                        && PoisonRecords.kindOf(runTag, new String(tag.value(), StandardCharsets.UTF_8)) != null) {
+                    counter[0]++;
+                }
+            });
+            found = counter[0];
+            if (found >= expected) {
+                return;
+            }
+            FaultInjector.pause(Duration.ofSeconds(2));
+        }
+        notes.add(found + " of " + expected + " poison records were in the dead-letter topic "
+                + DEAD_LETTER_WAIT.toSeconds() + " s after the run.");
+    }
+}

@@ -1,0 +1,341 @@
+package dev.orderpipeline.lab.chaos;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a chaos run did and found. Times are seconds since the load started. Every figure about outcomes comes from
+ * the database or the topics; the answers the load got are only used for what the clients were told (statuses,
+ * retries) and for when a checkout was accepted.
+ *
+ * @param runTag the run's tag: in the poison records' header and the replay group's name
+ * @param faults the faults as injected
+ * @param arrivalsEndedAt when the load stopped starting checkouts
+ * @param faultsEndedAt when the last fault ended
+ * @param phases the load cut at the start of each fault: before the first, then each fault with its recovery
+ * @param acceptance what became of the checkouts the API accepted
+ * @param retries what the load's retries after 503 (or no answer) came to
+ * @param products the books of each product
+ * @param poison per kind of poison record: sent, found in the dead-letter topic, and why
+ * @param topics counts read back from the command, result and dead-letter topics
+ * @param decoy the product whose orders the poison records named, which nothing may have changed
+ * @param timeline per second of the run
+ * @param checks the issue's criteria, each with what was expected and what was measured
+ * @param notes what the run noticed on the way (a fault that did not go as planned, bodies of unexpected answers)
+ */
+public record ChaosRun(
+        String runTag,
+        List<FaultWindow> faults,
+        double arrivalsEndedAt,
+        double faultsEndedAt,
+        List<PhaseFigures> phases,
+        AcceptanceFigures acceptance,
+        RetryFigures retries,
+        List<ProductBooks> products,
+        List<PoisonFigures> poison,
+        TopicFigures topics,
+        @Nullable DecoyFigures decoy,
+        List<ChaosSecond> timeline,
+        List<Check> checks,
+        List<String> notes) {
+
+    public ChaosRun {
+        faults = List.copyOf(faults);
+        phases = List.copyOf(phases);
+        products = List.copyOf(products);
+        poison = List.copyOf(poison);
+        timeline = List.copyOf(timeline);
+        checks = List.copyOf(checks);
+        notes = List.copyOf(notes);
+    }
+
+    /** Whether every check held. */
+    public boolean holds() {
+        return checks.stream().allMatch(Check::holds);
+    }
+
+    /**
+     * One fault as injected.
+     *
+     * @param kind what was done
+     * @param name e.g. {@code kill -9 #2}
+     * @param start when it began
+     * @param end when it was over: the killed worker ready again, the broker or database answering again, the
+     *     replaying worker at the end the topic had when it started, the last poison record acknowledged
+     * @param detail what exactly happened, in words
+     * @param failure why the fault could not be carried out as planned, or null
+     */
+    public record FaultWindow(
+            FaultKind kind,
+            String name,
+            double start,
+            double end,
+            String detail,
+            @Nullable String failure) {}
+
+    /**
+     * The load from the start of a fault to the start of the next (the first phase: up to the first fault).
+     *
+     * @param name the fault's name, or {@code steady} before the first
+     * @param from phase start
+     * @param to phase end
+     * @param fault the fault of this phase, null for the first
+     * @param statuses answers to the requests sent in this phase, by status
+     * @param retries requests sent in this phase that were retries
+     * @param unavailableWithoutRetryAfter 503 answers without a Retry-After in seconds
+     * @param accepted checkouts first accepted in this phase
+     * @param firstDecisionAfter seconds from the fault's end to the first decision after it (database)
+     * @param firstAcceptAfter seconds from the fault's end to the first 202 after it
+     * @param caughtUpAfter seconds from the fault's end until every checkout accepted before that end was decided
+     * @param longestStall the longest time any product went without a decision while it had an accepted checkout
+     *     waiting, within the phase
+     * @param maxTimeToFinal the longest time from 202 to decision of the checkouts first accepted in this phase
+     */
+    public record PhaseFigures(
+            String name,
+            double from,
+            double to,
+            @Nullable FaultKind fault,
+            Map<String, Long> statuses,
+            long retries,
+            long unavailableWithoutRetryAfter,
+            long accepted,
+            @Nullable Double firstDecisionAfter,
+            @Nullable Double firstAcceptAfter,
+            @Nullable Double caughtUpAfter,
+            @Nullable Double longestStall,
+            @Nullable Double maxTimeToFinal) {
+
+        public PhaseFigures {
+            statuses = new TreeMap<>(statuses);
+        }
+
+        public long count(String status) {
+            return statuses.getOrDefault(status, 0L);
+        }
+
+        /** Answers other than 202, 409, 503 and 5xx: timeouts, I/O errors, other codes. */
+        public long other() {
+            return statuses.entrySet().stream()
+                    .filter(entry -> !List.of("202", "409", "503").contains(entry.getKey())
+                            && !entry.getKey().startsWith("5"))
+                    .mapToLong(Map.Entry::getValue)
+                    .sum();
+        }
+
+        /** 5xx other than 503. */
+        public long serverErrors() {
+            return statuses.entrySet().stream()
+                    .filter(entry -> entry.getKey().length() == 3
+                            && entry.getKey().startsWith("5")
+                            && !entry.getKey().equals("503"))
+                    .mapToLong(Map.Entry::getValue)
+                    .sum();
+        }
+    }
+
+    /**
+     * The checkouts the API accepted (202) and what the database says became of them.
+     *
+     * @param scheduled checkouts the load started (first attempts)
+     * @param dropped arrivals not sent because too many were in flight
+     * @param accepted orders that got a 202 at least once
+     * @param decided of those, decided in the database
+     * @param notDecided of those, still not decided at the end: lost checkouts
+     * @param notDecidedSample a few of them
+     * @param maxTimeToFinal the longest time from an order's first 202 to its decision
+     * @param p99TimeToFinal the 99th percentile of that time
+     * @param lastDecisionAfterFaults seconds from the end of the faults to the decision of the last checkout accepted
+     *     before it (negative: all were decided before the faults ended)
+     * @param decidedWithoutAccept orders decided although no attempt got a 202 (a 503 or timeout whose command
+     *     reached the broker after all)
+     */
+    public record AcceptanceFigures(
+            long scheduled,
+            long dropped,
+            long accepted,
+            long decided,
+            long notDecided,
+            List<UUID> notDecidedSample,
+            @Nullable Double maxTimeToFinal,
+            @Nullable Double p99TimeToFinal,
+            @Nullable Double lastDecisionAfterFaults,
+            long decidedWithoutAccept) {
+
+        public AcceptanceFigures {
+            notDecidedSample = List.copyOf(notDecidedSample);
+        }
+    }
+
+    /**
+     * The load's retries.
+     *
+     * @param ordersRetried orders with at least one retry
+     * @param retries retries in all
+     * @param afterUnavailable retries after a 503
+     * @param afterNoAnswer retries after a timeout or I/O error
+     * @param endedAccepted retried orders whose last attempt got 202
+     * @param endedConflict retried orders whose last attempt got 409: an earlier attempt's command had reached the
+     *     broker and been decided
+     * @param endedUnavailable retried orders still answered 503 at the last attempt (given up)
+     * @param endedOther retried orders that ended with anything else
+     * @param retriedDecided retried orders decided in the database
+     * @param retriedPaidMoreThanOnce retried orders with more than one payment (must be 0)
+     * @param retriedProcessedMoreThanOnce retried orders with more than one idempotency row (must be 0)
+     */
+    public record RetryFigures(
+            long ordersRetried,
+            long retries,
+            long afterUnavailable,
+            long afterNoAnswer,
+            long endedAccepted,
+            long endedConflict,
+            long endedUnavailable,
+            long endedOther,
+            long retriedDecided,
+            long retriedPaidMoreThanOnce,
+            long retriedProcessedMoreThanOnce) {}
+
+    /**
+     * One product's books after the run, from the database.
+     *
+     * @param productId the product
+     * @param initialStock its stock at the start
+     * @param stockLeft its stock now
+     * @param completed orders COMPLETED
+     * @param completedQuantity units they took
+     * @param rejected orders REJECTED
+     * @param rejectedOutOfStock of those, for want of stock
+     * @param drift stock left + units sold - initial stock
+     * @param oversold more units sold than there were
+     * @param doublePayments orders paid more than once
+     * @param paymentsWithoutCompletion payments of orders not COMPLETED
+     * @param payments payment rows
+     * @param decided orders COMPLETED or REJECTED
+     * @param processedRows idempotency rows of the product's orders
+     * @param processedDisagreeing idempotency rows whose outcome is not the order's status
+     * @param notFinal orders neither COMPLETED nor REJECTED (never accepted, or lost)
+     */
+    public record ProductBooks(
+            UUID productId,
+            int initialStock,
+            int stockLeft,
+            long completed,
+            long completedQuantity,
+            long rejected,
+            long rejectedOutOfStock,
+            long drift,
+            boolean oversold,
+            long doublePayments,
+            long paymentsWithoutCompletion,
+            long payments,
+            long decided,
+            long processedRows,
+            long processedDisagreeing,
+            long notFinal) {}
+
+    /**
+     * One kind of poison record.
+     *
+     * @param kind the kind
+     * @param sent records written
+     * @param deadLettered of those, found in the dead-letter topic
+     * @param reasons their {@code dlt-reason} headers, ids and numbers masked, counted
+     * @param lastDeadLetteredAfter seconds from the injection's start to the last one's dead-letter timestamp
+     */
+    public record PoisonFigures(
+            PoisonKind kind,
+            long sent,
+            long deadLettered,
+            Map<String, Long> reasons,
+            @Nullable Double lastDeadLetteredAfter) {
+
+        public PoisonFigures {
+            reasons = new TreeMap<>(reasons);
+        }
+    }
+
+    /**
+     * What the topics hold about the run.
+     *
+     * @param commandRecords records of the command topic keyed by the run's products (poison included)
+     * @param commandOrders distinct orders of the run named by valid commands there
+     * @param commandOrdersNotDecided of those, not decided in the database: lost commands
+     * @param decidedNotInTopic orders decided in the database whose command is not in the topic
+     * @param resultRecords results of the run's orders on {@code checkout.results}
+     * @param resultOrders distinct orders among them
+     * @param duplicateResults results flagged duplicate (a redelivery or the replay)
+     * @param deadLetters dead letters of this run's poison records
+     * @param untaggedDeadLetters dead letters keyed by the run's products that are not poison: real commands
+     *     dead-lettered
+     * @param untaggedReasons their {@code dlt-reason} headers, ids and numbers masked, counted
+     */
+    public record TopicFigures(
+            long commandRecords,
+            long commandOrders,
+            long commandOrdersNotDecided,
+            long decidedNotInTopic,
+            long resultRecords,
+            long resultOrders,
+            long duplicateResults,
+            long deadLetters,
+            long untaggedDeadLetters,
+            Map<String, Long> untaggedReasons) {
+
+        public TopicFigures {
+            untaggedReasons = new TreeMap<>(untaggedReasons);
+        }
+    }
+
+    /**
+     * The decoy product: its orders are named by poison records and never checked out, so nothing may change it.
+     *
+     * @param productId the product
+     * @param initialStock its stock at the start
+     * @param stockLeft its stock now
+     * @param orders its orders
+     * @param notCreated orders no longer CREATED
+     * @param payments payments of its orders
+     * @param processedRows idempotency rows of its orders
+     */
+    public record DecoyFigures(
+            UUID productId,
+            int initialStock,
+            int stockLeft,
+            long orders,
+            long notCreated,
+            long payments,
+            long processedRows) {
+
+        public boolean untouched() {
+            return stockLeft == initialStock && notCreated == 0 && payments == 0 && processedRows == 0;
+        }
+    }
+
+    /**
+     * One second of the run.
+     *
+     * @param second seconds since the start of the load
+     * @param sent requests sent (first attempts and retries)
+     * @param accepted 202 answers that came in this second
+     * @param unavailable 503 answers
+     * @param failed other answers except 409: 5xx, timeouts, I/O errors
+     * @param decided decisions of the run's orders committed in this second (database)
+     * @param open accepted checkouts not decided at the end of this second
+     */
+    public record ChaosSecond(
+            int second, long sent, long accepted, long unavailable, long failed, long decided, long open) {}
+
+    /**
+     * One of the issue's criteria.
+     *
+     * @param what the criterion
+     * @param expected what must be measured for it to hold
+     * @param measured what was measured
+     * @param holds whether it held
+     */
+    public record Check(String what, String expected, String measured, boolean holds) {}
+}

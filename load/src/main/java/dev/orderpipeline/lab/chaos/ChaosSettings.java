@@ -1,0 +1,187 @@
+package dev.orderpipeline.lab.chaos;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One chaos run: a sustained open-model load on a few products of limited stock, and the faults injected one after
+ * the other while it goes on, each followed by a recovery.
+ *
+ * @param rate checkouts started per second, on a schedule (open model)
+ * @param products hot products the checkouts are spread over, round-robin
+ * @param stock units of every product; {@code null} for a share of the planned checkouts that grows from product to
+ *     product (40 % to 88 %), so that products sell out in different phases and later checkouts are rejected
+ * @param faults the faults, in the order they are injected
+ * @param workerKills how many times {@code worker-kill} kills a worker (alternating between the first two)
+ * @param brokerDown how long the broker stays down
+ * @param databaseDown how long PostgreSQL stays down (and how long {@code database-sessions-killed} goes on)
+ * @param poisonRecords records {@code poison} writes, split evenly over the five kinds
+ * @param warmup load before the first fault
+ * @param recovery load after each fault before the next one (or the end), at least; longer until the pipeline has
+ *     decided every checkout accepted more than two seconds earlier, up to {@code catchUpLimit}
+ * @param catchUpLimit the longest a recovery waits for the pipeline to catch up
+ * @param finalDeadline every accepted checkout must be final this long after the end of the faults
+ * @param maxInFlight first attempts in flight at once; arrivals beyond are dropped and counted
+ * @param maxAttempts attempts per checkout, the first included, when the API answers 503 or does not answer
+ * @param replayLimit how long the replaying worker may take to reach the end the topic had when it started
+ */
+public record ChaosSettings(
+        int rate,
+        int products,
+        @Nullable Integer stock,
+        List<FaultKind> faults,
+        int workerKills,
+        Duration brokerDown,
+        Duration databaseDown,
+        int poisonRecords,
+        Duration warmup,
+        Duration recovery,
+        Duration catchUpLimit,
+        Duration finalDeadline,
+        int maxInFlight,
+        int maxAttempts,
+        Duration replayLimit) {
+
+    /** Assumed length of each fault, for the number of orders to prepare; a run that needs more stops its load. */
+    private static final Map<FaultKind, Duration> PLANNED = Map.of(
+            FaultKind.WORKER_KILL, Duration.ofSeconds(50),
+            FaultKind.BROKER_RESTART, Duration.ofSeconds(15),
+            FaultKind.DATABASE_RESTART, Duration.ofSeconds(10),
+            FaultKind.DATABASE_SESSIONS_KILLED, Duration.ofSeconds(10),
+            FaultKind.REPLAY, Duration.ofSeconds(60),
+            FaultKind.POISON, Duration.ofSeconds(10));
+
+    /** Orders prepared beyond the plan: faults and recoveries often take longer than planned. */
+    static final double ORDER_MARGIN = 1.3;
+
+    public ChaosSettings {
+        faults = List.copyOf(faults);
+        if (rate < 1 || rate > 10_000) {
+            throw new IllegalArgumentException("rate must be 1 to 10000 per second: " + rate);
+        }
+        if (products < 1 || products > 100) {
+            throw new IllegalArgumentException("products must be 1 to 100: " + products);
+        }
+        if (stock != null && stock < 0) {
+            throw new IllegalArgumentException("stock must not be negative: " + stock);
+        }
+        if (faults.stream().distinct().count() != faults.size()) {
+            throw new IllegalArgumentException("each fault once: " + faults);
+        }
+        if (workerKills < 1 || poisonRecords < PoisonKind.values().length || maxInFlight < 1 || maxAttempts < 1) {
+            throw new IllegalArgumentException("worker kills, max in flight and max attempts must be positive and"
+                    + " poison records at least " + PoisonKind.values().length);
+        }
+        for (var duration : List.of(brokerDown, databaseDown, recovery, catchUpLimit, finalDeadline, replayLimit)) {
+            if (!duration.isPositive()) {
+                throw new IllegalArgumentException("durations must be positive: " + duration);
+            }
+        }
+        if (warmup.isNegative()) {
+            throw new IllegalArgumentException("warm-up must not be negative: " + warmup);
+        }
+    }
+
+    /** The five faults, in its order. */
+    public static final List<FaultKind> DEFAULT_FAULTS = List.of(
+            FaultKind.WORKER_KILL,
+            FaultKind.BROKER_RESTART,
+            FaultKind.DATABASE_RESTART,
+            FaultKind.REPLAY,
+            FaultKind.POISON);
+
+    /** The run: 150 checkouts/s on 5 products, its five faults in order, 1,000 poison records. */
+    public static ChaosSettings defaults() {
+        return new ChaosSettings(
+                150,
+                5,
+                null,
+                DEFAULT_FAULTS,
+                3,
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(15),
+                1000,
+                Duration.ofSeconds(20),
+                Duration.ofSeconds(15),
+                Duration.ofSeconds(120),
+                Duration.ofSeconds(30),
+                4000,
+                20,
+                Duration.ofMinutes(5));
+    }
+
+    /** How long the load is planned to run: warm-up, each fault and its recovery. */
+    public Duration plannedLoad() {
+        var total = warmup;
+        for (var fault : faults) {
+            var length = PLANNED.get(fault);
+            if (fault == FaultKind.WORKER_KILL) {
+                length = length.plus(recovery).multipliedBy(workerKills);
+            } else if (fault == FaultKind.BROKER_RESTART) {
+                length = length.plus(brokerDown).plus(recovery);
+            } else if (fault == FaultKind.DATABASE_RESTART || fault == FaultKind.DATABASE_SESSIONS_KILLED) {
+                length = length.plus(databaseDown).plus(recovery);
+            } else {
+                length = length.plus(recovery);
+            }
+            total = total.plus(length);
+        }
+        return total;
+    }
+
+    /** Checkouts the plan schedules. */
+    public int plannedCheckouts() {
+        return (int) Math.ceil(rate * plannedLoad().toMillis() / 1000.0);
+    }
+
+    /** Orders to prepare: the plan with a margin. */
+    public int ordersToPrepare() {
+        return (int) Math.ceil(plannedCheckouts() * ORDER_MARGIN);
+    }
+
+    /** The initial stock of each product, in product order. */
+    public List<Integer> stocks() {
+        var stocks = new ArrayList<Integer>();
+        var perProduct = plannedCheckouts() / (double) products;
+        for (var index = 0; index < products; index++) {
+            if (stock != null) {
+                stocks.add(stock);
+            } else {
+                var share = 0.4 + 0.6 * index / products;
+                stocks.add((int) Math.max(1, Math.round(perProduct * share)));
+            }
+        }
+        return stocks;
+    }
+
+    /** The settings as the report's parameters. */
+    public Map<String, String> parameters() {
+        var parameters = new LinkedHashMap<String, String>();
+        parameters.put("rate", Integer.toString(rate));
+        parameters.put("products", Integer.toString(products));
+        parameters.put(
+                "stock",
+                stock == null
+                        ? "40-88 % of each product's planned checkouts: "
+                                + stocks().stream().map(String::valueOf).collect(Collectors.joining(","))
+                        : stock.toString());
+        parameters.put("faults", faults.stream().map(FaultKind::label).collect(Collectors.joining(",")));
+        parameters.put("workerKills", Integer.toString(workerKills));
+        parameters.put("brokerDownSeconds", Long.toString(brokerDown.toSeconds()));
+        parameters.put("databaseDownSeconds", Long.toString(databaseDown.toSeconds()));
+        parameters.put("poisonRecords", Integer.toString(poisonRecords));
+        parameters.put("warmupSeconds", Long.toString(warmup.toSeconds()));
+        parameters.put("recoverySeconds", Long.toString(recovery.toSeconds()));
+        parameters.put("catchUpLimitSeconds", Long.toString(catchUpLimit.toSeconds()));
+        parameters.put("finalDeadlineSeconds", Long.toString(finalDeadline.toSeconds()));
+        parameters.put("maxInFlight", Integer.toString(maxInFlight));
+        parameters.put("maxAttempts", Integer.toString(maxAttempts));
+        parameters.put("ordersPrepared", Integer.toString(ordersToPrepare()));
+        return parameters;
+    }
+}

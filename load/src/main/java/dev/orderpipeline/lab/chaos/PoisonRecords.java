@@ -1,0 +1,162 @@
+package dev.orderpipeline.lab.chaos;
+
+import dev.orderpipeline.contract.CheckoutCommand;
+import dev.orderpipeline.contract.Headers;
+import dev.orderpipeline.contract.Topics;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Builds the poison records of a run: as many of each {@link PoisonKind} (the remainder as garbage), keyed by the
+ * hot products so they land among the real commands. Each carries a {@value #TAG_HEADER} header naming the run and
+ * its kind, which the dead-letter topic keeps, so the lab can count them there by kind.
+ *
+ * <p>The commands that name a real order use decoy orders: orders of a product of their own that are never checked
+ * out. Applying one by mistake would complete a decoy order or take a hot product's stock, and the lab checks that
+ * neither happened.
+ */
+final class PoisonRecords {
+
+    /** Header on every poison record: {@code <run tag>/<kind label>}. */
+    static final String TAG_HEADER = "lab-poison";
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private PoisonRecords() {}
+
+    /**
+     * @param runTag the run's tag, in every record's {@value #TAG_HEADER} header
+     * @param count records in all
+     * @param hotProducts the run's products, used as keys and as the wrong product of {@link
+     *     PoisonKind#PRODUCT_MISMATCH}
+     * @param decoyProduct the product of the decoy orders
+     * @param decoys orders of {@code decoyProduct} that are never checked out
+     * @param seed for the random bytes and the choice of keys, so a run can be repeated
+     */
+    static List<ProducerRecord<byte[], byte[]>> build(
+            String runTag,
+            int count,
+            List<UUID> hotProducts,
+            UUID decoyProduct,
+            List<PreparedOrder> decoys,
+            long seed) {
+        if (hotProducts.isEmpty() || decoys.isEmpty()) {
+            throw new IllegalArgumentException("poison needs hot products and decoy orders");
+        }
+        var perKind = perKind(count);
+        var random = new Random(seed);
+        var records = new ArrayList<ProducerRecord<byte[], byte[]>>(count);
+        var requestedAt = Instant.now();
+        perKind.forEach((kind, howMany) -> {
+            for (var index = 0; index < howMany; index++) {
+                var hot = hotProducts.get(random.nextInt(hotProducts.size()));
+                var decoy = decoys.get(index % decoys.size());
+                var record = switch (kind) {
+                    case GARBAGE_BYTES -> record(hot, garbage(random), null);
+                    case INVALID_JSON -> record(hot, invalidJson(index, decoy), null);
+                    case ZERO_QUANTITY -> {
+                        var command = command(decoy.orderId(), decoyProduct, decoy.userId(), 0, requestedAt);
+                        yield record(decoyProduct, json(command), decoy.orderId());
+                    }
+                    case MISSING_ORDER_ID -> {
+                        var command = command(decoy.orderId(), hot, decoy.userId(), 1, requestedAt);
+                        command.remove("orderId");
+                        yield record(hot, json(command), null);
+                    }
+                    case PRODUCT_MISMATCH -> {
+                        var command = command(decoy.orderId(), hot, decoy.userId(), 1, requestedAt);
+                        yield record(hot, json(command), decoy.orderId());
+                    }
+                };
+                record.headers().add(TAG_HEADER, (runTag + "/" + kind.label()).getBytes(StandardCharsets.UTF_8));
+                records.add(record);
+            }
+        });
+        return records;
+    }
+
+    /** How many of each kind: an even split, the remainder as garbage bytes. */
+    static Map<PoisonKind, Integer> perKind(int count) {
+        var kinds = PoisonKind.values();
+        var share = count / kinds.length;
+        var split = new EnumMap<PoisonKind, Integer>(PoisonKind.class);
+        for (var kind : kinds) {
+            split.put(kind, share);
+        }
+        split.merge(PoisonKind.GARBAGE_BYTES, count - share * kinds.length, Integer::sum);
+        return split;
+    }
+
+    /** The kind a {@value #TAG_HEADER} header value names, when it belongs to {@code runTag}; else null. */
+    static @Nullable PoisonKind kindOf(String runTag, @Nullable String tag) {
+        if (tag == null || !tag.startsWith(runTag + "/")) {
+            return null;
+        }
+        var label = tag.substring(runTag.length() + 1);
+        for (var kind : PoisonKind.values()) {
+            if (kind.label().equals(label)) {
+                return kind;
+            }
+        }
+        return null;
+    }
+
+    /** The fields of a checkout command, as the API writes them; the command id is the order's. */
+    private static Map<String, Object> command(
+            UUID orderId, UUID productId, String userId, int quantity, Instant requestedAt) {
+        var command = new LinkedHashMap<String, Object>();
+        command.put("commandId", CheckoutCommand.idFor(orderId).toString());
+        command.put("orderId", orderId.toString());
+        command.put("productId", productId.toString());
+        command.put("userId", userId);
+        command.put("quantity", quantity);
+        command.put("requestedAt", requestedAt.toString());
+        return command;
+    }
+
+    private static ProducerRecord<byte[], byte[]> record(UUID key, byte[] value, @Nullable UUID orderId) {
+        var record =
+                new ProducerRecord<>(Topics.CHECKOUT_COMMANDS, key.toString().getBytes(StandardCharsets.UTF_8), value);
+        if (orderId != null) {
+            // as the API sends it: the worker must reject the command for what it says, not for a missing header
+            record.headers()
+                    .add(
+                            Headers.COMMAND_ID,
+                            CheckoutCommand.idFor(orderId).toString().getBytes(StandardCharsets.UTF_8));
+            record.headers().add(Headers.COMMAND_TYPE, CheckoutCommand.TYPE.getBytes(StandardCharsets.UTF_8));
+        }
+        return record;
+    }
+
+    private static byte[] garbage(Random random) {
+        var bytes = new byte[1 + random.nextInt(256)];
+        random.nextBytes(bytes);
+        // 0xC0 starts no UTF-8 sequence and no byte-order mark: no draw can read as JSON text
+        bytes[0] = (byte) 0xC0;
+        return bytes;
+    }
+
+    private static byte[] invalidJson(int index, PreparedOrder decoy) {
+        var text = switch (index % 3) {
+            case 0 ->
+                "{\"commandId\":\"" + CheckoutCommand.idFor(decoy.orderId()) + "\",\"orderId\":\"" + decoy.orderId();
+            case 1 -> "{\"orderId\": " + decoy.orderId() + ", \"quantity\": 1}";
+            default -> "checkout " + decoy.orderId() + " please";
+        };
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] json(Map<String, Object> fields) {
+        return JSON.writeValueAsBytes(fields);
+    }
+}

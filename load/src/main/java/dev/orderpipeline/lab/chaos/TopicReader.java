@@ -1,0 +1,125 @@
+package dev.orderpipeline.lab.chaos;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * What the lab reads from the broker itself: a topic's end offsets, a consumer group's committed offsets, and every
+ * record of a topic from its beginning to the end it had when the read began (no consumer group, nothing committed).
+ */
+final class TopicReader implements AutoCloseable {
+
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(15);
+    private static final Duration READ_TIMEOUT = Duration.ofMinutes(3);
+
+    private final String bootstrapServers;
+    private final Admin admin;
+
+    TopicReader(String bootstrapServers) {
+        this.bootstrapServers = bootstrapServers;
+        var properties = new Properties();
+        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        properties.put(AdminClientConfig.CLIENT_ID_CONFIG, "orderpipeline-lab-chaos-admin");
+        properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) CALL_TIMEOUT.toMillis());
+        properties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        admin = Admin.create(properties);
+    }
+
+    /** The end offset (the offset the next record will get) of every partition of the topic. */
+    Map<TopicPartition, Long> endOffsets(String topic) {
+        var description =
+                get(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic);
+        var request = new HashMap<TopicPartition, OffsetSpec>();
+        description
+                .partitions()
+                .forEach(partition ->
+                        request.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest()));
+        var offsets = new HashMap<TopicPartition, Long>();
+        get(admin.listOffsets(request).all()).forEach((partition, info) -> offsets.put(partition, info.offset()));
+        return offsets;
+    }
+
+    /** The offsets the group committed on the topic's partitions; partitions without a commit are missing. */
+    Map<TopicPartition, Long> committed(String group, String topic) {
+        var offsets = new HashMap<TopicPartition, Long>();
+        get(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata())
+                .forEach((partition, offset) -> {
+                    if (offset != null && partition.topic().equals(topic)) {
+                        offsets.put(partition, offset.offset());
+                    }
+                });
+        return offsets;
+    }
+
+    /** Hands every record of the topic, from offset 0 to the end offsets of now, to {@code each}; returns the count. */
+    long readAll(String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
+        var end = endOffsets(topic);
+        var properties = new Properties();
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "orderpipeline-lab-chaos-reader");
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
+        long count = 0;
+        try (var consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            var partitions = List.copyOf(end.keySet());
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            var deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+            while (!reached(consumer, end)) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IllegalStateException(
+                            "could not read " + topic + " to its end within " + READ_TIMEOUT.toSeconds() + " s");
+                }
+                for (var record : consumer.poll(Duration.ofMillis(500))) {
+                    var partitionEnd = end.get(new TopicPartition(record.topic(), record.partition()));
+                    if (partitionEnd != null && record.offset() < partitionEnd) {
+                        each.accept(record);
+                        count++;
+                    }
+                }
+            }
+        }
+        return count;
+    }
+
+    @Override
+    public void close() {
+        admin.close(Duration.ofSeconds(5));
+    }
+
+    private static boolean reached(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> end) {
+        for (var entry : end.entrySet()) {
+            if (consumer.position(entry.getKey()) < entry.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static <T> T get(KafkaFuture<T> future) {
+        try {
+            return future.get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking the broker", ex);
+        } catch (ExecutionException | TimeoutException ex) {
+            throw new IllegalStateException("the broker did not answer: " + ex.getMessage(), ex);
+        }
+    }
+}

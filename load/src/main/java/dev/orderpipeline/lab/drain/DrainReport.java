@@ -1,0 +1,264 @@
+package dev.orderpipeline.lab.drain;
+
+import dev.orderpipeline.lab.backlog.LagTimeline;
+import dev.orderpipeline.lab.ceiling.CeilingReport;
+import dev.orderpipeline.lab.ceiling.CeilingRun;
+import dev.orderpipeline.lab.measure.ResourceUsage;
+import dev.orderpipeline.lab.report.Cells;
+import dev.orderpipeline.lab.report.Chart;
+import dev.orderpipeline.lab.report.LabReport;
+import dev.orderpipeline.lab.report.ReportHeader;
+import dev.orderpipeline.lab.report.Table;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** What a drain found: the worker's rate against the ceiling, its memory and CPU, the drain curve, the invariants. */
+public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun run) implements LabReport {
+
+    /** The worker's memory budget the issue sets. */
+    static final double RSS_TARGET_MIB = 300;
+
+    @Override
+    public String summary() {
+        return String.format(
+                Locale.ROOT,
+                "%d checkouts (%s) pre-filled on the command topic with no worker running, then %d worker process(es)"
+                        + " started and timed from the process start until the consumer group's lag was zero (offsets"
+                        + " read with the admin client). The ceiling %s.",
+                run.commands(),
+                run.keys(),
+                run.workers(),
+                run.ceilingBefore().isEmpty()
+                        ? "was not measured"
+                        : "was measured on the same database just before and just after, with no worker running");
+    }
+
+    @Override
+    public List<Table> tables() {
+        var tables = new ArrayList<Table>();
+        tables.add(drainTable());
+        if (!run.ceilingBefore().isEmpty()) {
+            tables.add(againstCeiling());
+            tables.add(titled(CeilingReport.table(run.ceilingBefore()), "Ceiling before the drain"));
+            tables.add(titled(CeilingReport.table(run.ceilingAfter()), "Ceiling after the drain"));
+        }
+        if (run.steps().polls() > 0) {
+            tables.add(stepsTable());
+        }
+        tables.add(processTable(run.resources()));
+        tables.add(databaseTable());
+        return tables;
+    }
+
+    Table drainTable() {
+        var worker = usage(run.resources(), "checkout-worker");
+        var rows = new ArrayList<List<String>>();
+        rows.add(List.of("Commands", Long.toString(run.commands())));
+        rows.add(List.of("Products / partitions", run.products() + " / " + run.partitions()));
+        rows.add(List.of("Backlog filled at", Cells.decimal(run.producedPerSecond(), 0) + " commands/s"));
+        rows.add(List.of("Worker start to ready", Cells.decimal(run.startToReadySeconds(), 1) + " s"));
+        rows.add(List.of("Worker start to lag 0", Cells.decimal(run.startToDrainedSeconds(), 1) + " s"));
+        rows.add(List.of("Commands/s from the worker's start", Cells.decimal(run.perSecondFromStart(), 0)));
+        rows.add(List.of("First to last result", Cells.decimal(run.decidingSeconds(), 1) + " s"));
+        rows.add(List.of("Commands/s while deciding", Cells.decimal(run.perSecondDeciding(), 0)));
+        rows.add(List.of(
+                "Results / duplicates",
+                run.results().results() + " / " + run.results().duplicates()));
+        rows.add(List.of(
+                "Worker RSS max",
+                worker == null
+                        ? Cells.NOT_AVAILABLE
+                        : Cells.decimal(worker.rssMaxMiB(), 0) + " MiB (target < "
+                                + Math.round(RSS_TARGET_MIB) + ": "
+                                + (worker.rssMaxMiB() < RSS_TARGET_MIB ? "met" : "missed") + ")"));
+        rows.add(List.of(
+                "Worker CPU avg / max",
+                worker == null
+                        ? Cells.NOT_AVAILABLE
+                        : Cells.decimal(worker.cpuAvgPercent(), 0) + "% / " + Cells.decimal(worker.cpuMaxPercent(), 0)
+                                + "% of a core"));
+        rows.add(List.of(
+                "Worker JVM options",
+                run.workerJvmOptions().isEmpty() ? "(none)" : String.join(" ", run.workerJvmOptions())));
+        rows.add(List.of(
+                "Invariants",
+                run.invariants().holds()
+                        ? "hold (" + run.invariants().completed() + " completed, "
+                                + run.invariants().rejected() + " rejected, drift 0, no double payment, none open)"
+                        : String.join("; ", run.invariants().violations())));
+        return new Table(
+                "Drain",
+                List.of("Figure", "Value"),
+                rows,
+                "From the worker's start includes its JVM and Spring start-up; while deciding is the span between the"
+                        + " first and the last result record the workers published.");
+    }
+
+    private static Table titled(Table table, String title) {
+        return new Table(title, table.columns(), table.rows(), table.note());
+    }
+
+    Table againstCeiling() {
+        var rows = new ArrayList<List<String>>();
+        for (var i = 0; i < run.ceilingBefore().size(); i++) {
+            CeilingRun before = run.ceilingBefore().get(i);
+            var after =
+                    i < run.ceilingAfter().size() ? run.ceilingAfter().get(i).perSecond() : 0;
+            rows.add(List.of(
+                    Integer.toString(before.batchSize()),
+                    Cells.decimal(before.perSecond(), 0),
+                    Cells.decimal(after, 0),
+                    ratio(run.perSecondFromStart(), before.perSecond()) + " / "
+                            + ratio(run.perSecondFromStart(), after),
+                    ratio(run.perSecondDeciding(), before.perSecond()) + " / "
+                            + ratio(run.perSecondDeciding(), after)));
+        }
+        return new Table(
+                "Drain against the ceiling",
+                List.of(
+                        "Ceiling k",
+                        "Ceiling before, commands/s",
+                        "Ceiling after, commands/s",
+                        "Drain from start / ceiling (before / after)",
+                        "Drain while deciding / ceiling (before / after)"),
+                rows,
+                "The ceiling is one JDBC writer doing the same per-command work in batches of k, no Kafka, same"
+                        + " database and durability; the worker polls up to its max-poll-records per transaction.");
+    }
+
+    Table stepsTable() {
+        var steps = run.steps();
+        var rows = new ArrayList<List<String>>();
+        var accounted = 0.0;
+        for (var step : steps.stepSeconds().entrySet()) {
+            accounted += step.getValue();
+            rows.add(stepRow(step.getKey(), step.getValue(), steps.listenerSeconds(), steps.polls()));
+        }
+        rows.add(stepRow("(listener, all steps)", steps.listenerSeconds(), steps.listenerSeconds(), steps.polls()));
+        rows.add(stepRow(
+                "(outside the steps)",
+                Math.max(0, steps.listenerSeconds() - accounted),
+                steps.listenerSeconds(),
+                steps.polls()));
+        return new Table(
+                "Where the worker's time went",
+                List.of("Step", "Seconds", "Share of the listener's time", "ms per poll"),
+                rows,
+                String.format(
+                        Locale.ROOT,
+                        "From the worker's own meters (checkout.batch.step, checkout.batch.listener) at the end of the"
+                                + " drain: %d polls of %.0f records on average. Time between polls (fetching,"
+                                + " committing offsets) is outside the listener.",
+                        steps.polls(),
+                        steps.polls() == 0 ? 0.0 : (double) steps.records() / steps.polls()));
+    }
+
+    private static List<String> stepRow(String step, double seconds, double total, long polls) {
+        return List.of(
+                step,
+                Cells.decimal(seconds, 1),
+                total > 0 ? String.format(Locale.ROOT, "%.0f%%", seconds * 100 / total) : Cells.NOT_AVAILABLE,
+                polls > 0 ? Cells.decimal(seconds * 1000 / polls, 2) : Cells.NOT_AVAILABLE);
+    }
+
+    static Table processTable(ResourceUsage resources) {
+        var rows = new ArrayList<List<String>>();
+        for (var process : resources.processes()) {
+            rows.add(List.of(
+                    process.kind(),
+                    Integer.toString(process.processes()),
+                    Cells.decimal(process.cpuAvgPercent(), 1),
+                    Cells.decimal(process.cpuMaxPercent(), 1),
+                    Cells.decimal(process.rssMaxMiB(), 0)));
+        }
+        var database = resources.database();
+        rows.add(List.of(
+                "postgresql",
+                "-",
+                Cells.decimal(database.cpuAvgPercent(), 1),
+                Cells.decimal(database.cpuMaxPercent(), 1),
+                Cells.NOT_AVAILABLE));
+        return new Table(
+                "CPU and memory per kind of process",
+                List.of("Process", "Count", "CPU avg %", "CPU max %", "RSS max MiB"),
+                rows,
+                "CPU in percent of one core (200 = both cores of a 2-core machine), sampled from /proc every 500 ms"
+                        + " over the drain; lab is the lab's own JVM (sampling, admin client).");
+    }
+
+    Table databaseTable() {
+        var server = run.server();
+        var rows = new ArrayList<List<String>>();
+        rows.add(List.of("Commits", server == null ? Cells.NOT_AVAILABLE : Long.toString(server.commits())));
+        rows.add(List.of("WAL syncs", server == null ? Cells.NOT_AVAILABLE : Long.toString(server.walSyncs())));
+        rows.add(List.of(
+                "WAL written",
+                server == null ? Cells.NOT_AVAILABLE : Cells.decimal(server.walBytes() / 1048576.0, 0) + " MiB"));
+        rows.add(List.of(
+                "Commands per commit",
+                server == null || server.commits() == 0
+                        ? Cells.NOT_AVAILABLE
+                        : Cells.decimal((double) run.commands() / server.commits(), 0)));
+        run.serverSettings().forEach((name, value) -> rows.add(List.of("server default " + name, value)));
+        return new Table(
+                "PostgreSQL during the drain",
+                List.of("Figure", "Value"),
+                rows,
+                "Counted by pg_stat_database and pg_stat_wal, whole database; the apps' own sessions set"
+                        + " synchronous_commit as the target's appArguments say.");
+    }
+
+    private static ResourceUsage.@org.jspecify.annotations.Nullable ProcessUsage usage(
+            ResourceUsage resources, String kind) {
+        return resources.processes().stream()
+                .filter(process -> process.kind().equals(kind))
+                .findFirst()
+                .orElse(null);
+    }
+
+    private static String ratio(double value, double reference) {
+        return reference > 0 ? String.format(Locale.ROOT, "%.2f", value / reference) : Cells.NOT_AVAILABLE;
+    }
+
+    @Override
+    public List<Chart> charts() {
+        var charts = new ArrayList<Chart>();
+        var lag = new ArrayList<Chart.Point>();
+        var rate = new ArrayList<Chart.Point>();
+        for (LagTimeline.Point point : run.curve()) {
+            lag.add(new Chart.Point(point.seconds(), point.lag()));
+            rate.add(new Chart.Point(point.seconds(), point.perSecond()));
+        }
+        charts.add(new Chart.Lines(
+                "drain-lag",
+                "Consumer group lag during the drain",
+                "seconds since the worker's start",
+                "commands",
+                Map.of("lag", lag)));
+        charts.add(new Chart.Lines(
+                "drain-rate",
+                "Commands committed per second during the drain",
+                "seconds since the worker's start",
+                "commands/s",
+                Map.of("committed/s", rate)));
+        if (!run.ceilingBefore().isEmpty()) {
+            var bars = new LinkedHashMap<String, Map<String, Number>>();
+            var values = new LinkedHashMap<String, Number>();
+            for (var ceiling : run.ceilingBefore()) {
+                values.put("ceiling k=" + ceiling.batchSize() + " before", ceiling.perSecond());
+            }
+            for (var ceiling : run.ceilingAfter()) {
+                values.put("ceiling k=" + ceiling.batchSize() + " after", ceiling.perSecond());
+            }
+            values.put("worker from start", run.perSecondFromStart());
+            values.put("worker while deciding", run.perSecondDeciding());
+            bars.put("commands/s", values);
+            charts.add(new Chart.Bars(
+                    "drain-vs-ceiling", "Worker drain rate against the ceiling", "commands/s", false, bars));
+        }
+        return charts;
+    }
+}

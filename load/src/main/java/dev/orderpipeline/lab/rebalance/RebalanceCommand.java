@@ -1,0 +1,125 @@
+package dev.orderpipeline.lab.rebalance;
+
+import dev.orderpipeline.lab.LabCommand;
+import dev.orderpipeline.lab.LabVersion;
+import dev.orderpipeline.lab.backlog.KeyDistribution;
+import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.pipeline.ResultsListener;
+import dev.orderpipeline.lab.pipeline.StackTarget;
+import dev.orderpipeline.lab.pipeline.Target;
+import dev.orderpipeline.lab.report.LabReport;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code bin/lab rebalance}: what a worker joining or dying costs. Fields are filled by picocli. */
+@Command(
+        name = "rebalance",
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        showDefaultValues = true,
+        mixinStandardHelpOptions = true,
+        versionProvider = LabVersion.class,
+        description = {
+            "While the workers consume checkouts sent at --rate: add a worker (add), or kill -9 one of two workers"
+                    + " (kill), when --event-at of them is committed; under the classic group protocol and the consumer protocol (KIP-848,"
+                    + " group.protocol=consumer). Measures the pause on the partitions that moved (committed offsets"
+                    + " per partition read every --interval-ms), the duplicates the idempotency table absorbed, and"
+                    + " the invariants.",
+            "The topic's partition count is --partitions (default 6)."
+        })
+public final class RebalanceCommand extends LabCommand {
+
+    @Option(order = 1, names = "--scenarios", paramLabel = "NAME", split = ",", description = "add and/or kill.")
+    List<String> scenarios = new ArrayList<>(List.of(RebalanceSettings.ADD, RebalanceSettings.KILL));
+
+    @Option(
+            order = 2,
+            names = "--protocols",
+            paramLabel = "NAME",
+            split = ",",
+            description = "classic and/or consumer.")
+    List<String> protocols = new ArrayList<>(List.of("classic", "consumer"));
+
+    @Option(order = 3, names = "--commands", paramLabel = "N", description = "Checkouts per run.")
+    int commands = 90_000;
+
+    @Option(
+            order = 4,
+            names = "--rate",
+            paramLabel = "PER-SECOND",
+            description = "Checkouts sent per second while the workers consume, below what one worker can do"
+                    + " (0: all at once, a backlog).")
+    int rate = 1000;
+
+    @Option(
+            order = 5,
+            names = "--keys",
+            paramLabel = "DISTRIBUTION",
+            converter = KeyDistribution.Converter.class,
+            description = "How the checkouts spread over products (uniform gives every partition work).")
+    KeyDistribution keys = new KeyDistribution.Uniform(10_000);
+
+    @Option(
+            order = 6,
+            names = "--event-at",
+            paramLabel = "SHARE",
+            description = "Share of the backlog committed when the worker is added or killed.")
+    double eventAt = 0.3;
+
+    @Option(
+            order = 7,
+            names = "--warmup",
+            paramLabel = "N",
+            description = "Checkouts drained untimed once the first workers joined, before each run; 0: none.")
+    int warmup = 20_000;
+
+    @Option(
+            order = 8,
+            names = "--interval-ms",
+            paramLabel = "MS",
+            description = "How often committed offsets and owners are read.")
+    int intervalMillis = 200;
+
+    @Option(order = 9, names = "--timeout", paramLabel = "SECONDS", description = "Longest time for one run.")
+    int timeoutSeconds = 900;
+
+    @Override
+    protected String name() {
+        return "rebalance";
+    }
+
+    @Override
+    protected Target open() {
+        return targetOptions.startWithoutWorkers();
+    }
+
+    @Override
+    protected boolean listensToResults() {
+        return false;
+    }
+
+    @Override
+    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results, Instant startedAt) {
+        if (!(target instanceof StackTarget stack)) {
+            throw new IllegalArgumentException("rebalance needs the pipeline the lab starts");
+        }
+        var settings = new RebalanceSettings(
+                scenarios,
+                protocols,
+                commands,
+                rate,
+                keys.label(),
+                targetOptions.partitions(),
+                eventAt,
+                warmup,
+                Duration.ofMillis(intervalMillis),
+                Duration.ofSeconds(timeoutSeconds));
+        var runs = new RebalanceExperiment(stack, settings, progress).run();
+        return new RebalanceReport(header(settings.parameters(), target, startedAt), settings, runs);
+    }
+}

@@ -1,0 +1,9 @@
+/**
+ * Rebalancing during a drain ({@code bin/lab rebalance}): a worker added, or one of two killed with SIGKILL, halfway
+ * through a backlog, under the classic group protocol and the consumer protocol of KIP-848: the pause on the
+ * partitions that moved, the duplicates the idempotency table absorbed, and the invariants.
+ */
+@NullMarked
+package dev.orderpipeline.lab.rebalance;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,67 @@
+package dev.orderpipeline.lab.scale;
+
+import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.lab.measure.Latency;
+import dev.orderpipeline.lab.measure.ResourceUsage;
+import java.util.List;
+
+/**
+ * One cell of the grid: a backlog drained by {@code workers} processes from {@code partitions} partitions.
+ *
+ * @param partitions partitions of the command topic
+ * @param workers worker processes in the group
+ * @param keys the key distribution
+ * @param commands checkouts in the backlog
+ * @param products products they went to
+ * @param producedPerSecond how fast the lab's producer sent them (the workers were draining meanwhile)
+ * @param seconds from the first send to the group's lag reaching zero
+ * @param perSecond commands / seconds
+ * @param endToEnd from each command's record timestamp to its result's: mostly time queued behind the backlog
+ * @param recordsPerPartition how the backlog fell on the partitions (a hot key: all on one)
+ * @param lag lag per partition over time
+ * @param duplicates results flagged duplicate (redeliveries absorbed)
+ * @param resources CPU and memory per kind of process during the cell
+ * @param invariants the database's verdict over the cell's products
+ */
+public record ScaleCell(
+        int partitions,
+        int workers,
+        String keys,
+        long commands,
+        int products,
+        double producedPerSecond,
+        double seconds,
+        double perSecond,
+        Latency endToEnd,
+        List<Long> recordsPerPartition,
+        List<LagPoint> lag,
+        long duplicates,
+        ResourceUsage resources,
+        RunInvariants.Summary invariants) {
+
+    public ScaleCell {
+        recordsPerPartition = List.copyOf(recordsPerPartition);
+        lag = List.copyOf(lag);
+    }
+
+    /** {@code P=6 W=2 uniform:10000}. */
+    public String label() {
+        return "P=" + partitions + " W=" + workers + " " + keys;
+    }
+
+    /** Lag of every partition, in partition order, at one moment. */
+    public record LagPoint(double seconds, List<Long> lagByPartition) {
+
+        public LagPoint {
+            lagByPartition = List.copyOf(lagByPartition);
+        }
+    }
+
+    /** The share of the backlog on the busiest partition: 1.0 when one partition took everything. */
+    public double busiestPartitionShare() {
+        var total = recordsPerPartition.stream().mapToLong(Long::longValue).sum();
+        var busiest =
+                recordsPerPartition.stream().mapToLong(Long::longValue).max().orElse(0);
+        return total == 0 ? 0 : (double) busiest / total;
+    }
+}

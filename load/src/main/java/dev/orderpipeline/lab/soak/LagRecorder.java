@@ -1,0 +1,129 @@
+package dev.orderpipeline.lab.soak;
+
+import dev.orderpipeline.contract.Topics;
+import dev.orderpipeline.lab.backlog.GroupWatch;
+import dev.orderpipeline.lab.backlog.LagTimeline;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the workers' consumer group lag once a second during a kafka run (end offsets of the command topic minus
+ * the group's committed offsets), so the report can say whether decisions kept up with acceptances: a bounded lag,
+ * or one that grows for as long as arrivals go on.
+ */
+final class LagRecorder {
+
+    private static final Logger log = LoggerFactory.getLogger(LagRecorder.class);
+    private static final Duration PERIOD = Duration.ofSeconds(1);
+    private static final Duration SETTLE = Duration.ofSeconds(30);
+
+    private final GroupWatch watch;
+    private final String group;
+    private final long startNanos;
+    private final Thread thread;
+    private final List<Long> lag = new ArrayList<>();
+    private final List<Long> atNanos = new ArrayList<>();
+    private volatile long lastArrivalNanos = -1;
+    private volatile boolean stopping;
+
+    private LagRecorder(String bootstrapServers, String group, long startNanos) {
+        this.watch = new GroupWatch(bootstrapServers);
+        this.group = group;
+        this.startNanos = startNanos;
+        thread = Thread.ofPlatform().name("lab-lag-recorder").daemon().unstarted(this::run);
+    }
+
+    /** Starts reading; {@code startNanos} is when the first arrival is due. */
+    static @Nullable LagRecorder start(@Nullable String bootstrapServers, String group, long startNanos) {
+        if (bootstrapServers == null) {
+            return null;
+        }
+        var recorder = new LagRecorder(bootstrapServers, group, startNanos);
+        recorder.thread.start();
+        return recorder;
+    }
+
+    /** The last checkout was due now. */
+    void lastArrival() {
+        lastArrivalNanos = System.nanoTime();
+    }
+
+    /** Waits (a while) for the lag to reach zero, stops, and sums up. */
+    SoakRun.KafkaFigures stop(long accepted, long decided) {
+        var deadline = System.nanoTime() + SETTLE.toNanos();
+        while (System.nanoTime() - deadline < 0 && !zeroSinceLastArrival()) {
+            pause(200);
+        }
+        stopping = true;
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        watch.close();
+        synchronized (this) {
+            long max = 0;
+            long atLastArrival = 0;
+            @Nullable Double toZero = null;
+            for (var i = 0; i < lag.size(); i++) {
+                max = Math.max(max, lag.get(i));
+                if (lastArrivalNanos > 0 && atNanos.get(i) <= lastArrivalNanos) {
+                    atLastArrival = lag.get(i);
+                }
+                if (toZero == null && lastArrivalNanos > 0 && atNanos.get(i) > lastArrivalNanos && lag.get(i) == 0) {
+                    toZero = Math.max(0, (atNanos.get(i) - lastArrivalNanos) / 1e9);
+                }
+            }
+            return new SoakRun.KafkaFigures(
+                    accepted, decided, max, atLastArrival, toZero == null ? null : Math.round(toZero * 10) / 10.0, lag);
+        }
+    }
+
+    private synchronized boolean zeroSinceLastArrival() {
+        for (var i = 0; i < lag.size(); i++) {
+            if (lastArrivalNanos > 0 && atNanos.get(i) > lastArrivalNanos && lag.get(i) == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void run() {
+        var next = startNanos;
+        while (!stopping) {
+            var wait = next - System.nanoTime();
+            if (wait > 0) {
+                pause(TimeUnit.NANOSECONDS.toMillis(wait) + 1);
+                continue;
+            }
+            try {
+                var end = watch.endOffsets(Topics.CHECKOUT_COMMANDS);
+                var committed = watch.committed(group);
+                long total = 0;
+                for (var partition : end.entrySet()) {
+                    total += LagTimeline.lag(partition.getValue(), committed.get(partition.getKey()), 0);
+                }
+                synchronized (this) {
+                    lag.add(total);
+                    atNanos.add(System.nanoTime());
+                }
+            } catch (IllegalStateException ex) {
+                log.debug("Could not read the lag of group {}", group, ex);
+            }
+            next += PERIOD.toNanos();
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

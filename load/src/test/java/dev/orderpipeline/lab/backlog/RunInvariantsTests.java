@@ -1,0 +1,106 @@
+package dev.orderpipeline.lab.backlog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.orderpipeline.contract.invariant.InvariantChecker;
+import dev.orderpipeline.infra.Postgres;
+import dev.orderpipeline.lab.ceiling.Ceiling;
+import dev.orderpipeline.lab.measure.Progress;
+import java.sql.SQLException;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/** The set-based check against the per-product {@link InvariantChecker}, on a real PostgreSQL. */
+class RunInvariantsTests {
+
+    private static DataSource database;
+
+    @BeforeAll
+    static void database() {
+        var postgres = Postgres.forTests();
+        var source = new PGSimpleDataSource();
+        source.setURL(postgres.createDatabase("lab_invariants"));
+        source.setUser(postgres.user());
+        if (postgres.password() != null) {
+            source.setPassword(postgres.password());
+        }
+        Ceiling.migrate(source);
+        database = source;
+    }
+
+    @Test
+    void judgesEveryProductAsTheInvariantCheckerDoes() throws SQLException {
+        var backlog = new BacklogWriter(database)
+                .create(
+                        "inv-" + UUID.randomUUID().toString().substring(0, 8),
+                        new KeyDistribution.Uniform(5),
+                        100,
+                        orders -> orders,
+                        5,
+                        Progress.silent());
+        var products = backlog.products();
+        // 0: every order completed properly; 1: completed without taking stock (drift); 2: completed, one order paid
+        // twice; 3: untouched (not final); 4: every order rejected
+        execute("""
+                UPDATE product SET stock = 0 WHERE id = ?;
+                UPDATE orders SET status = 'COMPLETED' WHERE product_id = ?;
+                INSERT INTO payment (id, order_id, amount) SELECT gen_random_uuid(), id, 10 FROM orders WHERE product_id = ?
+                """, products.get(0), products.get(0), products.get(0));
+        execute("""
+                UPDATE orders SET status = 'COMPLETED' WHERE product_id = ?;
+                INSERT INTO payment (id, order_id, amount) SELECT gen_random_uuid(), id, 10 FROM orders WHERE product_id = ?
+                """, products.get(1), products.get(1));
+        execute("""
+                UPDATE product SET stock = 0 WHERE id = ?;
+                UPDATE orders SET status = 'COMPLETED' WHERE product_id = ?;
+                INSERT INTO payment (id, order_id, amount) SELECT gen_random_uuid(), id, 10 FROM orders WHERE product_id = ?;
+                INSERT INTO payment (id, order_id, amount)
+                    SELECT gen_random_uuid(), id, 10 FROM orders WHERE product_id = ? ORDER BY id LIMIT 1
+                """, products.get(2), products.get(2), products.get(2), products.get(2));
+        execute("""
+                UPDATE orders SET status = 'REJECTED', reject_reason = 'INSUFFICIENT_STOCK' WHERE product_id = ?
+                """, products.get(4));
+
+        var checker = new InvariantChecker(database);
+        var reports = RunInvariants.reports(database, backlog.initialStock());
+        assertThat(reports).hasSize(5);
+        for (var report : reports) {
+            var truth = checker.check(report.productId(), report.initialStock());
+            assertThat(report)
+                    .usingRecursiveComparison()
+                    .ignoringFields("rejectionsByReason")
+                    .isEqualTo(truth);
+        }
+
+        var summary = RunInvariants.check(database, backlog.initialStock());
+        assertThat(summary.products()).isEqualTo(5);
+        assertThat(summary.productsViolating()).isEqualTo(3);
+        assertThat(summary.doublePayments()).isEqualTo(1);
+        assertThat(summary.drift()).isEqualTo(backlog.ordersPerProduct()[1]);
+        assertThat(summary.notFinal()).isEqualTo(backlog.ordersPerProduct()[3]);
+        assertThat(summary.rejected()).isEqualTo(backlog.ordersPerProduct()[4]);
+        assertThat(summary.holds()).isFalse();
+        assertThat(RunInvariants.ordersNotFinal(database, products)).isEqualTo(backlog.ordersPerProduct()[3]);
+    }
+
+    private static void execute(String statements, UUID... products) throws SQLException {
+        try (var connection = database.getConnection()) {
+            var parts = statements.split(";");
+            var next = 0;
+            for (var part : parts) {
+                if (part.isBlank()) {
+                    continue;
+                }
+                try (var statement = connection.prepareStatement(part)) {
+                    for (var i = 1; i <= statement.getParameterMetaData().getParameterCount(); i++) {
+                        statement.setObject(i, products[next++]);
+                    }
+                    statement.executeUpdate();
+                }
+            }
+        }
+    }
+}

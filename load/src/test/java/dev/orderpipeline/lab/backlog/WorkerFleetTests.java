@@ -1,0 +1,26 @@
+package dev.orderpipeline.lab.backlog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class WorkerFleetTests {
+
+    @Test
+    void givesEachPropertyTheLastValueBecauseSpringWouldJoinRepeatedOnesIntoAList() {
+        var merged = WorkerFleet.merge(List.of(
+                "--spring.datasource.url=jdbc:postgresql://db/a",
+                "--orderpipeline.topics.command-partitions=6",
+                "--debug",
+                "--orderpipeline.worker.group-id=g",
+                "--orderpipeline.topics.command-partitions=1"));
+
+        assertThat(merged)
+                .containsExactly(
+                        "--spring.datasource.url=jdbc:postgresql://db/a",
+                        "--debug",
+                        "--orderpipeline.worker.group-id=g",
+                        "--orderpipeline.topics.command-partitions=1");
+    }
+}

@@ -1,0 +1,106 @@
+package dev.orderpipeline.lab.ceiling;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.orderpipeline.contract.CheckoutCommand;
+import dev.orderpipeline.contract.invariant.InvariantChecker;
+import dev.orderpipeline.infra.Postgres;
+import dev.orderpipeline.lab.measure.Progress;
+import java.time.Duration;
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/** The ceiling's statements on a real PostgreSQL, at a size a test can afford. */
+class CeilingTests {
+
+    private static final int COMMANDS = 1_000;
+
+    private static DataSource database;
+
+    @BeforeAll
+    static void database() {
+        var postgres = Postgres.forTests();
+        var source = new PGSimpleDataSource();
+        source.setURL(postgres.createDatabase("lab_ceiling"));
+        source.setUser(postgres.user());
+        if (postgres.password() != null) {
+            source.setPassword(postgres.password());
+        }
+        Ceiling.migrate(source);
+        database = source;
+    }
+
+    @Test
+    void appliesEveryCommandOnceDurablyAndKeepsTheInvariants() throws Exception {
+        var settings = new CeilingSettings(List.of(1, 10, 100, 500), COMMANDS, Duration.ofMinutes(1), "on");
+
+        var runs = new Ceiling(database, settings, Progress.silent()).run();
+
+        assertThat(runs).extracting(CeilingRun::batchSize).containsExactly(1, 10, 100, 500);
+        var checker = new InvariantChecker(database);
+        for (var run : runs) {
+            assertThat(run.invariants().holds())
+                    .as("k=%d: %s", run.batchSize(), run.invariants().violations())
+                    .isTrue();
+            var truth = checker.check(run.productId(), 10 * COMMANDS);
+            assertThat(truth.holds()).isTrue();
+            // every command applied: warm-up and timed part together
+            assertThat(truth.completedOrders()).isEqualTo(COMMANDS);
+            assertThat(truth.stockLeft()).isEqualTo(9 * COMMANDS);
+            assertThat(truth.payments()).isEqualTo(COMMANDS);
+            assertThat(run.warmupCommands() + run.commands()).isEqualTo(COMMANDS);
+            assertThat(run.batches()).isEqualTo((long) Math.ceil((double) run.commands() / run.batchSize()));
+            assertThat(run.perSecond()).isPositive();
+            assertThat(run.batchLatency().count()).isEqualTo(run.batches());
+        }
+        try (var connection = database.getConnection();
+                var statement = connection.createStatement();
+                var rows = statement.executeQuery("""
+                        SELECT count(*), count(*) FILTER (WHERE outcome = 'COMPLETED') FROM processed_command
+                        """)) {
+            rows.next();
+            assertThat(rows.getLong(1)).isEqualTo(4L * COMMANDS);
+            assertThat(rows.getLong(2)).isEqualTo(4L * COMMANDS);
+        }
+    }
+
+    @Test
+    void stopsAtTheDurationAndRemovesTheOrdersItDidNotReach() {
+        var settings = new CeilingSettings(List.of(1), 5_000, Duration.ofMillis(200), "on");
+
+        var run = new Ceiling(database, settings, Progress.silent()).run().getFirst();
+
+        assertThat(run.warmupCommands() + run.commands()).isLessThan(5_000);
+        var truth = new InvariantChecker(database).check(run.productId(), 50_000);
+        assertThat(truth.holds()).as(truth.violations().toString()).isTrue();
+        assertThat(truth.completedOrders()).isEqualTo(run.warmupCommands() + run.commands());
+    }
+
+    @Test
+    void derivesTheCommandIdsTheWorkerWouldUse() throws Exception {
+        var run = new Ceiling(
+                        database, new CeilingSettings(List.of(50), 100, Duration.ofMinutes(1), "on"), Progress.silent())
+                .run()
+                .getFirst();
+
+        try (var connection = database.getConnection();
+                var statement = connection.prepareStatement("""
+                        SELECT o.id, pc.command_id FROM orders o JOIN processed_command pc ON pc.order_id = o.id
+                        WHERE o.product_id = ?
+                        """)) {
+            statement.setObject(1, run.productId());
+            try (var rows = statement.executeQuery()) {
+                var count = 0;
+                while (rows.next()) {
+                    assertThat(rows.getObject(2, java.util.UUID.class))
+                            .isEqualTo(CheckoutCommand.idFor(rows.getObject(1, java.util.UUID.class)));
+                    count++;
+                }
+                assertThat(count).isEqualTo(100);
+            }
+        }
+    }
+}

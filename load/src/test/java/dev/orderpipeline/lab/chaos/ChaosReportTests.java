@@ -1,0 +1,77 @@
+package dev.orderpipeline.lab.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
+import dev.orderpipeline.lab.report.Chart;
+import dev.orderpipeline.lab.report.Machine;
+import dev.orderpipeline.lab.report.ReportHeader;
+import dev.orderpipeline.lab.report.ReportWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ChaosReportTests {
+
+    @TempDir
+    Path folder;
+
+    @Test
+    void writesTheVerdictTheFaultsAndATimelineWithTheFaultWindowsAndReadsBackTheSameReport() throws Exception {
+        var report = report();
+
+        ReportWriter.write(report, folder);
+
+        assertThat(ReportWriter.JSON.readValue(
+                        folder.resolve(ReportWriter.JSON_FILE).toFile(), ChaosReport.class))
+                .isEqualTo(report);
+        assertThat(folder.resolve("timeline.png")).isNotEmptyFile();
+        assertThat(folder.resolve("open-checkouts.png")).isNotEmptyFile();
+        var markdown = Files.readString(folder.resolve(ReportWriter.MARKDOWN_FILE));
+        assertThat(markdown)
+                .contains(
+                        "## Verdict",
+                        "## Faults and recovery",
+                        "| broker restart | 10.0 | 10.0-20.0 | 2.0 s | 1.0 s | 2.0 s |",
+                        "## Poison records in checkout.commands.dlt",
+                        "| garbage-bytes | 2 | 2 |",
+                        "![Checkouts per second under faults");
+        assertThat(ReportWriter.console(report)).contains("Verdict", "Client retries");
+    }
+
+    @Test
+    void drawsEachFaultWindowAsABoxOverTheRates() {
+        var report = report();
+
+        var timeline = (Chart.Lines) report.charts().getFirst();
+
+        assertThat(timeline.values().get(ChaosReport.FAULT_SERIES))
+                .extracting(Chart.Point::x)
+                .containsExactly(10.0, 10.0, 20.0, 20.0);
+        assertThat(timeline.values().get(ChaosReport.FAULT_SERIES).get(1).y()).isPositive();
+    }
+
+    private static ChaosReport report() {
+        var run = new ChaosFixtures();
+        run.checkout(0, 5.0, "202", 5.1);
+        run.checkout(1, 9.9, "202", 22.0);
+        var refused = run.checkout(0, 14.0, "503", 23.0);
+        run.retry(refused, 2, 21.0, "202");
+        run.fault(FaultKind.BROKER_RESTART, "broker restart", 10, 20);
+        run.soundBooks();
+        run.poison.add(new PoisonFigures(PoisonKind.GARBAGE_BYTES, 2, 2, Map.of("unreadable command: <n>", 2L), 1.5));
+        var settings = ChaosFixtures.settings(FaultKind.BROKER_RESTART);
+        var header = new ReportHeader(
+                "chaos",
+                settings.parameters(),
+                Map.of("mode", "started by the lab"),
+                new Machine(2, 4096, "test CPU", "Linux", "JDK"),
+                Map.of("lab", "test"),
+                Instant.parse("2026-01-01T10:00:00Z"),
+                Instant.parse("2026-01-01T10:05:00Z"));
+        return new ChaosReport(header, settings, ChaosJudge.judge(run.evidence(settings, 26)));
+    }
+}

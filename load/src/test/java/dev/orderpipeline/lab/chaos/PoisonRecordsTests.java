@@ -1,0 +1,99 @@
+package dev.orderpipeline.lab.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.orderpipeline.contract.CheckoutCommand;
+import dev.orderpipeline.contract.Headers;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+class PoisonRecordsTests {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final List<UUID> hot = List.of(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID());
+    private final UUID decoyProduct = UUID.randomUUID();
+    private final List<PreparedOrder> decoys = IntStream.range(0, 10)
+            .mapToObj(index -> new PreparedOrder(UUID.randomUUID(), 0, "decoy-" + index))
+            .toList();
+
+    @Test
+    void splitsTheRecordsEvenlyOverTheKindsAndTagsEachWithTheRunAndItsKind() {
+        var records = PoisonRecords.build("run42", 1003, hot, decoyProduct, decoys, 7);
+
+        assertThat(records).hasSize(1003);
+        var perKind = PoisonRecords.perKind(1003);
+        assertThat(perKind).containsEntry(PoisonKind.GARBAGE_BYTES, 203).containsEntry(PoisonKind.INVALID_JSON, 200);
+        for (var kind : PoisonKind.values()) {
+            assertThat(records.stream().filter(record -> kind.equals(kindOf(record))))
+                    .as(kind.label())
+                    .hasSize(perKind.get(kind));
+        }
+        assertThat(PoisonRecords.kindOf("run43", "run42/garbage-bytes")).isNull();
+    }
+
+    @Test
+    void makesEveryKindUnreadableAsACommandOrInconsistentWithItsOrder() {
+        var records = PoisonRecords.build("run42", 50, hot, decoyProduct, decoys, 7);
+
+        for (var record : records) {
+            var kind = kindOf(record);
+            switch (kind) {
+                case GARBAGE_BYTES, INVALID_JSON ->
+                    assertThatThrownBy(() -> JSON.readTree(record.value()))
+                            .as(kind.label())
+                            .isInstanceOf(JacksonException.class);
+                case ZERO_QUANTITY -> {
+                    var json = JSON.readTree(record.value());
+                    assertThat(json.path("quantity").asInt()).isZero();
+                    assertThat(json.path("productId").asString()).isEqualTo(decoyProduct.toString());
+                    assertThat(header(record, Headers.COMMAND_ID))
+                            .isEqualTo(CheckoutCommand.idFor(
+                                            UUID.fromString(json.path("orderId").asString()))
+                                    .toString());
+                }
+                case MISSING_ORDER_ID -> {
+                    var json = JSON.readTree(record.value());
+                    assertThat(json.has("orderId")).isFalse();
+                    assertThat(json.path("quantity").asInt()).isEqualTo(1);
+                }
+                case PRODUCT_MISMATCH -> {
+                    var json = JSON.readTree(record.value());
+                    var order = UUID.fromString(json.path("orderId").asString());
+                    assertThat(decoys).extracting(PreparedOrder::orderId).contains(order);
+                    assertThat(hot)
+                            .contains(UUID.fromString(json.path("productId").asString()));
+                    assertThat(new String(record.key(), StandardCharsets.UTF_8))
+                            .isEqualTo(json.path("productId").asString());
+                    assertThat(header(record, Headers.COMMAND_ID))
+                            .isEqualTo(CheckoutCommand.idFor(order).toString());
+                }
+            }
+        }
+    }
+
+    @Test
+    void masksIdsAndNumbersInReasonsSoThatOneKindCountsTogether() {
+        var reason = "product 0b3c5a8e-8d4b-4b5e-9c1e-2f8a1d6c7e90 is not the product of order"
+                + " 9f1e2d3c-4b5a-6789-0abc-def012345678 at column 12";
+
+        assertThat(TopicEvidence.mask(reason)).isEqualTo("product <id> is not the product of order <id> at column <n>");
+        assertThat(TopicEvidence.mask(null)).isEqualTo(TopicEvidence.NO_REASON);
+    }
+
+    private static PoisonKind kindOf(ProducerRecord<byte[], byte[]> record) {
+        return PoisonRecords.kindOf("run42", header(record, PoisonRecords.TAG_HEADER));
+    }
+
+    private static String header(ProducerRecord<byte[], byte[]> record, String name) {
+        var header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,121 @@
+package dev.orderpipeline.lab.drain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.orderpipeline.contract.invariant.InvariantChecker;
+import dev.orderpipeline.infra.FreePorts;
+import dev.orderpipeline.infra.Postgres;
+import dev.orderpipeline.infra.StackConfig;
+import dev.orderpipeline.lab.ceiling.CeilingSettings;
+import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.pipeline.StackTarget;
+import dev.orderpipeline.lab.report.Machine;
+import dev.orderpipeline.lab.report.ReportHeader;
+import dev.orderpipeline.lab.report.ReportWriter;
+import dev.orderpipeline.lab.report.Versions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * A small drain from the packaged jars, end to end: the stack as processes without a worker, 20,000 checkouts of one
+ * hot product on the topic, then a worker process started by the lab; the group's lag must reach zero and the
+ * database must hold every invariant.
+ */
+class DrainEndToEndTests {
+
+    /** The repository root: failsafe runs in the module directory. */
+    private static final Path PROJECT = Path.of("..").toAbsolutePath().normalize();
+
+    private static final int COMMANDS = 20_000;
+
+    @TempDir
+    Path workDirectory;
+
+    @TempDir
+    Path output;
+
+    @Test
+    void drainsTheBacklogToZeroLagAndKeepsEveryInvariant() throws Exception {
+        var postgres = Postgres.forTests();
+        var jdbcUrl = postgres.createDatabase("lab_drain");
+        var ports = FreePorts.several(4);
+        var config = StackConfig.defaults(PROJECT)
+                .withWorkDirectory(workDirectory)
+                .withDatabase(new StackConfig.Database.Existing(jdbcUrl, postgres.user(), postgres.password()))
+                .withBroker(new StackConfig.Broker.FromJars(ports.get(0), ports.get(1)))
+                .withApps(ports.get(2), 0, ports.get(3))
+                .withPartitions(3);
+        var settings = new DrainSettings(
+                COMMANDS,
+                "hot",
+                1,
+                Duration.ofMillis(500),
+                Duration.ofMinutes(5),
+                new CeilingSettings(List.of(100), 2_000, Duration.ofSeconds(10), "on"));
+        var startedAt = Instant.now();
+
+        DrainRun run;
+        try (var target = StackTarget.start(config, 1, Duration.ofSeconds(30))) {
+            assertThat(target.stack().workers()).isEmpty();
+
+            run = new DrainExperiment(target, settings, Progress.silent()).run();
+
+            var header = new ReportHeader(
+                    "drain",
+                    settings.parameters(),
+                    target.description(),
+                    Machine.current(),
+                    Versions.collect(PROJECT, target.database()),
+                    startedAt,
+                    Instant.now());
+            ReportWriter.write(new DrainReport(header, settings, run), output);
+        }
+
+        var last = run.curve().getLast();
+        assertThat(last.lag()).isZero();
+        assertThat(last.consumed()).isEqualTo(COMMANDS);
+        assertThat(run.perSecondFromStart()).isPositive();
+        assertThat(run.results().orders()).isEqualTo(COMMANDS);
+        assertThat(run.invariants().holds())
+                .as(run.invariants().violations().toString())
+                .isTrue();
+        assertThat(run.invariants().completed()).isEqualTo(COMMANDS);
+        assertThat(run.resources().processes())
+                .extracting(usage -> usage.kind())
+                .contains(StackTarget.WORKER, "lab");
+        for (var ceiling : List.of(run.ceilingBefore(), run.ceilingAfter())) {
+            assertThat(ceiling).singleElement().satisfies(k100 -> {
+                assertThat(k100.batchSize()).isEqualTo(100);
+                assertThat(k100.invariants().holds()).isTrue();
+            });
+        }
+
+        // the database agrees with the report on its own
+        var database = new PGSimpleDataSource();
+        database.setURL(jdbcUrl);
+        database.setUser(postgres.user());
+        try (var connection = database.getConnection();
+                var statement = connection.createStatement();
+                var rows = statement.executeQuery("SELECT id FROM product WHERE name LIKE 'lab drain-%'")) {
+            rows.next();
+            var product = rows.getObject(1, java.util.UUID.class);
+            var truth = new InvariantChecker(database).check(product, 2 * COMMANDS);
+            assertThat(truth.holds()).isTrue();
+            assertThat(truth.completedOrders()).isEqualTo(COMMANDS);
+        }
+        for (var file : List.of(
+                ReportWriter.JSON_FILE,
+                ReportWriter.MARKDOWN_FILE,
+                ReportWriter.HTML_FILE,
+                "drain-lag.png",
+                "drain-rate.png",
+                "drain-vs-ceiling.png")) {
+            assertThat(output.resolve(file)).isNotEmptyFile();
+        }
+    }
+}
