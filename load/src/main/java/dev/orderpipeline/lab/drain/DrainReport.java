@@ -65,8 +65,9 @@ public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun 
         rows.add(List.of("First to last result", Cells.decimal(run.decidingSeconds(), 1) + " s"));
         rows.add(List.of("Commands/s while deciding", Cells.decimal(run.perSecondDeciding(), 0)));
         rows.add(List.of(
-                "Results / duplicates",
-                run.results().results() + " / " + run.results().duplicates()));
+                "Results / duplicates / orders without a result",
+                run.results().results() + " / " + run.results().duplicates() + " / "
+                        + (run.commands() - run.results().orders())));
         rows.add(List.of(
                 "Worker RSS max",
                 worker == null

@@ -214,6 +214,7 @@ public final class RebalanceExperiment {
                 pauses,
                 results.results(),
                 results.duplicates(),
+                backlog.size() - results.orders(),
                 counted,
                 results.endToEnd(),
                 timeline.curve(),

@@ -55,36 +55,41 @@ public record RebalanceReport(ReportHeader header, RebalanceSettings settings, L
                         Long.toString(run.results()),
                         Long.toString(run.duplicates()),
                         Long.toString(run.duplicatesCounted()),
+                        Long.toString(run.ordersWithoutResult()),
                         Cells.decimal(run.perSecond(), 0),
                         run.invariants().holds()
                                 ? "hold"
                                 : String.join("; ", run.invariants().violations())))
                 .toList();
         var tables = new ArrayList<Table>();
-        tables.add(new Table(
-                "Rebalances",
-                List.of(
-                        "Run",
-                        "Group type",
-                        "Event at",
-                        "Final owners at",
-                        "Moved partitions",
-                        "Pause, moved",
-                        "Pause, stayed",
-                        "Gap before",
-                        "End-to-end p50",
-                        "End-to-end p99",
-                        "End-to-end max",
-                        "Results",
-                        "Duplicates (results)",
-                        "Duplicates (worker counters)",
-                        "Commands/s",
-                        "Invariants"),
-                rows,
-                "Group type as the broker reports it. Gap before: the longest pause of any partition before the event,"
-                        + " the normal gap between commits. End-to-end: command record to result record. Duplicates (results): results flagged duplicate on"
-                        + " checkout.results; worker counters: checkout.commands{outcome=duplicate} of the workers still"
-                        + " alive at the end (a killed worker's count is lost with it)."));
+        tables.add(
+                new Table(
+                        "Rebalances",
+                        List.of(
+                                "Run",
+                                "Group type",
+                                "Event at",
+                                "Final owners at",
+                                "Moved partitions",
+                                "Pause, moved",
+                                "Pause, stayed",
+                                "Gap before",
+                                "End-to-end p50",
+                                "End-to-end p99",
+                                "End-to-end max",
+                                "Results",
+                                "Duplicates (results)",
+                                "Duplicates (worker counters)",
+                                "Orders without a result",
+                                "Commands/s",
+                                "Invariants"),
+                        rows,
+                        "Group type as the broker reports it. Gap before: the longest pause of any partition before the event,"
+                                + " the normal gap between commits. End-to-end: command record to result record. Duplicates (results): results flagged duplicate on"
+                                + " checkout.results; worker counters: checkout.commands{outcome=duplicate} of the workers still"
+                                + " alive at the end (a killed worker's count is lost with it). Orders without a result: decided"
+                                + " in the database, but no result reached checkout.results (the worker publishes results"
+                                + " without waiting for them; a killed one loses those in flight); the client reads the order."));
         var events = new ArrayList<List<String>>();
         for (var run : runs) {
             for (var event : run.events()) {

@@ -30,6 +30,8 @@ import org.jspecify.annotations.Nullable;
  * @param pauseByPartitionMillis per partition, its longest pause after the event
  * @param results result records of the run's orders
  * @param duplicates results flagged duplicate: redeliveries the idempotency table absorbed
+ * @param ordersWithoutResult orders decided in the database whose result never reached checkout.results (a worker
+ *     killed after its commit, before its results were acknowledged): the client then reads the order
  * @param duplicatesCounted what the surviving workers' checkout.commands{outcome=duplicate} counters said
  * @param endToEnd from each command's record timestamp to its first result's
  * @param curve lag and progress over time
@@ -55,6 +57,7 @@ public record RebalanceRun(
         Map<Integer, Long> pauseByPartitionMillis,
         long results,
         long duplicates,
+        long ordersWithoutResult,
         long duplicatesCounted,
         @Nullable Latency endToEnd,
         List<LagTimeline.Point> curve,

@@ -2,6 +2,7 @@ package dev.orderpipeline.lab.soak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import dev.orderpipeline.lab.report.Machine;
@@ -68,6 +69,65 @@ class SoakReportTests {
                 .containsExactly("kafka @ 100/s", "db-atomic @ 100/s");
         assertThat(ReportWriter.console(report))
                 .contains("Kafka: decisions against acceptances", "CPU per kind of process", "Invariants, read from");
+    }
+
+    @Test
+    void countsOrdersLeftOpenByDroppedArrivalsAsNoViolation() {
+        var run = run("db-atomic", 100, true);
+        var dropped = new SoakRun(
+                run.label(),
+                run.strategy(),
+                run.keys(),
+                run.products(),
+                run.targetRate(),
+                run.durationSeconds(),
+                run.productId(),
+                run.scheduled(),
+                run.started() - 40,
+                run.succeeded(),
+                run.errors(),
+                40,
+                run.achievedRate(),
+                run.latency(),
+                run.finalLatency(),
+                run.httpStatuses(),
+                run.timeline(),
+                true,
+                run.saturationReasons(),
+                run.resources(),
+                null,
+                null);
+
+        assertThat(SoakReport.verdict(dropped, invariants(40, 0)))
+                .isEqualTo("hold; 40 open = arrivals dropped or unanswered");
+        assertThat(SoakReport.verdict(dropped, invariants(41, 0))).startsWith("x: not final");
+        assertThat(SoakReport.verdict(dropped, invariants(40, 2))).contains("drift");
+        assertThat(SoakReport.verdict(dropped, invariants(0, 0))).isEqualTo("hold");
+    }
+
+    private static RunInvariants.Summary invariants(long notFinal, long drift) {
+        var violations = new ArrayList<String>();
+        if (notFinal > 0) {
+            violations.add("x: not final: " + notFinal + " orders still CREATED or PROCESSING");
+        }
+        if (drift != 0) {
+            violations.add("x: drift: " + drift);
+        }
+        return new RunInvariants.Summary(
+                1,
+                violations.isEmpty() ? 0 : 1,
+                260,
+                0,
+                notFinal,
+                260,
+                40 - drift,
+                300,
+                drift,
+                0,
+                0,
+                0,
+                260,
+                violations);
     }
 
     private static SoakReport report(SoakRun... runs) {
