@@ -117,7 +117,7 @@ public final class LocalStack implements AutoCloseable {
                 name,
                 config.workerJar(),
                 port,
-                config.appJvmOptions(),
+                config.workerJvmOptions(),
                 arguments,
                 appEnvironment(),
                 logDirectory().resolve(name + ".log"));

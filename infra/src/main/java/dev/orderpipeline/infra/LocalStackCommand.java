@@ -123,7 +123,8 @@ final class LocalStackCommand implements Callable<Integer> {
     @Option(
             names = "--app-jvm-option",
             paramLabel = "OPTION",
-            description = "JVM option for every app process, repeatable (--app-jvm-option=-Xmx512m).",
+            description = "JVM option for every app process, repeatable (--app-jvm-option=-Xmx512m); any given replace"
+                    + " the worker's default -Xmx128m -Xmn64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1.",
             showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
     List<String> appJvmOptions = new ArrayList<>();
 

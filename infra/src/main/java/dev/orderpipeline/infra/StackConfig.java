@@ -228,6 +228,23 @@ public record StackConfig(
                 timeout);
     }
 
+    /**
+     * The checkout-worker's JVM flags when none are given: the worker stays under 300 MB of resident memory while
+     * draining (261 MB measured; docs/worker-throughput.md). A small heap with half of it young keeps each poll's
+     * records from being promoted; Serial GC has the smallest footprint; C1 alone saves the C2 compiler's memory and
+     * costs nothing visible, since the worker waits for the database most of the time.
+     */
+    public static final List<String> WORKER_JVM_OPTIONS = List.of(
+            "-Xmx128m", "-Xmn64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError");
+
+    /**
+     * The JVM flags of worker processes: {@link #appJvmOptions()} when any are given (they replace the defaults
+     * whole, since collector flags cannot be combined), otherwise {@link #WORKER_JVM_OPTIONS}.
+     */
+    public List<String> workerJvmOptions() {
+        return appJvmOptions.isEmpty() ? WORKER_JVM_OPTIONS : appJvmOptions;
+    }
+
     /** The jar of order-api, built by {@code mvn package}. */
     public Path apiJar() {
         return projectDirectory.resolve("order-api/target/order-api.jar");

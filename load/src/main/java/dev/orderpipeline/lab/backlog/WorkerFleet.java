@@ -75,7 +75,7 @@ public final class WorkerFleet implements AutoCloseable {
                 name,
                 stack.config().workerJar(),
                 FreePorts.one(),
-                stack.config().appJvmOptions(),
+                stack.config().workerJvmOptions(),
                 merged,
                 environment,
                 stack.logDirectory().resolve(name + ".log"));

@@ -146,7 +146,7 @@ public final class DrainExperiment {
                     round(prepareSeconds, 2),
                     round(sent.perSecond(), 0),
                     settings.workers(),
-                    stack.config().appJvmOptions(),
+                    stack.config().workerJvmOptions(),
                     readyAt.get() > 0 ? round((readyAt.get() - clockStart) / 1e9, 2) : 0,
                     round(drainedMillis / 1000.0, 3),
                     round(backlog.size() * 1000.0 / drainedMillis, 1),

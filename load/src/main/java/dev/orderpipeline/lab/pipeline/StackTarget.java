@@ -99,6 +99,7 @@ public final class StackTarget implements Target {
         description.put("workers", Integer.toString(stack.workers().size()));
         description.put("partitions", Integer.toString(config.partitions()));
         description.put("appJvmOptions", String.join(" ", config.appJvmOptions()));
+        description.put("workerJvmOptions", String.join(" ", config.workerJvmOptions()));
         description.put("appArguments", String.join(" ", config.appArguments()));
         description.put(
                 "database",

@@ -99,7 +99,8 @@ public final class TargetOptions {
             order = 50,
             names = "--app-jvm-option",
             paramLabel = "OPTION",
-            description = "JVM option for every app process, repeatable (--app-jvm-option=-Xmx512m).",
+            description = "JVM option for every app process, repeatable (--app-jvm-option=-Xmx512m); any given replace"
+                    + " the worker's default -Xmx128m -Xmn64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1.",
             showDefaultValue = Visibility.NEVER)
     List<String> appJvmOptions = new ArrayList<>();
 

@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Objects;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -156,15 +155,11 @@ class ChaosEndToEndTests {
     }
 
     /**
-     * Disabled while it fails: the worker takes a transaction whose rollback failed on a terminated connection
-     * ({@code TransactionSystemException: JDBC rollback failed}, caused by HikariCP's SQLState-less {@code Connection
-     * is closed}) for a permanent failure, falls back to one command per transaction, meets the same failure there
-     * and dead-letters valid commands, whose orders stay CREATED. Enable once the worker treats a failed rollback as
-     * transient.
+     * Sessions terminated mid-transaction make the rollback fail too; the worker must take that for a transient
+     * failure and redeliver the poll, not dead-letter valid commands.
      */
     @Test
     @Order(6)
-    @Disabled("the worker dead-letters valid commands when their sessions are terminated: see the comment")
     void terminatedDatabaseSessionsLoseNoAcceptedCheckout() {
         var run = run(FaultKind.DATABASE_SESSIONS_KILLED);
 

@@ -39,6 +39,25 @@ class SoakReportTests {
     }
 
     @Test
+    void comparesEachStrategysHotRateWithItsSpreadRateAndWithTheBestLockStrategy() {
+        var report = report(
+                run("for-update", "hot", 100, false),
+                run("for-update", "hot", 200, true),
+                run("for-update", "uniform:1000", 400, false),
+                run("naive", "hot", 400, false),
+                run("kafka", "hot", 400, false),
+                run("kafka", "hot", 800, false),
+                run("kafka", "uniform:1000", 800, false));
+
+        assertThat(report.headlineTable().rows())
+                .containsExactly(
+                        List.of("for-update", "99/s", "399/s (uniform:1000)", "0.25", "1.0x"),
+                        List.of("naive", "399/s", "n/a", "n/a", "4.0x"),
+                        List.of("kafka", "799/s", "799/s (uniform:1000)", "1.00", "8.1x"));
+        assertThat(report.headlineTable().note()).contains("best lock strategy on the hot product here: for-update");
+    }
+
+    @Test
     void writesTimeSeriesChartsAndReadsBackTheSameReport() throws Exception {
         var report = report(run("kafka", 100, false), run("for-update", 100, true));
 
@@ -153,14 +172,18 @@ class SoakReportTests {
     }
 
     private static SoakRun run(String strategy, int rate, boolean saturated) {
+        return run(strategy, "hot", rate, saturated);
+    }
+
+    private static SoakRun run(String strategy, String keys, int rate, boolean saturated) {
         var timeline = new ArrayList<SoakRun.SoakSecond>();
         for (var second = 0; second < 3; second++) {
             timeline.add(new SoakRun.SoakSecond(second, rate, rate - 1, 0, 0, 0, 12.5, saturated ? 1500 : 80, 1800));
         }
         return new SoakRun(
-                strategy + " @ " + rate + "/s",
+                strategy + (keys.equals("hot") ? "" : " " + keys) + " @ " + rate + "/s",
                 strategy,
-                "hot",
+                keys,
                 1,
                 rate,
                 3,
