@@ -5,6 +5,7 @@ import dev.orderpipeline.lab.chaos.ChaosCommand;
 import dev.orderpipeline.lab.compare.CompareCommand;
 import dev.orderpipeline.lab.drain.DrainCommand;
 import dev.orderpipeline.lab.rebalance.RebalanceCommand;
+import dev.orderpipeline.lab.render.RenderCommand;
 import dev.orderpipeline.lab.scale.ScaleCommand;
 import dev.orderpipeline.lab.soak.SoakCommand;
 import picocli.CommandLine;
@@ -30,6 +31,7 @@ import picocli.CommandLine.Command;
             ScaleCommand.class,
             RebalanceCommand.class,
             ChaosCommand.class,
+            RenderCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class Lab implements Runnable {

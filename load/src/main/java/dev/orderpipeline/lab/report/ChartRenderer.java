@@ -6,10 +6,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.CategoryLabelPositions;
+import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.XYPlot;
@@ -99,6 +101,13 @@ final class ChartRenderer {
         plot.setBackgroundPaint(Color.WHITE);
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
         plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
+        var counts = lines.values().values().stream()
+                .flatMap(List::stream)
+                .allMatch(point -> point.x() == Math.rint(point.x()));
+        if (counts && plot.getDomainAxis() instanceof NumberAxis axis) {
+            // whole numbers on the x axis (workers, partitions) get whole-number ticks, not 1.1, 1.2, ...
+            axis.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+        }
         // "<run> p50" beside "<run> p99": the same colour for one run, the median dashed
         var colours = new LinkedHashMap<String, Color>();
         for (var series = 0; series < dataset.getSeriesCount(); series++) {
