@@ -30,6 +30,7 @@ import picocli.CommandLine.Command;
             ScaleCommand.class,
             RebalanceCommand.class,
             ChaosCommand.class,
+            TokenCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class Lab implements Runnable {
