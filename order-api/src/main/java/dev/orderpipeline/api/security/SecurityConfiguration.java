@@ -29,7 +29,9 @@ import org.springframework.security.web.firewall.RequestRejectedHandler;
  *
  * <ul>
  *   <li>public: reading a product ({@code GET /api/products/{id}}: the catalogue), the API description and Swagger
- *       UI, and the actuator's health (probes), info and Prometheus (scraping) endpoints;
+ *       UI, the actuator's health (probes), info and Prometheus (scraping) endpoints, and the RFC 9728 resource
+ *       metadata Spring Security serves itself ({@code /.well-known/oauth-protected-resource}, named in {@code
+ *       WWW-Authenticate});
  *   <li>an authenticated user: orders and their checkout, which are the caller's own ({@code /api/orders/**});
  *   <li>the role {@value #ADMIN_ROLE}: creating products, the lab endpoints ({@code /api/lab/**}) and the rest of the
  *       actuator;

@@ -144,11 +144,27 @@ class AuthorizationMatrixTests extends ApiTestSupport {
     }
 
     @Test
-    void servesTheSwaggerUiToAnyone() {
+    void servesWhatNoHandlerMappingListsToAnyone() {
         var client = ApiClient.anonymous(port());
         assertThat(client.send("GET", "/swagger-ui/index.html", null, "text/html", "Accept", "text/html")
                         .status())
                 .isEqualTo(200);
+        // the resource metadata (RFC 9728) that WWW-Authenticate points clients to, served by a security filter
+        var metadata = client.get("/.well-known/oauth-protected-resource");
+        assertThat(metadata.status()).isEqualTo(200);
+        assertThat(metadata.json().get("bearer_methods_supported").values())
+                .extracting(JsonNode::asString)
+                .containsExactly("header");
+    }
+
+    @Test
+    void refusesAPathNoEndpointMapsToAnyoneWithoutAToken() {
+        var response = ApiClient.anonymous(port()).get("/api/nothing-here");
+
+        assertThat(response.status()).isEqualTo(401);
+        assertThat(response.json().get("type").asString())
+                .isEqualTo("urn:order-pipeline:problem:authentication-required");
+        assertThat(api.get("/api/nothing-here").status()).isEqualTo(404);
     }
 
     /** What a caller must get. */
