@@ -97,7 +97,7 @@ public final class LocalStack implements AutoCloseable {
                 port,
                 config.appJvmOptions(),
                 appArguments(),
-                appEnvironment(),
+                apiEnvironment(),
                 logDirectory().resolve(name + ".log"));
     }
 
@@ -246,6 +246,12 @@ public final class LocalStack implements AutoCloseable {
                 "  %-18s %s (user %s)%s%n",
                 "JDBC URL", jdbcUrl(), databaseUser(), postgres != null && postgres.isEmbedded() ? " embedded" : ""));
         text.append(String.format("  %-18s %s%n", "Logs", logDirectory()));
+        text.append(String.format(
+                "  %-18s TOKEN=$(bin/lab token --user alice)  (--admin for products and the lab endpoints;"
+                        + " development key)%n",
+                "Bearer token"));
+        text.append(String.format(
+                "  %-18s curl -H \"Authorization: Bearer $TOKEN\" %s/api/orders/<id>%n", "", api().baseUrl()));
         text.append("Ctrl-C stops everything.").append(line);
         return text.toString();
     }
@@ -391,6 +397,16 @@ public final class LocalStack implements AutoCloseable {
         if (password != null) {
             environment.put("SPRING_DATASOURCE_PASSWORD", password);
         }
+        return environment;
+    }
+
+    /**
+     * The API verifies bearer tokens with the development key (from the launcher's environment, else the default
+     * that {@code bin/lab token} signs with): the local run has no identity provider.
+     */
+    private Map<String, String> apiEnvironment() {
+        var environment = appEnvironment();
+        environment.put(DevelopmentTokens.KEY_ENVIRONMENT_VARIABLE, DevelopmentTokens.configuredKey());
         return environment;
     }
 

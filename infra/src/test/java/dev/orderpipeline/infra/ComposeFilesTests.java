@@ -228,6 +228,17 @@ class ComposeFilesTests {
 
     @ParameterizedTest
     @EnumSource(Variant.class)
+    void theApiVerifiesBearerTokensWithTheKeyTheLabSignsWith(Variant variant) {
+        var environment = variant.load().environment("order-api");
+        // without a key the API refuses to start; with the default (the variable unset), bin/lab token mints for it
+        assertThat(environment.get(DevelopmentTokens.KEY_ENVIRONMENT_VARIABLE))
+                .isEqualTo(DevelopmentTokens.DEFAULT_KEY);
+        // an empty JWK set URI would make Spring Boot build a decoder without keys
+        assertThat(environment).doesNotContainKey("SPRING_SECURITY_OAUTH2_RESOURCESERVER_JWT_JWK_SET_URI");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Variant.class)
     void theWorkerCanBeScaledBecauseNothingAboutItIsUnique(Variant variant) {
         var worker = variant.load().service(SCALED_SERVICE);
         assertThat(worker.has("container_name")).isFalse();

@@ -32,6 +32,7 @@ import picocli.CommandLine.Command;
             RebalanceCommand.class,
             ChaosCommand.class,
             RenderCommand.class,
+            TokenCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class Lab implements Runnable {

@@ -3,6 +3,7 @@ package dev.orderpipeline.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.orderpipeline.infra.DevelopmentTokens;
 import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.LocalStack;
 import dev.orderpipeline.infra.Postgres;
@@ -22,7 +23,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The launcher end to end: PostgreSQL, a broker from the Kafka jars, and the packaged order-api and checkout-worker
- * as processes of their own; one checkout goes through all of them over HTTP.
+ * as processes of their own; one checkout goes through all of them over HTTP, with the bearer tokens {@code bin/lab
+ * token} would mint for the development key the launcher hands the API.
  */
 class LocalStackTests {
 
@@ -34,6 +36,8 @@ class LocalStackTests {
             .version(HttpClient.Version.HTTP_1_1)
             .build();
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final DevelopmentTokens TOKENS = new DevelopmentTokens(DevelopmentTokens.configuredKey());
+    private static final String ALICE = "Bearer " + TOKENS.user("alice");
 
     @TempDir
     Path workDirectory;
@@ -55,12 +59,16 @@ class LocalStackTests {
             assertThat(processes).as("API, worker and broker").hasSize(3);
             var api = stack.api().baseUrl();
 
-            var product = send("POST", api + "/api/products", Map.of(), """
+            var anonymous = send("POST", api + "/api/products", Map.of(), """
+                    {"name": "Limited sneaker", "stock": 5, "price": 129.90}""");
+            assertThat(anonymous.statusCode()).as(anonymous.body()).isEqualTo(401);
+            var product =
+                    send("POST", api + "/api/products", Map.of("Authorization", "Bearer " + TOKENS.admin("ops")), """
                     {"name": "Limited sneaker", "stock": 5, "price": 129.90}""");
             assertThat(product.statusCode()).as(product.body()).isEqualTo(201);
             var productId = json(product).path("id").asString();
 
-            var order = send("POST", api + "/api/orders", Map.of("X-User-Id", "alice"), """
+            var order = send("POST", api + "/api/orders", Map.of("Authorization", ALICE), """
                     {"productId": "%s", "quantity": 1}""".formatted(productId));
             assertThat(order.statusCode()).as(order.body()).isEqualTo(201);
             var orderId = json(order).path("id").asString();
@@ -68,7 +76,7 @@ class LocalStackTests {
             var checkout = send(
                     "POST",
                     api + "/api/orders/" + orderId + "/checkout",
-                    Map.of("X-User-Id", "alice", "Prefer", "wait=10"),
+                    Map.of("Authorization", ALICE, "Prefer", "wait=10"),
                     "");
             assertThat(checkout.statusCode()).as(checkout.body()).isIn(200, 202);
             if (checkout.statusCode() == 200) {
@@ -89,7 +97,7 @@ class LocalStackTests {
     }
 
     private static String orderStatus(String api, String orderId) throws Exception {
-        var response = send("GET", api + "/api/orders/" + orderId, Map.of("X-User-Id", "alice"), null);
+        var response = send("GET", api + "/api/orders/" + orderId, Map.of("Authorization", ALICE), null);
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return json(response).path("status").asString();
     }

@@ -12,7 +12,11 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** A plain HTTP client for the API under test, so tests see exactly what a real client sees. */
+/**
+ * A plain HTTP client for the API under test, so tests see exactly what a real client sees. It sends an
+ * administrator's bearer token unless a request brings its own {@code Authorization} header, so that tests about
+ * something else can create products and read the lab endpoints; {@link #anonymous(int)} sends none.
+ */
 public final class ApiClient {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -20,9 +24,21 @@ public final class ApiClient {
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String baseUrl;
+    private final @Nullable String defaultAuthorization;
 
+    /** A client that acts as an administrator unless told otherwise. */
     public ApiClient(int port) {
+        this(port, TestTokens.adminBearer());
+    }
+
+    private ApiClient(int port, @Nullable String defaultAuthorization) {
         this.baseUrl = "http://127.0.0.1:" + port;
+        this.defaultAuthorization = defaultAuthorization;
+    }
+
+    /** A client that sends no credentials of its own. */
+    public static ApiClient anonymous(int port) {
+        return new ApiClient(port, null);
     }
 
     public Response get(String path, String... headers) {
@@ -44,8 +60,13 @@ public final class ApiClient {
         if (body != null) {
             request.header("Content-Type", contentType);
         }
+        var authorizes = false;
         for (var i = 0; i < headers.length; i += 2) {
             request.header(headers[i], headers[i + 1]);
+            authorizes |= headers[i].equalsIgnoreCase(TestTokens.AUTHORIZATION);
+        }
+        if (!authorizes && defaultAuthorization != null) {
+            request.header(TestTokens.AUTHORIZATION, defaultAuthorization);
         }
         try {
             var response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());

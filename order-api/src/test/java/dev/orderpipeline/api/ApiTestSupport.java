@@ -1,5 +1,7 @@
 package dev.orderpipeline.api;
 
+import static dev.orderpipeline.api.TestTokens.AUTHORIZATION;
+import static dev.orderpipeline.api.TestTokens.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.infra.Postgres;
@@ -31,8 +33,6 @@ import tools.jackson.databind.JsonNode;
 @EmbeddedKafka
 public abstract class ApiTestSupport {
 
-    protected static final String USER = "X-User-Id";
-
     private static final String DATABASE_URL = Postgres.forTests().createDatabase("order_api");
 
     @DynamicPropertySource
@@ -54,11 +54,16 @@ public abstract class ApiTestSupport {
     @Autowired
     protected EmbeddedKafkaBroker broker;
 
+    /** A client that acts as an administrator unless a request brings its own token. */
     protected ApiClient api;
 
     @BeforeEach
     void connectClient() {
         api = new ApiClient(port);
+    }
+
+    protected int port() {
+        return port;
     }
 
     protected static String newUser() {
@@ -76,7 +81,7 @@ public abstract class ApiTestSupport {
     protected JsonNode createOrder(String userId, UUID productId, int quantity) {
         var response = api.post("/api/orders", """
                 {"productId": "%s", "quantity": %d}
-                """.formatted(productId, quantity), USER, userId);
+                """.formatted(productId, quantity), AUTHORIZATION, bearer(userId));
         assertThat(response.status()).as(response::toString).isEqualTo(201);
         return response.json();
     }

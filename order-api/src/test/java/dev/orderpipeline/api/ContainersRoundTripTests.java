@@ -1,5 +1,6 @@
 package dev.orderpipeline.api;
 
+import static dev.orderpipeline.api.TestTokens.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -60,17 +61,18 @@ class ContainersRoundTripTests {
         var viaKafka = placeOrder(alice, productId);
         var viaDatabase = placeOrder(alice, productId);
 
-        var accepted = api.post("/api/orders/" + viaKafka + "/checkout", null, "X-User-Id", alice);
+        var accepted = api.post("/api/orders/" + viaKafka + "/checkout", null, "Authorization", bearer(alice));
         assertThat(accepted.status()).as(accepted::toString).isEqualTo(202);
         assertThat(accepted.header("Location")).hasValue("/api/orders/" + viaKafka);
         assertThat(commandsFor(productId))
                 .anySatisfy(command -> assertThat(command.value()).contains(viaKafka));
 
-        var decided = api.post("/api/orders/" + viaDatabase + "/checkout?strategy=db-atomic", null, "X-User-Id", alice);
+        var decided = api.post(
+                "/api/orders/" + viaDatabase + "/checkout?strategy=db-atomic", null, "Authorization", bearer(alice));
         assertThat(decided.status()).as(decided::toString).isEqualTo(200);
         assertThat(decided.json().get("status").asString()).isEqualTo("COMPLETED");
 
-        var polled = api.get("/api/orders/" + viaKafka, "X-User-Id", alice);
+        var polled = api.get("/api/orders/" + viaKafka, "Authorization", bearer(alice));
         assertThat(polled.json().get("status").asString()).isEqualTo("CREATED");
         var invariants = api.get("/api/lab/products/" + productId + "/invariants?initialStock=2");
         assertThat(invariants.json().get("stockLeft").asInt()).isOne();
@@ -80,8 +82,11 @@ class ContainersRoundTripTests {
     }
 
     private String placeOrder(String userId, String productId) {
-        var order =
-                api.post("/api/orders", "{\"productId\": \"" + productId + "\", \"quantity\": 1}", "X-User-Id", userId);
+        var order = api.post(
+                "/api/orders",
+                "{\"productId\": \"" + productId + "\", \"quantity\": 1}",
+                "Authorization",
+                bearer(userId));
         assertThat(order.status()).as(order::toString).isEqualTo(201);
         return order.json().get("id").asString();
     }

@@ -1,5 +1,7 @@
 package dev.orderpipeline.api;
 
+import static dev.orderpipeline.api.TestTokens.AUTHORIZATION;
+import static dev.orderpipeline.api.TestTokens.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -51,7 +53,7 @@ class OperationsTests extends ApiTestSupport {
     void exposesTheCheckoutTimerWithAHistogram() {
         var alice = newUser();
         var orderId = createOrderId(alice);
-        assertThat(api.post("/api/orders/" + orderId + "/checkout", null, USER, alice)
+        assertThat(api.post("/api/orders/" + orderId + "/checkout", null, AUTHORIZATION, bearer(alice))
                         .status())
                 .isEqualTo(202);
 
@@ -69,10 +71,14 @@ class OperationsTests extends ApiTestSupport {
         var alice = newUser();
         var viaKafka = createOrderId(alice);
         var viaDatabase = createOrderId(alice);
-        assertThat(api.post("/api/orders/" + viaKafka + "/checkout", null, USER, alice)
+        assertThat(api.post("/api/orders/" + viaKafka + "/checkout", null, AUTHORIZATION, bearer(alice))
                         .status())
                 .isEqualTo(202);
-        assertThat(api.post("/api/orders/" + viaDatabase + "/checkout?strategy=optimistic", null, USER, alice)
+        assertThat(api.post(
+                                "/api/orders/" + viaDatabase + "/checkout?strategy=optimistic",
+                                null,
+                                AUTHORIZATION,
+                                bearer(alice))
                         .status())
                 .isEqualTo(200);
 

@@ -81,7 +81,7 @@ public final class ChaosExperiment {
         var http = ApiClient.newHttpClient();
         try (var topics = new TopicReader(target.bootstrapServers())) {
             var callers = apis.stream()
-                    .map(api -> new CheckoutCaller(api.baseUrl(), http, requestTimeout))
+                    .map(api -> new CheckoutCaller(api.baseUrl(), http, requestTimeout, api::userAuthorization))
                     .toList();
             var clock = RunClock.startingNow();
             var faults = new ArrayList<FaultWindow>();

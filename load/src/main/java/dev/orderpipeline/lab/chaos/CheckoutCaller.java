@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,11 +24,14 @@ final class CheckoutCaller {
     private final String baseUrl;
     private final HttpClient http;
     private final Duration requestTimeout;
+    private final Function<String, String> authorization;
 
-    CheckoutCaller(String baseUrl, HttpClient http, Duration requestTimeout) {
+    /** {@code authorization} gives the {@code Authorization} header of a buyer's user id. */
+    CheckoutCaller(String baseUrl, HttpClient http, Duration requestTimeout, Function<String, String> authorization) {
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         this.http = http;
         this.requestTimeout = requestTimeout;
+        this.authorization = authorization;
     }
 
     /**
@@ -60,7 +64,7 @@ final class CheckoutCaller {
                         URI.create(baseUrl + "/api/orders/" + orderId + "/checkout?strategy=kafka"))
                 .timeout(requestTimeout)
                 .header("Accept", "application/json")
-                .header("X-User-Id", userId)
+                .header("Authorization", authorization.apply(userId))
                 .POST(HttpRequest.BodyPublishers.noBody())
                 .build();
         try {

@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.pipeline;
 
 import dev.orderpipeline.contract.invariant.InvariantReport;
+import dev.orderpipeline.infra.DevelopmentTokens;
 import dev.orderpipeline.lab.measure.StatusCounts;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -19,19 +20,27 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The order-api endpoints the lab uses, on one replica. */
+/**
+ * The order-api endpoints the lab uses, on one replica, with bearer tokens the lab mints itself: an administrator's
+ * for creating products and reading the lab endpoints, and one per buyer (the user id as subject) for orders and
+ * checkouts, as real clients would hold.
+ */
 public final class ApiClient {
 
     /** The problem type order-api answers when it does not know a strategy name. */
     static final String UNKNOWN_STRATEGY = "urn:order-pipeline:problem:unknown-strategy";
+
+    /** The subject of the lab's administrator token. */
+    static final String ADMIN = "lab-admin";
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final String baseUrl;
     private final HttpClient http;
     private final Duration requestTimeout;
+    private final DevelopmentTokens tokens;
 
-    public ApiClient(String baseUrl, HttpClient http, Duration requestTimeout) {
+    public ApiClient(String baseUrl, HttpClient http, Duration requestTimeout, DevelopmentTokens tokens) {
         var trimmed = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         var uri = URI.create(trimmed);
         if (uri.getScheme() == null || !uri.getScheme().startsWith("http") || uri.getHost() == null) {
@@ -40,6 +49,7 @@ public final class ApiClient {
         this.baseUrl = trimmed;
         this.http = http;
         this.requestTimeout = requestTimeout;
+        this.tokens = tokens;
     }
 
     /** A client for the lab: HTTP/1.1 as the apps speak it, its callbacks on virtual threads. */
@@ -55,17 +65,31 @@ public final class ApiClient {
         return baseUrl;
     }
 
+    /** The tokens this client signs its requests with, for other callers of the same replica. */
+    public DevelopmentTokens tokens() {
+        return tokens;
+    }
+
+    /** The {@code Authorization} header of {@code userId}, a buyer without roles. */
+    public String userAuthorization(String userId) {
+        return "Bearer " + tokens.user(userId);
+    }
+
+    private String adminAuthorization() {
+        return "Bearer " + tokens.admin(ADMIN);
+    }
+
     /** Creates a product and returns its id. */
     public UUID createProduct(String name, int stock, BigDecimal price) {
         var body = Map.of("name", name, "stock", stock, "price", price);
-        var response = send(post("/api/products", null, JSON.writeValueAsString(body)));
+        var response = send(post("/api/products", adminAuthorization(), JSON.writeValueAsString(body)));
         return id(expect(response, 201, "creating a product"));
     }
 
     /** Creates an order of {@code userId} and returns its id. */
     public UUID createOrder(String userId, UUID productId, int quantity) {
         var body = Map.of("productId", productId.toString(), "quantity", quantity);
-        var response = send(post("/api/orders", userId, JSON.writeValueAsString(body)));
+        var response = send(post("/api/orders", userAuthorization(userId), JSON.writeValueAsString(body)));
         return id(expect(response, 201, "creating an order"));
     }
 
@@ -76,7 +100,8 @@ public final class ApiClient {
     public String checkout(UUID orderId, String userId, String strategy, @Nullable Integer delayMillis) {
         var path = checkoutPath(orderId, strategy, delayMillis);
         try {
-            var response = http.send(post(path, userId, null), HttpResponse.BodyHandlers.discarding());
+            var response =
+                    http.send(post(path, userAuthorization(userId), null), HttpResponse.BodyHandlers.discarding());
             return Integer.toString(response.statusCode());
         } catch (HttpTimeoutException ex) {
             return StatusCounts.TIMEOUT;
@@ -93,7 +118,8 @@ public final class ApiClient {
      * answers 404 when the name is known and 400 unknown-strategy when it is not (the name is resolved first).
      */
     public boolean supportsStrategy(String strategy) {
-        var response = send(post(checkoutPath(UUID.randomUUID(), strategy, null), "lab-probe", null));
+        var response =
+                send(post(checkoutPath(UUID.randomUUID(), strategy, null), userAuthorization("lab-probe"), null));
         if (response.statusCode() == 400) {
             var type = parse(response.body()).path("type").asString("");
             return !UNKNOWN_STRATEGY.equals(type);
@@ -107,6 +133,7 @@ public final class ApiClient {
                         baseUrl + "/api/lab/products/" + productId + "/invariants?initialStock=" + initialStock))
                 .timeout(requestTimeout)
                 .header("Accept", "application/json")
+                .header("Authorization", adminAuthorization())
                 .GET()
                 .build();
         var json = parse(expect(send(request), 200, "reading the invariants").body());
@@ -135,13 +162,11 @@ public final class ApiClient {
         return delayMillis == null ? path : path + "&delayMs=" + delayMillis;
     }
 
-    private HttpRequest post(String path, @Nullable String userId, @Nullable String json) {
+    private HttpRequest post(String path, String authorization, @Nullable String json) {
         var request = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .timeout(requestTimeout)
-                .header("Accept", "application/json");
-        if (userId != null) {
-            request.header("X-User-Id", userId);
-        }
+                .header("Accept", "application/json")
+                .header("Authorization", authorization);
         if (json == null) {
             request.POST(HttpRequest.BodyPublishers.noBody());
         } else {

@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.pipeline;
 
 import dev.orderpipeline.infra.AppProcess;
+import dev.orderpipeline.infra.DevelopmentTokens;
 import dev.orderpipeline.infra.LocalStack;
 import dev.orderpipeline.infra.StackConfig;
 import dev.orderpipeline.lab.measure.ResourceSampler;
@@ -33,7 +34,9 @@ public final class StackTarget implements Target {
         this.shutdownHook = shutdownHook;
         http = ApiClient.newHttpClient();
         apis = stack.apis().stream()
-                .map(app -> new ApiClient(app.baseUrl(), http, timeout))
+                // the key LocalStack hands the API processes
+                .map(app -> new ApiClient(
+                        app.baseUrl(), http, timeout, new DevelopmentTokens(DevelopmentTokens.configuredKey())))
                 .toList();
         database = new Database(stack.jdbcUrl(), stack.databaseUser(), stack.databasePassword());
     }

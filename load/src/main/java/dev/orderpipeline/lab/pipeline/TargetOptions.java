@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.pipeline;
 
+import dev.orderpipeline.infra.DevelopmentTokens;
 import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.StackConfig;
 import java.io.IOException;
@@ -145,6 +146,22 @@ public final class TargetOptions {
     @Nullable
     String databaseServer;
 
+    @Option(
+            order = 56,
+            names = "--token-key",
+            paramLabel = "KEY",
+            description = "With --api-url: the development key the replicas verify bearer tokens with (their"
+                    + " orderpipeline.security.development-key); the lab signs an admin token and one per buyer with"
+                    + " it. Default: $" + DevelopmentTokens.KEY_ENVIRONMENT_VARIABLE + ", else the local run's"
+                    + " default. The pipeline the lab starts uses that default (or the variable) itself.",
+            showDefaultValue = Visibility.NEVER)
+    @Nullable
+    String tokenKey;
+
+    private String tokenKey() {
+        return tokenKey == null || tokenKey.isBlank() ? DevelopmentTokens.configuredKey() : tokenKey;
+    }
+
     /** The database the lab creates afresh on a {@code --database-server}. */
     public static final String LAB_DATABASE = "orderpipeline_lab";
 
@@ -183,7 +200,7 @@ public final class TargetOptions {
                         "--database-server is for the stack the lab starts, not with --api-url");
             }
             var database = databaseUrl == null ? null : new Database(databaseUrl, databaseUser, databasePassword);
-            return new UrlTarget(apiUrls, database, bootstrapServers, timeout);
+            return new UrlTarget(apiUrls, database, bootstrapServers, timeout, new DevelopmentTokens(tokenKey()));
         }
         if (apiReplicas < 1 || workers < 0 || partitions < 1) {
             throw new IllegalArgumentException(

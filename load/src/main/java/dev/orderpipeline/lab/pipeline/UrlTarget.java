@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.pipeline;
 
+import dev.orderpipeline.infra.DevelopmentTokens;
 import dev.orderpipeline.lab.measure.ResourceSampler;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -17,12 +18,18 @@ public final class UrlTarget implements Target {
     private final HttpClient http;
 
     public UrlTarget(
-            List<String> apiUrls, @Nullable Database database, @Nullable String bootstrapServers, Duration timeout) {
+            List<String> apiUrls,
+            @Nullable Database database,
+            @Nullable String bootstrapServers,
+            Duration timeout,
+            DevelopmentTokens tokens) {
         if (apiUrls.isEmpty()) {
             throw new IllegalArgumentException("at least one API URL is needed");
         }
         http = ApiClient.newHttpClient();
-        apis = apiUrls.stream().map(url -> new ApiClient(url, http, timeout)).toList();
+        apis = apiUrls.stream()
+                .map(url -> new ApiClient(url, http, timeout, tokens))
+                .toList();
         this.database = database;
         this.bootstrapServers = bootstrapServers;
     }

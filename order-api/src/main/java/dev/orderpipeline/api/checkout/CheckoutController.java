@@ -1,10 +1,11 @@
 package dev.orderpipeline.api.checkout;
 
+import static dev.orderpipeline.api.web.ProblemKind.AUTHENTICATION_REQUIRED;
 import static dev.orderpipeline.api.web.ProblemKind.BROKER_UNAVAILABLE;
 import static dev.orderpipeline.api.web.ProblemKind.CHECKOUT_BUSY;
 import static dev.orderpipeline.api.web.ProblemKind.DATABASE_UNAVAILABLE;
+import static dev.orderpipeline.api.web.ProblemKind.INVALID_TOKEN;
 import static dev.orderpipeline.api.web.ProblemKind.MALFORMED_REQUEST;
-import static dev.orderpipeline.api.web.ProblemKind.MISSING_USER;
 import static dev.orderpipeline.api.web.ProblemKind.ORDER_NOT_CHECKOUTABLE;
 import static dev.orderpipeline.api.web.ProblemKind.ORDER_NOT_FOUND;
 import static dev.orderpipeline.api.web.ProblemKind.UNKNOWN_STRATEGY;
@@ -103,7 +104,8 @@ class CheckoutController {
     @ProblemResponses({
         VALIDATION_FAILED,
         MALFORMED_REQUEST,
-        MISSING_USER,
+        AUTHENTICATION_REQUIRED,
+        INVALID_TOKEN,
         UNKNOWN_STRATEGY,
         ORDER_NOT_FOUND,
         ORDER_NOT_CHECKOUTABLE,

@@ -1,6 +1,9 @@
 package dev.orderpipeline.api.lab;
 
+import static dev.orderpipeline.api.web.ProblemKind.AUTHENTICATION_REQUIRED;
 import static dev.orderpipeline.api.web.ProblemKind.DATABASE_UNAVAILABLE;
+import static dev.orderpipeline.api.web.ProblemKind.FORBIDDEN;
+import static dev.orderpipeline.api.web.ProblemKind.INVALID_TOKEN;
 import static dev.orderpipeline.api.web.ProblemKind.MALFORMED_REQUEST;
 import static dev.orderpipeline.api.web.ProblemKind.PRODUCT_NOT_FOUND;
 import static dev.orderpipeline.api.web.ProblemKind.VALIDATION_FAILED;
@@ -64,7 +67,15 @@ class InvariantController {
                                 @ExampleObject(name = "holds", value = LabExamples.HOLDS),
                                 @ExampleObject(name = "oversold", value = LabExamples.OVERSOLD)
                             }))
-    @ProblemResponses({VALIDATION_FAILED, MALFORMED_REQUEST, PRODUCT_NOT_FOUND, DATABASE_UNAVAILABLE})
+    @ProblemResponses({
+        VALIDATION_FAILED,
+        MALFORMED_REQUEST,
+        AUTHENTICATION_REQUIRED,
+        INVALID_TOKEN,
+        FORBIDDEN,
+        PRODUCT_NOT_FOUND,
+        DATABASE_UNAVAILABLE
+    })
     InvariantView invariants(
             @Parameter(description = "The product's id", example = LabExamples.PRODUCT_ID) @PathVariable UUID id,
             @Parameter(

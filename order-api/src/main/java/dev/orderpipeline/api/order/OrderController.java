@@ -1,7 +1,8 @@
 package dev.orderpipeline.api.order;
 
+import static dev.orderpipeline.api.web.ProblemKind.AUTHENTICATION_REQUIRED;
+import static dev.orderpipeline.api.web.ProblemKind.INVALID_TOKEN;
 import static dev.orderpipeline.api.web.ProblemKind.MALFORMED_REQUEST;
-import static dev.orderpipeline.api.web.ProblemKind.MISSING_USER;
 import static dev.orderpipeline.api.web.ProblemKind.ORDER_NOT_FOUND;
 import static dev.orderpipeline.api.web.ProblemKind.PAYLOAD_TOO_LARGE;
 import static dev.orderpipeline.api.web.ProblemKind.PRODUCT_NOT_FOUND;
@@ -71,7 +72,8 @@ class OrderController {
     @ProblemResponses({
         VALIDATION_FAILED,
         MALFORMED_REQUEST,
-        MISSING_USER,
+        AUTHENTICATION_REQUIRED,
+        INVALID_TOKEN,
         PRODUCT_NOT_FOUND,
         PAYLOAD_TOO_LARGE,
         UNSUPPORTED_MEDIA_TYPE
@@ -104,7 +106,7 @@ class OrderController {
                                 @ExampleObject(name = "completed", value = OrderExamples.COMPLETED),
                                 @ExampleObject(name = "rejected", value = OrderExamples.REJECTED)
                             }))
-    @ProblemResponses({MALFORMED_REQUEST, MISSING_USER, ORDER_NOT_FOUND})
+    @ProblemResponses({MALFORMED_REQUEST, AUTHENTICATION_REQUIRED, INVALID_TOKEN, ORDER_NOT_FOUND})
     Order get(
             Caller caller,
             @Parameter(description = "The order's id", example = OrderExamples.ID) @PathVariable UUID id) {

@@ -1,5 +1,8 @@
 package dev.orderpipeline.api.product;
 
+import static dev.orderpipeline.api.web.ProblemKind.AUTHENTICATION_REQUIRED;
+import static dev.orderpipeline.api.web.ProblemKind.FORBIDDEN;
+import static dev.orderpipeline.api.web.ProblemKind.INVALID_TOKEN;
 import static dev.orderpipeline.api.web.ProblemKind.MALFORMED_REQUEST;
 import static dev.orderpipeline.api.web.ProblemKind.PAYLOAD_TOO_LARGE;
 import static dev.orderpipeline.api.web.ProblemKind.PRODUCT_NOT_FOUND;
@@ -62,7 +65,15 @@ class ProductController {
                             mediaType = MediaType.APPLICATION_JSON_VALUE,
                             schema = @Schema(implementation = Product.class),
                             examples = @ExampleObject(name = "product", value = ProductExamples.PRODUCT)))
-    @ProblemResponses({VALIDATION_FAILED, MALFORMED_REQUEST, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE})
+    @ProblemResponses({
+        VALIDATION_FAILED,
+        MALFORMED_REQUEST,
+        AUTHENTICATION_REQUIRED,
+        INVALID_TOKEN,
+        FORBIDDEN,
+        PAYLOAD_TOO_LARGE,
+        UNSUPPORTED_MEDIA_TYPE
+    })
     ResponseEntity<Product> create(@Valid @RequestBody CreateProductRequest request) {
         var product = products.insert(request.toNewProduct());
         return ResponseEntity.created(URI.create("/api/products/" + product.id()))
@@ -82,7 +93,7 @@ class ProductController {
                             mediaType = MediaType.APPLICATION_JSON_VALUE,
                             schema = @Schema(implementation = Product.class),
                             examples = @ExampleObject(name = "product", value = ProductExamples.PRODUCT)))
-    @ProblemResponses({MALFORMED_REQUEST, PRODUCT_NOT_FOUND})
+    @ProblemResponses({MALFORMED_REQUEST, INVALID_TOKEN, PRODUCT_NOT_FOUND})
     Product get(@Parameter(description = "The product's id", example = ProductExamples.ID) @PathVariable UUID id) {
         return products.findById(id).orElseThrow(() -> new ProductNotFoundException(id));
     }

@@ -12,9 +12,10 @@ import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
-import io.swagger.v3.oas.models.parameters.HeaderParameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
+import io.swagger.v3.oas.models.security.SecurityRequirement;
+import io.swagger.v3.oas.models.security.SecurityScheme;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -31,13 +32,16 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The OpenAPI description ({@code /v3/api-docs}, Swagger UI at {@code /swagger-ui.html}): what the API is, the
- * {@code X-User-Id} header of every endpoint that takes a {@link Caller}, and the problem responses each endpoint
- * declares with {@link ProblemResponses}. Operations describe themselves with annotations on their controllers.
+ * bearer token of every endpoint that may answer {@link ProblemKind#AUTHENTICATION_REQUIRED}, and the problem
+ * responses each endpoint declares with {@link ProblemResponses}. Operations describe themselves with annotations
+ * on their controllers.
  */
 @Configuration(proxyBeanMethods = false)
 class ApiDescriptionConfiguration {
 
     static final String PROBLEM_SCHEMA = "Problem";
+
+    static final String BEARER_SCHEME = "bearer";
 
     private static final String DESCRIPTION = """
             Products, orders and their checkout. A hot product with many buyers pressing checkout at once is sold \
@@ -59,7 +63,12 @@ class ApiDescriptionConfiguration {
             a strategy's read and its write; `maxAttempts` bounds the retries of the retrying ones. \
             `GET /api/lab/products/{id}/invariants` judges a run by reading the database.
 
-            **Callers** identify themselves with `X-User-Id`; an order is visible to its owner only.
+            **Callers** authenticate with a JWT bearer token (`Authorization: Bearer <token>`): its subject is the \
+            user id, and an order is visible to its owner only (anyone else gets 404, as for a missing order). \
+            Creating products and the lab endpoints need the role `admin` (the token's `roles` claim). Reading a \
+            product, this description and the health and Prometheus endpoints are public. A missing token is a \
+            401 `authentication-required`, a token that does not verify (signature, expiry, issuer) a 401 \
+            `invalid-token`, both with `WWW-Authenticate: Bearer`; a missing role is a 403 `forbidden`.
 
             **Errors** are RFC 9457 problem details (`application/problem+json`, whatever `Accept` says) with a \
             stable `type` per kind (`urn:order-pipeline:problem:<kind>`) and `title`; `detail` describes the \
@@ -68,8 +77,8 @@ class ApiDescriptionConfiguration {
             """;
 
     static {
-        // the caller is resolved from X-User-Id by CallerArgumentResolver (described by callerHeader), not bound
-        // from the query string as springdoc would otherwise assume
+        // the caller is resolved from the bearer token by CallerArgumentResolver (described by bearerToken), not
+        // bound from the query string as springdoc would otherwise assume
         SpringDocUtils.getConfig().addRequestWrapperToIgnore(Caller.class);
     }
 
@@ -85,23 +94,34 @@ class ApiDescriptionConfiguration {
                                 DESCRIPTION.formatted(limits.maxBodySize().toBytes(), limits.maxJsonNestingDepth()))
                         .version(version)
                         .license(new License().name("Apache-2.0")))
-                .components(new Components().addSchemas(PROBLEM_SCHEMA, problemSchema()));
+                .components(new Components()
+                        .addSchemas(PROBLEM_SCHEMA, problemSchema())
+                        .addSecuritySchemes(
+                                BEARER_SCHEME,
+                                new SecurityScheme()
+                                        .type(SecurityScheme.Type.HTTP)
+                                        .scheme("bearer")
+                                        .bearerFormat("JWT")
+                                        .description("A JWT whose subject is the user id; the roles claim lists"
+                                                + " the caller's roles (admin)")));
     }
 
-    /** Describes the {@code X-User-Id} header on every operation whose handler takes a {@link Caller}. */
+    /**
+     * Requires the bearer token on every operation that declares {@link ProblemKind#AUTHENTICATION_REQUIRED}, and
+     * names the admin role on those that declare {@link ProblemKind#FORBIDDEN}: the declarations the problem
+     * responses come from, so the two cannot disagree.
+     */
     @Bean
-    OperationCustomizer callerHeader() {
+    OperationCustomizer bearerToken() {
         return (operation, handler) -> {
-            var takesCaller = Arrays.stream(handler.getMethodParameters())
-                    .anyMatch(parameter -> parameter.getParameterType() == Caller.class);
-            if (takesCaller) {
-                operation.addParametersItem(new HeaderParameter()
-                        .name(CallerArgumentResolver.USER_HEADER)
-                        .required(true)
-                        .description("Who is calling. Orders are visible to, and checked out by, their owner only;"
-                                + " anyone else gets 404 as for a missing order. Surrounding whitespace is ignored.")
-                        .schema(new StringSchema().minLength(1).maxLength(Caller.MAX_USER_ID_LENGTH))
-                        .example("alice"));
+            var declared = handler.getMethodAnnotation(ProblemResponses.class);
+            var kinds = declared == null ? List.<ProblemKind>of() : List.of(declared.value());
+            if (kinds.contains(ProblemKind.AUTHENTICATION_REQUIRED)) {
+                operation.addSecurityItem(new SecurityRequirement().addList(BEARER_SCHEME));
+            }
+            if (kinds.contains(ProblemKind.FORBIDDEN)) {
+                var description = operation.getDescription() == null ? "" : operation.getDescription() + " ";
+                operation.setDescription(description + "Needs the role `admin`.");
             }
             return operation;
         };
@@ -204,9 +224,17 @@ class ApiDescriptionConfiguration {
                     example.put("instance", "/api/orders");
                     example.put("field", "quantity");
                 }
-                case MISSING_USER -> {
-                    example.put("detail", "Header X-User-Id is required and must not be blank");
+                case AUTHENTICATION_REQUIRED -> {
+                    example.put("detail", "This endpoint needs a bearer token: Authorization: Bearer <JWT>");
                     example.put("instance", "/api/orders/" + ORDER);
+                }
+                case INVALID_TOKEN -> {
+                    example.put("detail", "The bearer token was rejected: Jwt expired at 2026-11-30T17:00:00Z");
+                    example.put("instance", "/api/orders/" + ORDER);
+                }
+                case FORBIDDEN -> {
+                    example.put("detail", "This endpoint needs the role admin");
+                    example.put("instance", "/api/products");
                 }
                 case UNKNOWN_STRATEGY -> {
                     example.put(
@@ -266,6 +294,13 @@ class ApiDescriptionConfiguration {
                 case UNSUPPORTED_MEDIA_TYPE -> {
                     example.put("detail", "Content-Type 'text/plain' is not supported.");
                     example.put("instance", "/api/products");
+                }
+                case AUTHENTICATION_UNAVAILABLE -> {
+                    example.put(
+                            "detail",
+                            "The identity provider's signing keys could not be read to verify the bearer token;"
+                                    + " retry later");
+                    example.put("instance", "/api/orders/" + ORDER);
                 }
                 case BROKER_UNAVAILABLE -> {
                     example.put(

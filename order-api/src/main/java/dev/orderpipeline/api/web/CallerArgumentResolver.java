@@ -8,12 +8,11 @@ import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.method.support.ModelAndViewContainer;
 
 /**
- * Resolves {@link Caller} parameters from the {@value #USER_HEADER} header. Until requests carry a verified token
- * the header is trusted as is; replacing this class is all it takes to change that.
+ * Resolves {@link Caller} parameters from the authenticated principal: the subject of the verified bearer token,
+ * checked to be a user id when the token was accepted. The security rules let no request without a token reach an
+ * endpoint that takes a caller, so a missing principal here is a missing rule: a bug, answered 500.
  */
 final class CallerArgumentResolver implements HandlerMethodArgumentResolver {
-
-    static final String USER_HEADER = "X-User-Id";
 
     @Override
     public boolean supportsParameter(MethodParameter parameter) {
@@ -26,21 +25,11 @@ final class CallerArgumentResolver implements HandlerMethodArgumentResolver {
             @Nullable ModelAndViewContainer mavContainer,
             NativeWebRequest webRequest,
             @Nullable WebDataBinderFactory binderFactory) {
-        var header = webRequest.getHeader(USER_HEADER);
-        if (header == null || header.isBlank()) {
-            throw new CallerNotIdentifiedException("Header " + USER_HEADER + " is required and must not be blank");
+        var principal = webRequest.getUserPrincipal();
+        if (principal == null) {
+            throw new IllegalStateException("An endpoint that takes a Caller was reached without authentication: "
+                    + parameter.getExecutable().toGenericString());
         }
-        var userId = header.strip();
-        if (userId.length() > Caller.MAX_USER_ID_LENGTH) {
-            throw new CallerNotIdentifiedException(
-                    "Header " + USER_HEADER + " must be at most " + Caller.MAX_USER_ID_LENGTH + " characters");
-        }
-        return new Caller(userId);
-    }
-
-    static final class CallerNotIdentifiedException extends ProblemException {
-        CallerNotIdentifiedException(String detail) {
-            super(ProblemKind.MISSING_USER, detail);
-        }
+        return new Caller(principal.getName());
     }
 }

@@ -11,8 +11,10 @@ import org.springframework.http.ProblemDetail;
 public enum ProblemKind {
     VALIDATION_FAILED("validation-failed", HttpStatus.BAD_REQUEST, "Request validation failed"),
     MALFORMED_REQUEST("malformed-request", HttpStatus.BAD_REQUEST, "Malformed request"),
-    MISSING_USER("missing-user", HttpStatus.BAD_REQUEST, "Caller not identified"),
     UNKNOWN_STRATEGY("unknown-strategy", HttpStatus.BAD_REQUEST, "Unknown checkout strategy"),
+    AUTHENTICATION_REQUIRED("authentication-required", HttpStatus.UNAUTHORIZED, "Authentication required"),
+    INVALID_TOKEN("invalid-token", HttpStatus.UNAUTHORIZED, "Invalid bearer token"),
+    FORBIDDEN("forbidden", HttpStatus.FORBIDDEN, "Forbidden"),
     NOT_FOUND("not-found", HttpStatus.NOT_FOUND, "Resource not found"),
     PRODUCT_NOT_FOUND("product-not-found", HttpStatus.NOT_FOUND, "Product not found"),
     ORDER_NOT_FOUND("order-not-found", HttpStatus.NOT_FOUND, "Order not found"),
@@ -21,6 +23,8 @@ public enum ProblemKind {
     ORDER_NOT_CHECKOUTABLE("order-not-checkoutable", HttpStatus.CONFLICT, "Order cannot be checked out"),
     PAYLOAD_TOO_LARGE("payload-too-large", HttpStatus.CONTENT_TOO_LARGE, "Request body too large"),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type"),
+    AUTHENTICATION_UNAVAILABLE(
+            "authentication-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Authentication unavailable"),
     BROKER_UNAVAILABLE("broker-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Message broker unavailable"),
     DATABASE_UNAVAILABLE("database-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Database unavailable"),
     CHECKOUT_BUSY("checkout-busy", HttpStatus.SERVICE_UNAVAILABLE, "Checkout busy"),
@@ -72,6 +76,8 @@ public enum ProblemKind {
     static void stampStatus(ProblemDetail problem, int status) {
         var kind = switch (status) {
             case 400 -> MALFORMED_REQUEST;
+            case 401 -> AUTHENTICATION_REQUIRED;
+            case 403 -> FORBIDDEN;
             case 404 -> NOT_FOUND;
             case 405 -> METHOD_NOT_ALLOWED;
             case 406 -> NOT_ACCEPTABLE;

@@ -1,5 +1,6 @@
 package dev.orderpipeline.api.checkout;
 
+import static dev.orderpipeline.api.TestTokens.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.api.ApiClient;
@@ -80,7 +81,7 @@ class BrokerDownCheckoutTests {
         var orderId = createOrder(alice);
 
         var started = System.nanoTime();
-        var response = api.post("/api/orders/" + orderId + "/checkout", null, "X-User-Id", alice);
+        var response = api.post("/api/orders/" + orderId + "/checkout", null, "Authorization", bearer(alice));
         var elapsed = Duration.ofNanos(System.nanoTime() - started);
 
         assertThat(response.status()).as(response::toString).isEqualTo(503);
@@ -100,7 +101,8 @@ class BrokerDownCheckoutTests {
         var alice = "alice-" + UUID.randomUUID();
         var orderId = createOrder(alice);
 
-        var response = api.post("/api/orders/" + orderId + "/checkout", null, "X-User-Id", alice, "Prefer", "wait=5");
+        var response = api.post(
+                "/api/orders/" + orderId + "/checkout", null, "Authorization", bearer(alice), "Prefer", "wait=5");
 
         assertThat(response.status()).as(response::toString).isEqualTo(503);
         assertThat(response.header("Preference-Applied")).isEmpty();
@@ -125,7 +127,7 @@ class BrokerDownCheckoutTests {
                 var userId = users.get(i);
                 answers.add(pool.submit(() -> {
                     start.await();
-                    return api.post("/api/orders/" + orderId + "/checkout", null, "X-User-Id", userId);
+                    return api.post("/api/orders/" + orderId + "/checkout", null, "Authorization", bearer(userId));
                 }));
             }
             var started = System.nanoTime();
@@ -158,7 +160,8 @@ class BrokerDownCheckoutTests {
         assertThat(api.get("/actuator/health/liveness").status()).isEqualTo(200);
         var alice = "alice-" + UUID.randomUUID();
         var orderId = createOrder(alice);
-        var synchronous = api.post("/api/orders/" + orderId + "/checkout?strategy=db-atomic", null, "X-User-Id", alice);
+        var synchronous = api.post(
+                "/api/orders/" + orderId + "/checkout?strategy=db-atomic", null, "Authorization", bearer(alice));
         assertThat(synchronous.status()).as(synchronous::toString).isEqualTo(200);
         assertThat(synchronous.json().get("status").asString()).isEqualTo("COMPLETED");
     }
@@ -170,8 +173,8 @@ class BrokerDownCheckoutTests {
                 "/api/orders",
                 "{\"productId\": \"%s\", \"quantity\": 1}"
                         .formatted(product.json().get("id").asString()),
-                "X-User-Id",
-                userId);
+                "Authorization",
+                bearer(userId));
         assertThat(order.status()).as(order::toString).isEqualTo(201);
         return UUID.fromString(order.json().get("id").asString());
     }

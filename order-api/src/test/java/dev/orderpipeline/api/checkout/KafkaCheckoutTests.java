@@ -1,8 +1,11 @@
 package dev.orderpipeline.api.checkout;
 
+import static dev.orderpipeline.api.TestTokens.AUTHORIZATION;
+import static dev.orderpipeline.api.TestTokens.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.orderpipeline.api.ApiClient;
 import dev.orderpipeline.api.ApiTestSupport;
 import dev.orderpipeline.contract.CheckoutCommand;
 import dev.orderpipeline.contract.Headers;
@@ -29,7 +32,7 @@ class KafkaCheckoutTests extends ApiTestSupport {
         var productId = createProduct(10, "12.50");
         var orderId = UUID.fromString(createOrder(alice, productId, 3).get("id").asString());
 
-        var response = api.post("/api/orders/" + orderId + "/checkout", null, USER, alice);
+        var response = api.post("/api/orders/" + orderId + "/checkout", null, AUTHORIZATION, bearer(alice));
 
         assertThat(response.status()).as(response::toString).isEqualTo(202);
         assertThat(response.header("Location")).contains("/api/orders/" + orderId);
@@ -66,8 +69,9 @@ class KafkaCheckoutTests extends ApiTestSupport {
         var alice = newUser();
         var orderId = createOrderId(alice);
 
-        var first = api.post("/api/orders/" + orderId + "/checkout", null, USER, alice);
-        var second = api.post("/api/orders/" + orderId + "/checkout?strategy=kafka", null, USER, alice);
+        var first = api.post("/api/orders/" + orderId + "/checkout", null, AUTHORIZATION, bearer(alice));
+        var second =
+                api.post("/api/orders/" + orderId + "/checkout?strategy=kafka", null, AUTHORIZATION, bearer(alice));
 
         assertThat(first.status()).isEqualTo(202);
         assertThat(second.status()).isEqualTo(202);
@@ -93,7 +97,7 @@ class KafkaCheckoutTests extends ApiTestSupport {
                          WHERE id = :id
                         """).param("status", status).param("id", orderId).update();
 
-        var response = api.post("/api/orders/" + orderId + "/checkout", null, USER, alice);
+        var response = api.post("/api/orders/" + orderId + "/checkout", null, AUTHORIZATION, bearer(alice));
 
         assertThat(response.status()).isEqualTo(409);
         var problem = response.json();
@@ -111,7 +115,7 @@ class KafkaCheckoutTests extends ApiTestSupport {
     void hidesAnotherUsersOrderFromCheckout() {
         var orderId = createOrderId(newUser());
 
-        var response = api.post("/api/orders/" + orderId + "/checkout", null, USER, newUser());
+        var response = api.post("/api/orders/" + orderId + "/checkout", null, AUTHORIZATION, bearer(newUser()));
 
         assertThat(response.status()).isEqualTo(404);
         assertThat(response.json().get("type").asString()).isEqualTo("urn:order-pipeline:problem:order-not-found");
@@ -122,10 +126,12 @@ class KafkaCheckoutTests extends ApiTestSupport {
     void refusesACheckoutWithoutCaller() {
         var orderId = createOrderId(newUser());
 
-        var response = api.post("/api/orders/" + orderId + "/checkout", null);
+        var response = ApiClient.anonymous(port()).post("/api/orders/" + orderId + "/checkout", null);
 
-        assertThat(response.status()).isEqualTo(400);
-        assertThat(response.json().get("type").asString()).isEqualTo("urn:order-pipeline:problem:missing-user");
+        assertThat(response.status()).isEqualTo(401);
+        assertThat(response.json().get("type").asString())
+                .isEqualTo("urn:order-pipeline:problem:authentication-required");
+        assertThat(statusInDatabase(orderId)).isEqualTo("CREATED");
     }
 
     @Test
@@ -133,7 +139,8 @@ class KafkaCheckoutTests extends ApiTestSupport {
         var alice = newUser();
         var orderId = createOrderId(alice);
 
-        var response = api.post("/api/orders/" + orderId + "/checkout?strategy=telepathy", null, USER, alice);
+        var response =
+                api.post("/api/orders/" + orderId + "/checkout?strategy=telepathy", null, AUTHORIZATION, bearer(alice));
 
         assertThat(response.status()).isEqualTo(400);
         var problem = response.json();

@@ -1,5 +1,7 @@
 package dev.orderpipeline.api.checkout;
 
+import static dev.orderpipeline.api.TestTokens.AUTHORIZATION;
+import static dev.orderpipeline.api.TestTokens.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.api.ApiTestSupport;
@@ -58,7 +60,8 @@ class PreferWaitCheckoutTests extends ApiTestSupport {
         var responder = respond(orderId, CheckoutOutcome.COMPLETED, null, true);
 
         var started = System.nanoTime();
-        var response = api.post("/api/orders/" + orderId + "/checkout", null, USER, alice, "Prefer", "wait=3");
+        var response = api.post(
+                "/api/orders/" + orderId + "/checkout", null, AUTHORIZATION, bearer(alice), "Prefer", "wait=3");
         var elapsed = Duration.ofNanos(System.nanoTime() - started);
 
         responder.join();
@@ -77,7 +80,8 @@ class PreferWaitCheckoutTests extends ApiTestSupport {
         var orderId = createOrderId(alice);
         var responder = respond(orderId, CheckoutOutcome.REJECTED, RejectReason.INSUFFICIENT_STOCK, true);
 
-        var response = api.post("/api/orders/" + orderId + "/checkout", null, USER, alice, "Prefer", "wait=3");
+        var response = api.post(
+                "/api/orders/" + orderId + "/checkout", null, AUTHORIZATION, bearer(alice), "Prefer", "wait=3");
 
         responder.join();
         assertThat(response.status()).as(response::toString).isEqualTo(200);
@@ -102,7 +106,8 @@ class PreferWaitCheckoutTests extends ApiTestSupport {
         var orderId = createOrderId(alice);
         var responder = respond(orderId, CheckoutOutcome.COMPLETED, null, true);
 
-        var response = api.post("/api/orders/" + orderId + "/checkout", null, USER, alice, "Prefer", "wait=3");
+        var response = api.post(
+                "/api/orders/" + orderId + "/checkout", null, AUTHORIZATION, bearer(alice), "Prefer", "wait=3");
 
         responder.join();
         assertThat(response.status()).as(response::toString).isEqualTo(200);
@@ -115,7 +120,8 @@ class PreferWaitCheckoutTests extends ApiTestSupport {
         var orderId = createOrderId(alice);
 
         var started = System.nanoTime();
-        var response = api.post("/api/orders/" + orderId + "/checkout", null, USER, alice, "Prefer", "wait=1");
+        var response = api.post(
+                "/api/orders/" + orderId + "/checkout", null, AUTHORIZATION, bearer(alice), "Prefer", "wait=1");
         var elapsed = Duration.ofNanos(System.nanoTime() - started);
 
         assertThat(response.status()).as(response::toString).isEqualTo(202);
@@ -132,7 +138,8 @@ class PreferWaitCheckoutTests extends ApiTestSupport {
         // the worker committed, then died before publishing its result
         var responder = respond(orderId, CheckoutOutcome.COMPLETED, null, false);
 
-        var response = api.post("/api/orders/" + orderId + "/checkout", null, USER, alice, "Prefer", "wait=1");
+        var response = api.post(
+                "/api/orders/" + orderId + "/checkout", null, AUTHORIZATION, bearer(alice), "Prefer", "wait=1");
 
         responder.join();
         assertThat(response.status()).as(response::toString).isEqualTo(200);
@@ -147,7 +154,12 @@ class PreferWaitCheckoutTests extends ApiTestSupport {
 
         var started = System.nanoTime();
         var response = api.post(
-                "/api/orders/" + orderId + "/checkout", null, USER, alice, "Prefer", "respond-async, wait=600");
+                "/api/orders/" + orderId + "/checkout",
+                null,
+                AUTHORIZATION,
+                bearer(alice),
+                "Prefer",
+                "respond-async, wait=600");
         var elapsed = Duration.ofNanos(System.nanoTime() - started);
 
         assertThat(response.status()).isEqualTo(202);

@@ -1,5 +1,7 @@
 package dev.orderpipeline.api.lab;
 
+import static dev.orderpipeline.api.TestTokens.AUTHORIZATION;
+import static dev.orderpipeline.api.TestTokens.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.api.ApiTestSupport;
@@ -15,7 +17,11 @@ class InvariantEndpointTests extends ApiTestSupport {
         var productId = createProduct(10, "5.00");
         var completed = createOrder(alice, productId, 3).get("id").asString();
         createOrder(bob, productId, 1);
-        assertThat(api.post("/api/orders/" + completed + "/checkout?strategy=db-atomic", null, USER, alice)
+        assertThat(api.post(
+                                "/api/orders/" + completed + "/checkout?strategy=db-atomic",
+                                null,
+                                AUTHORIZATION,
+                                bearer(alice))
                         .status())
                 .isEqualTo(200);
 

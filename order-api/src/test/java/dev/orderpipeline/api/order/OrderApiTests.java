@@ -1,7 +1,10 @@
 package dev.orderpipeline.api.order;
 
+import static dev.orderpipeline.api.TestTokens.AUTHORIZATION;
+import static dev.orderpipeline.api.TestTokens.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.orderpipeline.api.ApiClient;
 import dev.orderpipeline.api.ApiTestSupport;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -20,7 +23,7 @@ class OrderApiTests extends ApiTestSupport {
 
         var response = api.post("/api/orders", """
                 {"productId": "%s", "quantity": 2}
-                """.formatted(productId), USER, alice);
+                """.formatted(productId), AUTHORIZATION, bearer(alice));
 
         assertThat(response.status()).as(response::toString).isEqualTo(201);
         var order = response.json();
@@ -42,7 +45,7 @@ class OrderApiTests extends ApiTestSupport {
         var alice = newUser();
         var order = createOrder(alice, createProduct(3, "9.99"), 1);
 
-        var response = api.get("/api/orders/" + order.get("id").asString(), USER, alice);
+        var response = api.get("/api/orders/" + order.get("id").asString(), AUTHORIZATION, bearer(alice));
 
         assertThat(response.status()).isEqualTo(200);
         assertThat(response.json()).isEqualTo(order);
@@ -53,8 +56,8 @@ class OrderApiTests extends ApiTestSupport {
         var order = createOrder(newUser(), createProduct(3, "9.99"), 1);
         var orderId = order.get("id").asString();
 
-        var someoneElses = api.get("/api/orders/" + orderId, USER, newUser());
-        var missing = api.get("/api/orders/" + UUID.randomUUID(), USER, newUser());
+        var someoneElses = api.get("/api/orders/" + orderId, AUTHORIZATION, bearer(newUser()));
+        var missing = api.get("/api/orders/" + UUID.randomUUID(), AUTHORIZATION, bearer(newUser()));
 
         assertThat(someoneElses.status()).isEqualTo(404);
         assertThat(missing.status()).isEqualTo(404);
@@ -66,27 +69,35 @@ class OrderApiTests extends ApiTestSupport {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "   "})
+    @ValueSource(strings = {"", "   ", " padded"})
     void refusesAnOrderWhoseCallerIsNotIdentified(String userId) {
         var before = count("orders");
         var body = "{\"productId\": \"%s\", \"quantity\": 1}".formatted(createProduct(3, "1.00"));
 
-        var blank = userId.isEmpty() ? api.post("/api/orders", body) : api.post("/api/orders", body, USER, userId);
+        var refused = userId.isEmpty()
+                ? ApiClient.anonymous(port()).post("/api/orders", body)
+                : api.post("/api/orders", body, AUTHORIZATION, bearer(userId));
 
-        assertThat(blank.status()).isEqualTo(400);
-        var problem = blank.json();
-        assertThat(problem.get("type").asString()).isEqualTo("urn:order-pipeline:problem:missing-user");
-        assertThat(problem.get("title").asString()).isEqualTo("Caller not identified");
-        assertThat(problem.get("detail").asString()).contains("X-User-Id");
+        assertThat(refused.status()).isEqualTo(401);
+        assertThat(refused.header("WWW-Authenticate"))
+                .hasValueSatisfying(value -> assertThat(value).startsWith("Bearer"));
+        var problem = refused.json();
+        assertThat(problem.get("type").asString())
+                .isEqualTo(
+                        userId.isEmpty()
+                                ? "urn:order-pipeline:problem:authentication-required"
+                                : "urn:order-pipeline:problem:invalid-token");
+        assertThat(problem.get("status").asInt()).isEqualTo(401);
         assertThat(count("orders")).isEqualTo(before);
     }
 
     @Test
     void refusesToShowAnOrderWithoutCaller() {
-        var response = api.get("/api/orders/" + UUID.randomUUID());
+        var response = ApiClient.anonymous(port()).get("/api/orders/" + UUID.randomUUID());
 
-        assertThat(response.status()).isEqualTo(400);
-        assertThat(response.json().get("type").asString()).isEqualTo("urn:order-pipeline:problem:missing-user");
+        assertThat(response.status()).isEqualTo(401);
+        assertThat(response.json().get("type").asString())
+                .isEqualTo("urn:order-pipeline:problem:authentication-required");
     }
 
     static Stream<Arguments> invalidOrders() {
@@ -121,7 +132,7 @@ class OrderApiTests extends ApiTestSupport {
     void rejectsAnInvalidOrderAndCreatesNothing(String label, String body, String kind) {
         var before = count("orders");
 
-        var response = api.post("/api/orders", body, USER, newUser());
+        var response = api.post("/api/orders", body, AUTHORIZATION, bearer(newUser()));
 
         assertThat(response.status()).as(response::toString).isEqualTo(400);
         assertThat(response.contentType()).startsWith("application/problem+json");
@@ -141,7 +152,10 @@ class OrderApiTests extends ApiTestSupport {
         var productId = UUID.randomUUID();
 
         var response = api.post(
-                "/api/orders", "{\"productId\": \"%s\", \"quantity\": 1}".formatted(productId), USER, newUser());
+                "/api/orders",
+                "{\"productId\": \"%s\", \"quantity\": 1}".formatted(productId),
+                AUTHORIZATION,
+                bearer(newUser()));
 
         assertThat(response.status()).isEqualTo(404);
         var problem = response.json();
@@ -152,7 +166,7 @@ class OrderApiTests extends ApiTestSupport {
 
     @Test
     void refusesAnOrderIdThatIsNotAUuid() {
-        var response = api.get("/api/orders/42", USER, newUser());
+        var response = api.get("/api/orders/42", AUTHORIZATION, bearer(newUser()));
 
         assertThat(response.status()).isEqualTo(400);
         var problem = response.json();

@@ -1,5 +1,7 @@
 package dev.orderpipeline.api.strategy;
 
+import static dev.orderpipeline.api.TestTokens.AUTHORIZATION;
+import static dev.orderpipeline.api.TestTokens.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.api.ApiClient;
@@ -117,8 +119,8 @@ abstract class StrategyTestSupport extends ApiTestSupport {
                 "/api/orders/" + buyer.orderId() + "/checkout?strategy=" + strategy
                         + (query.isEmpty() ? "" : "&" + query),
                 null,
-                USER,
-                buyer.userId());
+                AUTHORIZATION,
+                bearer(buyer.userId()));
     }
 
     protected static void assertExact(InvariantReport report, int initialStock, int buyers) {

@@ -82,22 +82,37 @@ class ApiDescriptionTests extends ApiTestSupport {
     }
 
     @Test
-    void requiresTheCallerHeaderWhereOrdersAreConcerned() {
-        for (var key : List.of("post /api/orders", "get /api/orders/{id}", "post /api/orders/{id}/checkout")) {
-            var user = parameter(operation(key), "X-User-Id", "header");
-            assertThat(user.get("required").asBoolean()).as(key).isTrue();
-            assertThat(user.get("schema").get("maxLength").asInt()).isEqualTo(Caller.MAX_USER_ID_LENGTH);
+    void requiresABearerTokenWhereACallerOrTheAdminRoleIsConcerned() {
+        var scheme = description.at("/components/securitySchemes/bearer");
+        assertThat(scheme.get("type").asString()).isEqualTo("http");
+        assertThat(scheme.get("scheme").asString()).isEqualTo("bearer");
+        assertThat(scheme.get("bearerFormat").asString()).isEqualTo("JWT");
+        for (var key : List.of(
+                "post /api/orders",
+                "get /api/orders/{id}",
+                "post /api/orders/{id}/checkout",
+                "post /api/products",
+                "get /api/lab/products/{id}/invariants")) {
+            assertThat(operation(key).get("security").values())
+                    .as(key)
+                    .singleElement()
+                    .satisfies(requirement ->
+                            assertThat(requirement.propertyNames()).containsExactly("bearer"));
         }
-        for (var key : List.of("post /api/products", "get /api/products/{id}")) {
+        // the catalogue is public
+        assertThat(operation("get /api/products/{id}").path("security").isMissingNode())
+                .isTrue();
+        for (var key : List.of("post /api/products", "get /api/lab/products/{id}/invariants")) {
+            assertThat(operation(key).get("description").asString()).as(key).contains("role `admin`");
+        }
+        // no header takes the caller's word for who it is any more, and springdoc made up no query parameter from
+        // the Caller record
+        for (var key : List.of("post /api/orders", "get /api/orders/{id}", "post /api/orders/{id}/checkout")) {
             assertThat(operation(key).path("parameters").values())
                     .as(key)
                     .noneSatisfy(parameter ->
-                            assertThat(parameter.get("name").asString()).isEqualTo("X-User-Id"));
+                            assertThat(parameter.get("name").asString()).isIn("X-User-Id", "userId", "Authorization"));
         }
-        // the caller is a header, never a query parameter springdoc made up from the Caller record
-        assertThat(operation("get /api/orders/{id}").get("parameters").values())
-                .noneSatisfy(parameter ->
-                        assertThat(parameter.get("name").asString()).isEqualTo("userId"));
     }
 
     @Test
@@ -130,24 +145,29 @@ class ApiDescriptionTests extends ApiTestSupport {
                 "post /api/products",
                 Map.of(
                         400, List.of("validation-failed", "malformed-request"),
+                        401, List.of("authentication-required", "invalid-token"),
+                        403, List.of("forbidden"),
                         413, List.of("payload-too-large"),
                         415, List.of("unsupported-media-type")));
         assertProblems(
                 "get /api/products/{id}",
                 Map.of(
                         400, List.of("malformed-request"),
+                        401, List.of("invalid-token"),
                         404, List.of("product-not-found")));
         assertProblems(
                 "post /api/orders",
                 Map.of(
-                        400, List.of("validation-failed", "malformed-request", "missing-user"),
+                        400, List.of("validation-failed", "malformed-request"),
+                        401, List.of("authentication-required", "invalid-token"),
                         404, List.of("product-not-found"),
                         413, List.of("payload-too-large")));
         assertProblems("get /api/orders/{id}", Map.of(404, List.of("order-not-found")));
         assertProblems(
                 "post /api/orders/{id}/checkout",
                 Map.of(
-                        400, List.of("validation-failed", "malformed-request", "missing-user", "unknown-strategy"),
+                        400, List.of("validation-failed", "malformed-request", "unknown-strategy"),
+                        401, List.of("authentication-required", "invalid-token"),
                         404, List.of("order-not-found"),
                         409, List.of("order-not-checkoutable"),
                         503, List.of("broker-unavailable", "database-unavailable", "checkout-busy")));
@@ -155,6 +175,8 @@ class ApiDescriptionTests extends ApiTestSupport {
                 "get /api/lab/products/{id}/invariants",
                 Map.of(
                         400, List.of("validation-failed"),
+                        401, List.of("authentication-required", "invalid-token"),
+                        403, List.of("forbidden"),
                         404, List.of("product-not-found"),
                         503, List.of("database-unavailable")));
         assertThat(operation("post /api/orders/{id}/checkout")

@@ -1,12 +1,16 @@
 package dev.orderpipeline.api.web;
 
+import static dev.orderpipeline.api.TestTokens.AUTHORIZATION;
+import static dev.orderpipeline.api.TestTokens.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.api.ApiTestSupport;
 import dev.orderpipeline.api.RawHttp;
+import dev.orderpipeline.api.TestTokens;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,7 +53,7 @@ class BadInputTests extends ApiTestSupport {
         var response = http.send(new RawHttp.Request(
                 "POST",
                 "/api/products",
-                RawHttp.headers("Content-Type", "application/json"),
+                RawHttp.headers("Content-Type", "application/json", AUTHORIZATION, TestTokens.adminBearer()),
                 "{\"name\": \"x".getBytes(StandardCharsets.UTF_8),
                 new RawHttp.Declared(10L << 20)));
 
@@ -67,7 +71,7 @@ class BadInputTests extends ApiTestSupport {
         var response = http.send(new RawHttp.Request(
                 "POST",
                 "/api/products",
-                RawHttp.headers("Content-Type", "application/json"),
+                RawHttp.headers("Content-Type", "application/json", AUTHORIZATION, TestTokens.adminBearer()),
                 body.getBytes(StandardCharsets.UTF_8),
                 new RawHttp.Chunked(1_000)));
 
@@ -84,7 +88,7 @@ class BadInputTests extends ApiTestSupport {
         var response = http.send(new RawHttp.Request(
                 "POST",
                 "/api/orders/" + orderId + "/checkout?strategy=db-atomic",
-                RawHttp.headers("X-User-Id", alice, "Content-Type", "application/json"),
+                RawHttp.headers(AUTHORIZATION, bearer(alice), "Content-Type", "application/json"),
                 " ".repeat(20_000).getBytes(StandardCharsets.UTF_8),
                 new RawHttp.Exact()));
 
@@ -159,8 +163,8 @@ class BadInputTests extends ApiTestSupport {
         var response = api.post(
                 "/api/orders",
                 "{\"productId\": \"" + UUID.randomUUID() + "\", \"quantity\": 99999999999999999999}",
-                USER,
-                newUser());
+                AUTHORIZATION,
+                bearer(newUser()));
 
         assertThat(response.status()).as(response::toString).isEqualTo(400);
         assertThat(response.json().get("field").asString()).isEqualTo("quantity");
@@ -168,16 +172,16 @@ class BadInputTests extends ApiTestSupport {
     }
 
     @Test
-    void refusesAUserIdLongerThanItsLimit() {
+    void refusesATokenWhoseSubjectIsLongerThanAUserId() {
         var response = api.post(
                 "/api/orders",
                 "{\"productId\": \"" + UUID.randomUUID() + "\", \"quantity\": 1}",
-                USER,
-                "u".repeat(Caller.MAX_USER_ID_LENGTH + 1));
+                AUTHORIZATION,
+                bearer("u".repeat(Caller.MAX_USER_ID_LENGTH + 1)));
 
-        assertThat(response.status()).as(response::toString).isEqualTo(400);
+        assertThat(response.status()).as(response::toString).isEqualTo(401);
         assertThat(response.json().get("type").asString())
-                .isEqualTo(ProblemKind.MISSING_USER.type().toString());
+                .isEqualTo(ProblemKind.INVALID_TOKEN.type().toString());
         assertNothingWritten();
     }
 
@@ -211,7 +215,11 @@ class BadInputTests extends ApiTestSupport {
         var alice = newUser();
         rememberRowCounts();
 
-        var tooMuch = api.post("/api/orders", "{\"productId\": \"" + productId + "\", \"quantity\": 101}", USER, alice);
+        var tooMuch = api.post(
+                "/api/orders",
+                "{\"productId\": \"" + productId + "\", \"quantity\": 101}",
+                AUTHORIZATION,
+                bearer(alice));
 
         assertThat(tooMuch.status()).as(tooMuch::toString).isEqualTo(400);
         var problem = tooMuch.json();
@@ -222,7 +230,10 @@ class BadInputTests extends ApiTestSupport {
 
         var atTheLimit = createOrder(alice, productId, 100);
         var checkout = api.post(
-                "/api/orders/" + atTheLimit.get("id").asString() + "/checkout?strategy=db-atomic", null, USER, alice);
+                "/api/orders/" + atTheLimit.get("id").asString() + "/checkout?strategy=db-atomic",
+                null,
+                AUTHORIZATION,
+                bearer(alice));
         assertThat(checkout.status()).as(checkout::toString).isEqualTo(200);
         assertThat(checkout.json().get("status").asString()).isEqualTo("COMPLETED");
         assertThat(jdbc.sql("SELECT amount FROM payment WHERE order_id = :id")
@@ -254,8 +265,8 @@ class BadInputTests extends ApiTestSupport {
                         "POST",
                         "/api/orders/" + orderId + "/checkout?strategy=db-atomic",
                         "",
-                        "X-User-Id",
-                        alice,
+                        "Authorization",
+                        bearer(alice),
                         "Accept",
                         "text/html"),
                 406,
@@ -269,7 +280,8 @@ class BadInputTests extends ApiTestSupport {
     @ValueSource(strings = {"garbage", "application/json;q=abc", "text/html"})
     void answersAProblemWhateverTheAcceptHeaderSays(String accept) {
         // an Accept that could not be parsed left error answers without a body
-        var response = send("GET", "/api/orders/" + UUID.randomUUID(), null, "X-User-Id", newUser(), "Accept", accept);
+        var response = send(
+                "GET", "/api/orders/" + UUID.randomUUID(), null, AUTHORIZATION, bearer(newUser()), "Accept", accept);
 
         assertThat(response.status()).isBetween(400, 499);
         assertThat(response.contentType()).startsWith("application/problem+json");
@@ -293,8 +305,12 @@ class BadInputTests extends ApiTestSupport {
         var orderId = createOrderId(alice);
         rememberRowCounts();
 
-        var response =
-                send("POST", "/api/orders/" + orderId + "/checkout?strategy=db-atomic&=%1F", "", "X-User-Id", alice);
+        var response = send(
+                "POST",
+                "/api/orders/" + orderId + "/checkout?strategy=db-atomic&=%1F",
+                "",
+                "Authorization",
+                bearer(alice));
 
         problem(response, 400, "malformed-request");
         assertThat(statusInDatabase(orderId)).isEqualTo("CREATED");
@@ -312,14 +328,20 @@ class BadInputTests extends ApiTestSupport {
             })
     void answersAPathTheServerRefusesAsAProblem(String target) {
         // the server refuses these before any application code runs; it answered with its own HTML page
-        var response = send("GET", target, null, "X-User-Id", newUser());
+        var response = send("GET", target, null, AUTHORIZATION, bearer(newUser()));
 
         problem(response, 400, "malformed-request");
     }
 
+    /** Sends as an administrator unless the headers name a caller. */
     private RawHttp.Response send(String method, String target, String body, String... headers) {
         var bytes = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
-        return http.send(new RawHttp.Request(method, target, RawHttp.headers(headers), bytes, new RawHttp.Exact()));
+        var all = new ArrayList<>(List.of(headers));
+        if (!all.contains(AUTHORIZATION)) {
+            all.addAll(List.of(AUTHORIZATION, TestTokens.adminBearer()));
+        }
+        return http.send(new RawHttp.Request(
+                method, target, RawHttp.headers(all.toArray(String[]::new)), bytes, new RawHttp.Exact()));
     }
 
     private static JsonNode problem(RawHttp.Response response, int status, String kind) {

@@ -1,12 +1,19 @@
 package dev.orderpipeline.api.web;
 
 import static dev.orderpipeline.api.RawHttp.encode;
+import static dev.orderpipeline.api.TestTokens.AUTHORIZATION;
+import static dev.orderpipeline.api.TestTokens.bearer;
 
 import dev.orderpipeline.api.RawHttp;
 import dev.orderpipeline.api.RawHttp.Header;
+import dev.orderpipeline.api.TestTokens;
+import dev.orderpipeline.infra.DevelopmentTokens;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -15,8 +22,8 @@ import java.util.function.Supplier;
 
 /**
  * Random and hostile requests against the endpoints that take input, drawn from one seeded {@link Random} so that a
- * failing case can be replayed. Each request is hostile somewhere (a body, a parameter, a header, a path segment) and
- * plausible elsewhere, so that it gets past the first check and reaches the next one; now and then a request comes
+ * failing case can be replayed. Each request is hostile somewhere (a body, a parameter, a header, a path segment, its
+ * bearer token) and plausible elsewhere, so that it gets past the first check and reaches the next one; now and then a request comes
  * out valid, which the test allows.
  *
  * <p>What never reaches the application is left out: bytes that are not HTTP (control characters in a header, a raw
@@ -237,6 +244,7 @@ final class HostileRequests {
         field(fields, "stock", () -> "5", this::number);
         field(fields, "price", () -> "1.50", this::number);
         var headers = new ArrayList<Header>();
+        authorization(headers, true);
         var body = body(fields, headers);
         accept(headers);
         return new Case(
@@ -251,7 +259,7 @@ final class HostileRequests {
         field(fields, "productId", () -> jsonString(fixtures.productId().toString()), () -> jsonString(hostileId()));
         field(fields, "quantity", () -> "1", this::number);
         var headers = new ArrayList<Header>();
-        userHeader(headers);
+        authorization(headers, false);
         var body = body(fields, headers);
         accept(headers);
         return new Case(
@@ -265,7 +273,7 @@ final class HostileRequests {
         var fixture = random.nextBoolean();
         var id = fixture ? fixtures.orderId().toString() : hostileId();
         var headers = new ArrayList<Header>();
-        userHeader(headers);
+        authorization(headers, false);
         accept(headers);
         var body = random.nextInt(8) == 0 ? hostileBody(headers) : new byte[0];
         return new Case(
@@ -295,7 +303,7 @@ final class HostileRequests {
             query.add(encode(pick(STRINGS)) + "=" + encode(pick(STRINGS)));
         }
         var headers = new ArrayList<Header>();
-        userHeader(headers);
+        authorization(headers, false);
         if (random.nextBoolean()) {
             headers.add(header("Prefer", pick(PREFERS)));
         }
@@ -318,6 +326,7 @@ final class HostileRequests {
             default -> "?initialStock=" + encode(pick(STRINGS));
         };
         var headers = new ArrayList<Header>();
+        authorization(headers, true);
         accept(headers);
         return new Case(
                 number,
@@ -449,21 +458,55 @@ final class HostileRequests {
         };
     }
 
-    /** An X-User-Id header: the fixture order's owner, another user, or something hostile; or none. */
-    private void userHeader(List<Header> headers) {
-        switch (random.nextInt(8)) {
-            case 0, 1, 2 -> headers.add(header("X-User-Id", fixtures.ownerId()));
-            case 3 -> headers.add(header("X-User-Id", "someone-else"));
-            case 4 -> headers.add(header("X-User-Id", headerSafe(pick(STRINGS))));
-            case 5 -> headers.add(header("X-User-Id", headerSafe(randomText(random.nextInt(300)))));
-            case 6 -> {
-                headers.add(header("X-User-Id", fixtures.ownerId()));
-                headers.add(header("X-User-Id", "second-" + fixtures.ownerId()));
+    /**
+     * An {@code Authorization} header: a valid token of the fixture order's owner (of an administrator where the
+     * endpoint needs one) most of the time, so that the rest of the request is what gets judged; else another user's,
+     * a tampered, expired, unsigned ({@code alg: none}) or garbled token, another scheme, two headers, or none.
+     */
+    private void authorization(List<Header> headers, boolean admin) {
+        var valid = admin ? TestTokens.adminBearer() : bearer(fixtures.ownerId());
+        switch (random.nextInt(14)) {
+            case 0, 1, 2, 3, 4, 5 -> headers.add(header(AUTHORIZATION, valid));
+            case 6 -> headers.add(header(AUTHORIZATION, admin ? bearer("someone-else") : TestTokens.adminBearer()));
+            case 7 -> headers.add(header(AUTHORIZATION, tampered(valid)));
+            case 8 -> headers.add(header(AUTHORIZATION, "Bearer " + unsigned(fixtures.ownerId())));
+            case 9 ->
+                headers.add(header(
+                        AUTHORIZATION,
+                        "Bearer " + TestTokens.TOKENS.mint(fixtures.ownerId(), List.of(), Duration.ofMinutes(-5))));
+            case 10 -> headers.add(header(AUTHORIZATION, "Bearer " + headerSafe(pick(STRINGS))));
+            case 11 ->
+                headers.add(header(
+                        AUTHORIZATION,
+                        pick(List.of("", "Bearer", "Bearer ", "bearer", "Basic YWxpY2U6c2VjcmV0", "Token x"))
+                                + headerSafe(randomText(random.nextInt(300)))));
+            case 12 -> {
+                headers.add(header(AUTHORIZATION, valid));
+                headers.add(header(AUTHORIZATION, bearer("second-" + fixtures.ownerId())));
             }
             default -> {
-                // no caller
+                // no credentials
             }
         }
+    }
+
+    /** A valid token with one character of its payload or signature changed. */
+    private String tampered(String bearerToken) {
+        var chars = bearerToken.toCharArray();
+        var at = "Bearer ".length() + random.nextInt(chars.length - "Bearer ".length());
+        chars[at] = chars[at] == 'A' ? 'B' : 'A';
+        return new String(chars);
+    }
+
+    /** An unsecured JWT ({@code alg: none}) claiming to be {@code subject}, admin included. */
+    private static String unsigned(String subject) {
+        var encoder = Base64.getUrlEncoder().withoutPadding();
+        var header = encoder.encodeToString("{\"alg\":\"none\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
+        var exp = Instant.now().plusSeconds(600).getEpochSecond();
+        var payload = encoder.encodeToString(("{\"sub\":\"" + subject + "\",\"iss\":\""
+                        + DevelopmentTokens.DEFAULT_ISSUER + "\",\"exp\":" + exp + ",\"roles\":[\"admin\"]}")
+                .getBytes(StandardCharsets.UTF_8));
+        return header + "." + payload + ".";
     }
 
     private void contentType(List<Header> headers) {

@@ -1,0 +1,36 @@
+package dev.orderpipeline.api.security;
+
+import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * How bearer tokens are verified when no identity provider is configured. Production sets Spring Boot's {@code
+ * spring.security.oauth2.resourceserver.jwt.jwk-set-uri} (with {@code issuer-uri} and {@code audiences} to check
+ * those claims) and leaves these alone; a development key is ignored as soon as one of Boot's is set.
+ *
+ * @param developmentKey an HS256 key of at least 32 bytes, for the local run and the tests, which mint their own
+ *     tokens with it; anyone who knows it can call the API as anyone, so it never guards real data
+ * @param developmentIssuer the {@code iss} that tokens signed with the development key must carry
+ */
+@ConfigurationProperties("orderpipeline.security")
+record TokenProperties(
+        @Nullable String developmentKey,
+        @DefaultValue("order-pipeline-development") String developmentIssuer) {
+
+    static final int MIN_KEY_BYTES = 32;
+
+    TokenProperties {
+        if (developmentKey != null && developmentKey.isBlank()) {
+            developmentKey = null;
+        }
+        if (developmentKey != null && developmentKey.getBytes(StandardCharsets.UTF_8).length < MIN_KEY_BYTES) {
+            throw new IllegalArgumentException("orderpipeline.security.development-key must have at least "
+                    + MIN_KEY_BYTES + " bytes (HS256 needs a 256-bit key)");
+        }
+        if (developmentIssuer.isBlank()) {
+            throw new IllegalArgumentException("orderpipeline.security.development-issuer must not be blank");
+        }
+    }
+}
