@@ -291,6 +291,11 @@ final class FaultInjector {
         properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers());
         properties.put(ProducerConfig.CLIENT_ID_CONFIG, "orderpipeline-lab-poison");
         properties.put(ProducerConfig.ACKS_CONFIG, "all");
+        // bounded: a broker that never comes back fails the injection (the first send gives up after 10 s) instead of
+        // blocking every one of the records for a minute each
+        properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+        properties.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        properties.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
         try (var producer = new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer())) {
             var acknowledgements = new ArrayList<Future<RecordMetadata>>();
             for (var record : records) {
