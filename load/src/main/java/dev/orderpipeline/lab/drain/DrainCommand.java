@@ -1,19 +1,16 @@
 package dev.orderpipeline.lab.drain;
 
-import dev.orderpipeline.lab.LabCommand;
+import dev.orderpipeline.lab.BacklogCommand;
 import dev.orderpipeline.lab.LabVersion;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.ceiling.CeilingSettings;
 import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
-import dev.orderpipeline.lab.pipeline.Target;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -34,7 +31,7 @@ import picocli.CommandLine.Option;
                     + " compare with. Worker JVM flags go through --app-jvm-option (e.g. -Xmx192m,"
                     + " -XX:+UseSerialGC) and are recorded in the report."
         })
-public final class DrainCommand extends LabCommand {
+public final class DrainCommand extends BacklogCommand {
 
     @Option(order = 1, names = "--commands", paramLabel = "N", description = "Checkouts in the backlog.")
     int commands = 1_000_000;
@@ -98,20 +95,7 @@ public final class DrainCommand extends LabCommand {
     }
 
     @Override
-    protected Target open() {
-        return targetOptions.startWithoutWorkers();
-    }
-
-    @Override
-    protected boolean listensToResults() {
-        return false;
-    }
-
-    @Override
-    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results, Instant startedAt) {
-        if (!(target instanceof StackTarget stack)) {
-            throw new IllegalArgumentException("drain needs the pipeline the lab starts");
-        }
+    protected LabReport run(StackTarget stack, Progress progress, Instant startedAt) {
         var ceiling = withCeiling
                 ? new CeilingSettings(
                         ceilingBatchSizes,
@@ -127,6 +111,6 @@ public final class DrainCommand extends LabCommand {
                 Duration.ofSeconds(timeoutSeconds),
                 ceiling);
         var run = new DrainExperiment(stack, settings, progress).run();
-        return new DrainReport(header(settings.parameters(), target, startedAt), settings, run);
+        return new DrainReport(header(settings.parameters(), stack, startedAt), settings, run);
     }
 }

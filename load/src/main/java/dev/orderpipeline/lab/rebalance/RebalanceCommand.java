@@ -1,18 +1,15 @@
 package dev.orderpipeline.lab.rebalance;
 
-import dev.orderpipeline.lab.LabCommand;
+import dev.orderpipeline.lab.BacklogCommand;
 import dev.orderpipeline.lab.LabVersion;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
-import dev.orderpipeline.lab.pipeline.Target;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -32,7 +29,7 @@ import picocli.CommandLine.Option;
                     + " the invariants.",
             "The topic's partition count is --partitions (default 6)."
         })
-public final class RebalanceCommand extends LabCommand {
+public final class RebalanceCommand extends BacklogCommand {
 
     @Option(order = 1, names = "--scenarios", paramLabel = "NAME", split = ",", description = "add and/or kill.")
     List<String> scenarios = new ArrayList<>(List.of(RebalanceSettings.ADD, RebalanceSettings.KILL));
@@ -94,20 +91,7 @@ public final class RebalanceCommand extends LabCommand {
     }
 
     @Override
-    protected Target open() {
-        return targetOptions.startWithoutWorkers();
-    }
-
-    @Override
-    protected boolean listensToResults() {
-        return false;
-    }
-
-    @Override
-    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results, Instant startedAt) {
-        if (!(target instanceof StackTarget stack)) {
-            throw new IllegalArgumentException("rebalance needs the pipeline the lab starts");
-        }
+    protected LabReport run(StackTarget stack, Progress progress, Instant startedAt) {
         var settings = new RebalanceSettings(
                 scenarios,
                 protocols,
@@ -120,6 +104,6 @@ public final class RebalanceCommand extends LabCommand {
                 Duration.ofMillis(intervalMillis),
                 Duration.ofSeconds(timeoutSeconds));
         var runs = new RebalanceExperiment(stack, settings, progress).run();
-        return new RebalanceReport(header(settings.parameters(), target, startedAt), settings, runs);
+        return new RebalanceReport(header(settings.parameters(), stack, startedAt), settings, runs);
     }
 }

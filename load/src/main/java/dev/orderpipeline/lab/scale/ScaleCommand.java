@@ -1,18 +1,15 @@
 package dev.orderpipeline.lab.scale;
 
-import dev.orderpipeline.lab.LabCommand;
+import dev.orderpipeline.lab.BacklogCommand;
 import dev.orderpipeline.lab.LabVersion;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
-import dev.orderpipeline.lab.pipeline.Target;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -31,7 +28,7 @@ import picocli.CommandLine.Option;
             "The full grid (4 x 3 x 3 = 36 cells) takes long on a small machine: shrink it with --partition-counts,"
                     + " --worker-counts, --keys and --commands."
         })
-public final class ScaleCommand extends LabCommand {
+public final class ScaleCommand extends BacklogCommand {
 
     @Option(
             order = 1,
@@ -86,20 +83,7 @@ public final class ScaleCommand extends LabCommand {
     }
 
     @Override
-    protected Target open() {
-        return targetOptions.startWithoutWorkers();
-    }
-
-    @Override
-    protected boolean listensToResults() {
-        return false;
-    }
-
-    @Override
-    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results, Instant startedAt) {
-        if (!(target instanceof StackTarget stack)) {
-            throw new IllegalArgumentException("scale needs the pipeline the lab starts");
-        }
+    protected LabReport run(StackTarget stack, Progress progress, Instant startedAt) {
         var settings = new ScaleSettings(
                 partitionCounts,
                 workerCounts,
@@ -109,6 +93,6 @@ public final class ScaleCommand extends LabCommand {
                 Duration.ofMillis(lagIntervalMillis),
                 Duration.ofSeconds(timeoutSeconds));
         var cells = new ScaleExperiment(stack, settings, progress).run();
-        return new ScaleReport(header(settings.parameters(), target, startedAt), settings, cells);
+        return new ScaleReport(header(settings.parameters(), stack, startedAt), settings, cells);
     }
 }
