@@ -1,7 +1,7 @@
 package dev.orderpipeline.lab.backlog;
 
-import dev.orderpipeline.contract.invariant.InvariantChecker;
-import dev.orderpipeline.contract.invariant.InvariantReport;
+import dev.orderpipeline.invariants.InvariantChecker;
+import dev.orderpipeline.invariants.InvariantReport;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.orderpipeline.lab.compare;
 
-import dev.orderpipeline.contract.invariant.InvariantReport;
+import dev.orderpipeline.invariants.InvariantReport;
 import java.util.List;
 import java.util.Map;
 

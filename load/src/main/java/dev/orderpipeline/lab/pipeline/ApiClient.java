@@ -1,6 +1,6 @@
 package dev.orderpipeline.lab.pipeline;
 
-import dev.orderpipeline.contract.invariant.InvariantReport;
+import dev.orderpipeline.invariants.InvariantReport;
 import dev.orderpipeline.infra.DevelopmentTokens;
 import dev.orderpipeline.lab.measure.StatusCounts;
 import java.io.IOException;

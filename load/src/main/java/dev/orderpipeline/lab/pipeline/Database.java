@@ -1,7 +1,7 @@
 package dev.orderpipeline.lab.pipeline;
 
-import dev.orderpipeline.contract.invariant.InvariantChecker;
-import dev.orderpipeline.contract.invariant.InvariantReport;
+import dev.orderpipeline.invariants.InvariantChecker;
+import dev.orderpipeline.invariants.InvariantReport;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;

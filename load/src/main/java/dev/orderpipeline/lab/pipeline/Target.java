@@ -1,6 +1,6 @@
 package dev.orderpipeline.lab.pipeline;
 
-import dev.orderpipeline.contract.invariant.InvariantReport;
+import dev.orderpipeline.invariants.InvariantReport;
 import dev.orderpipeline.lab.measure.ResourceSampler;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,7 @@ package dev.orderpipeline.lab.backlog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.orderpipeline.contract.invariant.InvariantChecker;
+import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.infra.Postgres;
 import dev.orderpipeline.lab.ceiling.Ceiling;
 import dev.orderpipeline.lab.measure.Progress;

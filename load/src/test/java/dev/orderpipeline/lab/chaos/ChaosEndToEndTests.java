@@ -3,7 +3,7 @@ package dev.orderpipeline.lab.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.contract.Topics;
-import dev.orderpipeline.contract.invariant.InvariantChecker;
+import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.StackConfig;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;

@@ -2,7 +2,7 @@ package dev.orderpipeline.lab.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.orderpipeline.contract.invariant.InvariantReport;
+import dev.orderpipeline.invariants.InvariantReport;
 import dev.orderpipeline.lab.report.ReportWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

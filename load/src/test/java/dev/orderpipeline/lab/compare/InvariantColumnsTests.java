@@ -2,7 +2,7 @@ package dev.orderpipeline.lab.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.orderpipeline.contract.invariant.InvariantReport;
+import dev.orderpipeline.invariants.InvariantReport;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;

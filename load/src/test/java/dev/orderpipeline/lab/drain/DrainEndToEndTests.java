@@ -2,7 +2,7 @@ package dev.orderpipeline.lab.drain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.orderpipeline.contract.invariant.InvariantChecker;
+import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.Postgres;
 import dev.orderpipeline.infra.StackConfig;

@@ -5,7 +5,7 @@ import dev.orderpipeline.api.web.ProblemException;
 import dev.orderpipeline.api.web.ProblemKind;
 import java.util.UUID;
 
-/** The order is already claimed (PROCESSING) or decided (COMPLETED, REJECTED); only a CREATED one checks out. */
+/** The order is already decided (COMPLETED, REJECTED); only a CREATED one checks out. */
 public final class OrderNotCheckoutableException extends ProblemException {
 
     public OrderNotCheckoutableException(UUID orderId, OrderStatus status) {

@@ -4,8 +4,6 @@ package dev.orderpipeline.api.order;
 public enum OrderStatus {
     /** Placed, not checked out yet: the only status a checkout starts from. */
     CREATED,
-    /** Claimed by a strategy that marks the order before deciding (status-claim). */
-    PROCESSING,
     COMPLETED,
     REJECTED;
 

@@ -4,7 +4,7 @@ import java.math.BigDecimal;
 import java.util.Objects;
 import java.util.UUID;
 
-/** A product about to be inserted; the database adds version and timestamps. */
+/** A product about to be inserted; the database adds the timestamps. */
 record NewProduct(UUID id, String name, int stock, BigDecimal price) {
 
     static final int MAX_NAME_LENGTH = 200;

@@ -12,12 +12,10 @@ import java.util.UUID;
  * @param name what buyers see
  * @param stock units left, never negative
  * @param price unit price, two decimals
- * @param version bumped only by writers that use optimistic concurrency
  * @param createdAt when it was created
  * @param updatedAt when it last changed
  */
-public record Product(
-        UUID id, String name, int stock, BigDecimal price, long version, Instant createdAt, Instant updatedAt) {
+public record Product(UUID id, String name, int stock, BigDecimal price, Instant createdAt, Instant updatedAt) {
 
     public Product {
         Objects.requireNonNull(id, "id");

@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
 @Component
 public final class ProductRepository {
 
-    private static final String COLUMNS = "id, name, stock, price, version, created_at, updated_at";
+    private static final String COLUMNS = "id, name, stock, price, created_at, updated_at";
 
     private static final String INSERT = """
             INSERT INTO product (id, name, stock, price)
@@ -57,7 +57,6 @@ public final class ProductRepository {
                 row.getString("name"),
                 row.getInt("stock"),
                 row.getBigDecimal("price"),
-                row.getLong("version"),
                 instant(row, "created_at"),
                 instant(row, "updated_at"));
     }

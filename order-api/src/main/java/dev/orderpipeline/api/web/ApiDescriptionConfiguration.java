@@ -236,25 +236,14 @@ class ApiDescriptionConfiguration {
                     example.put("detail", "This endpoint needs the role admin");
                     example.put("instance", "/api/products");
                 }
-                case UNKNOWN_STRATEGY -> {
+                case LAB_OFF -> {
                     example.put(
                             "detail",
-                            "Unknown checkout strategy 'fastest'; known: app-lock, db-atomic, for-update, kafka, naive,"
-                                    + " naive-tx, optimistic, serializable, status-claim");
+                            "The production checkout runs the pipeline and takes no strategy: those are the lab's"
+                                    + " parameters, and the lab is off on this instance (or the request named no"
+                                    + " strategy). Nothing was checked out.");
                     example.put("instance", "/api/orders/" + ORDER + "/checkout");
-                    example.put("strategy", "fastest");
-                    example.put(
-                            "knownStrategies",
-                            List.of(
-                                    "app-lock",
-                                    "db-atomic",
-                                    "for-update",
-                                    "kafka",
-                                    "naive",
-                                    "naive-tx",
-                                    "optimistic",
-                                    "serializable",
-                                    "status-claim"));
+                    example.put("parameters", List.of("strategy"));
                 }
                 case NOT_FOUND -> {
                     example.put("detail", "No endpoint GET /api/nothing-here");
@@ -311,21 +300,9 @@ class ApiDescriptionConfiguration {
                     example.put("orderId", ORDER);
                 }
                 case DATABASE_UNAVAILABLE -> {
-                    example.put(
-                            "detail",
-                            "The database failed during the checkout of order " + ORDER + " (strategy optimistic)");
+                    example.put("detail", "The database failed during the checkout of order " + ORDER);
                     example.put("instance", "/api/orders/" + ORDER + "/checkout");
                     example.put("orderId", ORDER);
-                    example.put("strategy", "optimistic");
-                }
-                case CHECKOUT_BUSY -> {
-                    example.put(
-                            "detail",
-                            "The checkout of order " + ORDER + " waited 30000 ms for other checkouts of its product;"
-                                    + " the order is unchanged, retry later");
-                    example.put("instance", "/api/orders/" + ORDER + "/checkout");
-                    example.put("orderId", ORDER);
-                    example.put("productId", PRODUCT);
                 }
                 case INTERNAL_ERROR -> {
                     example.put("detail", "The request failed unexpectedly; the error has been logged");

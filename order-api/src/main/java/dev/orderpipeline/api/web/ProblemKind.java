@@ -11,7 +11,7 @@ import org.springframework.http.ProblemDetail;
 public enum ProblemKind {
     VALIDATION_FAILED("validation-failed", HttpStatus.BAD_REQUEST, "Request validation failed"),
     MALFORMED_REQUEST("malformed-request", HttpStatus.BAD_REQUEST, "Malformed request"),
-    UNKNOWN_STRATEGY("unknown-strategy", HttpStatus.BAD_REQUEST, "Unknown checkout strategy"),
+    LAB_OFF("lab-off", HttpStatus.BAD_REQUEST, "Lab parameters on the production checkout"),
     AUTHENTICATION_REQUIRED("authentication-required", HttpStatus.UNAUTHORIZED, "Authentication required"),
     INVALID_TOKEN("invalid-token", HttpStatus.UNAUTHORIZED, "Invalid bearer token"),
     FORBIDDEN("forbidden", HttpStatus.FORBIDDEN, "Forbidden"),
@@ -27,7 +27,6 @@ public enum ProblemKind {
             "authentication-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Authentication unavailable"),
     BROKER_UNAVAILABLE("broker-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Message broker unavailable"),
     DATABASE_UNAVAILABLE("database-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Database unavailable"),
-    CHECKOUT_BUSY("checkout-busy", HttpStatus.SERVICE_UNAVAILABLE, "Checkout busy"),
     INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal server error");
 
     /** Prefix of every problem type URI. */

@@ -1,0 +1,181 @@
+package dev.orderpipeline.invariants;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import dev.orderpipeline.infra.Postgres;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+
+class InvariantCheckerTests {
+
+    private static PGSimpleDataSource dataSource;
+
+    private static InvariantChecker checker;
+
+    @BeforeAll
+    static void migrateAFreshDatabase() throws SQLException {
+        var postgres = Postgres.forTests();
+        dataSource = new PGSimpleDataSource();
+        dataSource.setUrl(postgres.createDatabase("invariants_test"));
+        dataSource.setUser(postgres.user());
+        Flyway.configure().dataSource(dataSource).load().migrate();
+        // what a lab database allows (order-api's db/lab callback), so the checker can be shown the failures that
+        // only the lab's broken strategies leave behind
+        update("ALTER TABLE payment DROP CONSTRAINT payment_order_unique");
+        update("ALTER TABLE orders DROP CONSTRAINT orders_status_known");
+        checker = new InvariantChecker(dataSource);
+    }
+
+    @Test
+    void holdsWhenEveryDecrementAndPaymentIsThere() throws SQLException {
+        var product = product(0);
+        for (int i = 0; i < 3; i++) {
+            pay(order(product, "COMPLETED", null));
+        }
+        order(product, "REJECTED", "INSUFFICIENT_STOCK");
+
+        var report = checker.check(product, 3);
+
+        assertThat(report.holds()).isTrue();
+        assertThat(report.violations()).isEmpty();
+        assertThat(report.completedOrders()).isEqualTo(3);
+        assertThat(report.rejectionsByReason()).isEqualTo(Map.of("INSUFFICIENT_STOCK", 1L));
+    }
+
+    @Test
+    void seesOversellAndLostUpdatesTheWayTheNaiveCheckoutLeavesThem() throws SQLException {
+        // 300 sold of 100, and the stock only went down by one: the article's naive run
+        var product = product(99);
+        for (int i = 0; i < 300; i++) {
+            pay(order(product, "COMPLETED", null));
+        }
+
+        var report = checker.check(product, 100);
+
+        assertThat(report.oversold()).isTrue();
+        assertThat(report.drift()).isEqualTo(299);
+        assertThat(report.holds()).isFalse();
+        assertThat(report.violations()).hasSize(2);
+    }
+
+    @Test
+    void seesDoubleChargesHalfDoneCheckoutsAndUnfinishedOrders() throws SQLException {
+        var product = product(8);
+        var doubleCharged = order(product, "COMPLETED", null);
+        pay(doubleCharged);
+        pay(doubleCharged);
+        pay(order(product, "CREATED", null));
+        order(product, "PROCESSING", null);
+
+        var report = checker.check(product, 9);
+
+        assertThat(report.ordersPaidMoreThanOnce()).isEqualTo(1);
+        assertThat(report.paymentsWithoutCompletion()).isEqualTo(1);
+        assertThat(report.ordersNotFinal()).isEqualTo(2);
+        assertThat(report.drift()).isZero();
+        assertThat(report.oversold()).isFalse();
+        assertThat(report.holds()).isFalse();
+    }
+
+    @Test
+    void readsOneSnapshotWhileCheckoutsCommit() throws Exception {
+        // a writer completes orders one transaction at a time, each taking its unit: the books balance after every
+        // commit, so any drift the checker sees comes from reading the stock and the orders at different moments
+        var initialStock = 5_000;
+        var product = product(initialStock);
+        var stop = new AtomicBoolean();
+        var sold = new AtomicInteger();
+        var writer = Executors.newSingleThreadExecutor();
+        try {
+            var writing = writer.submit(() -> {
+                try (var connection = dataSource.getConnection()) {
+                    connection.setAutoCommit(false);
+                    while (!stop.get() && sold.get() < initialStock) {
+                        sell(connection, product);
+                        connection.commit();
+                        sold.incrementAndGet();
+                    }
+                }
+                return null;
+            });
+            var checks = 0;
+            while (sold.get() < 50) {
+                Thread.onSpinWait();
+            }
+            for (; checks < 300 && sold.get() < initialStock; checks++) {
+                var report = checker.check(product, initialStock);
+                assertThat(report.drift()).as("drift seen by check %d", checks).isZero();
+            }
+            stop.set(true);
+            writing.get();
+            assertThat(checks).isGreaterThan(10);
+        } finally {
+            stop.set(true);
+            writer.shutdownNow();
+        }
+    }
+
+    @Test
+    void refusesAnUnknownProduct() {
+        assertThatIllegalArgumentException().isThrownBy(() -> checker.check(UUID.randomUUID(), 1));
+    }
+
+    private static UUID product(int stock) throws SQLException {
+        var id = UUID.randomUUID();
+        update("INSERT INTO product (id, name, stock, price) VALUES (?, 'hot', ?, 10.00)", id, stock);
+        return id;
+    }
+
+    private static UUID order(UUID product, String status, String reason) throws SQLException {
+        var id = UUID.randomUUID();
+        update(
+                "INSERT INTO orders (id, user_id, product_id, quantity, status, reject_reason) VALUES (?, 'u', ?, 1, ?, ?)",
+                id,
+                product,
+                status,
+                reason);
+        return id;
+    }
+
+    private static void sell(Connection connection, UUID product) throws SQLException {
+        try (var take = connection.prepareStatement("UPDATE product SET stock = stock - 1 WHERE id = ?");
+                var complete = connection.prepareStatement(
+                        "INSERT INTO orders (id, user_id, product_id, quantity, status) VALUES (?, 'u', ?, 1, 'COMPLETED')");
+                var pay = connection.prepareStatement(
+                        "INSERT INTO payment (id, order_id, amount) VALUES (?, ?, 10.00)")) {
+            take.setObject(1, product);
+            take.executeUpdate();
+            var order = UUID.randomUUID();
+            complete.setObject(1, order);
+            complete.setObject(2, product);
+            complete.executeUpdate();
+            pay.setObject(1, UUID.randomUUID());
+            pay.setObject(2, order);
+            pay.executeUpdate();
+        }
+    }
+
+    private static void pay(UUID order) throws SQLException {
+        update("INSERT INTO payment (id, order_id, amount) VALUES (?, ?, 10.00)", UUID.randomUUID(), order);
+    }
+
+    private static void update(String sql, Object... parameters) throws SQLException {
+        try (var connection = dataSource.getConnection();
+                var statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            statement.executeUpdate();
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package dev.orderpipeline.checkoutlab;
+
+/**
+ * One of the lab's database-lock checkouts, chosen per request by the {@code strategy} parameter. The order it gets
+ * has been loaded for its owner and was CREATED when read (see {@link LabCheckout}); the strategy must still guard
+ * its writes, since other requests, and the pipeline's worker, may be checking out the same order or product at the
+ * same time.
+ *
+ * <p>A strategy decides the order in the request and returns it as the database now has it. It throws {@link
+ * NotCheckoutableException} when it finds the order already claimed or decided.
+ */
+interface LabStrategy {
+
+    /** The value of the {@code strategy} request parameter that selects it: lower case, stable. */
+    String name();
+
+    LabOrder checkout(LabOrder order, LabOptions options);
+}

@@ -1,0 +1,23 @@
+/**
+ * The lab's part of order-api, absent unless {@code orderpipeline.lab.enabled=true} ({@link
+ * dev.orderpipeline.checkoutlab.LabAutoConfiguration}): the database-lock checkout strategies of the articles
+ * ({@code naive}, {@code naive-tx}, {@code app-lock}, {@code db-atomic}, {@code for-update}, {@code optimistic},
+ * {@code serializable}, {@code status-claim}) behind {@code POST /api/orders/{id}/checkout?strategy=...}, the
+ * invariants endpoint {@code GET /api/lab/products/{id}/invariants}, and the deadlock demonstration {@link
+ * dev.orderpipeline.checkoutlab.MultiProductReservation}.
+ *
+ * <p>The strategies decide in the request and record the same rows as the pipeline (status, reject reason, one
+ * CAPTURED payment of price times quantity), so their results compare one to one. The SQL they share is written
+ * once, in {@link dev.orderpipeline.checkoutlab.StockRepository}, {@link
+ * dev.orderpipeline.checkoutlab.OrderStatusRepository} and {@link dev.orderpipeline.checkoutlab.PaymentRepository}.
+ * The naive ones are wrong on purpose; every other one guards the order's status in its write, answers 409 when
+ * the guard finds nothing, and stays correct beside every other writer of the same rows, the pipeline's worker
+ * included (app-lock only beside writers that take the same lock in the same process).
+ *
+ * <p>This package may use the production API's public types; production code never uses this package (an
+ * architecture test says so).
+ */
+@NullMarked
+package dev.orderpipeline.checkoutlab;
+
+import org.jspecify.annotations.NullMarked;
