@@ -91,12 +91,17 @@ public final class LocalStack implements AutoCloseable {
      * runs several replicas.
      */
     public AppProcess newApi(String name, int port) {
+        var arguments = new ArrayList<String>();
+        if (config.lab()) {
+            arguments.add("--orderpipeline.lab.enabled=true");
+        }
+        arguments.addAll(appArguments());
         return AppProcess.springBoot(
                 name,
                 config.apiJar(),
                 port,
                 config.appJvmOptions(),
-                appArguments(),
+                arguments,
                 apiEnvironment(),
                 logDirectory().resolve(name + ".log"));
     }
@@ -231,6 +236,12 @@ public final class LocalStack implements AutoCloseable {
                 .append(" s)")
                 .append(line);
         text.append(String.format("  %-18s %s/api%n", "API", api().baseUrl()));
+        if (config.lab()) {
+            text.append(String.format(
+                    "  %-18s ON: ?strategy=naive|naive-tx|app-lock|db-atomic|for-update|optimistic|serializable|"
+                            + "status-claim on the checkout, GET /api/lab/products/{id}/invariants%n",
+                    "Lab"));
+        }
         for (var app : apps()) {
             text.append(String.format(
                     "  %-18s pid %-7d health %s  metrics %s%n",

@@ -135,6 +135,13 @@ final class LocalStackCommand implements Callable<Integer> {
             showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
     List<String> appArguments = new ArrayList<>();
 
+    @Option(
+            names = "--lab",
+            description = "Switch on the lab's part of order-api (orderpipeline.lab.enabled): its database-lock"
+                    + " strategies behind ?strategy=, some wrong on purpose, and the relaxed schema they need. For lab"
+                    + " databases only.")
+    boolean lab;
+
     @Option(names = "--startup-timeout", paramLabel = "SECONDS", description = "How long each app may take to start.")
     int startupTimeoutSeconds = 180;
 
@@ -216,6 +223,7 @@ final class LocalStackCommand implements Callable<Integer> {
                 .withApps(apiPort, workers, firstWorkerPort)
                 .withPartitions(partitions)
                 .withAppOptions(appJvmOptions, appArguments)
+                .withLab(lab)
                 .withStartupTimeout(Duration.ofSeconds(startupTimeoutSeconds));
         config = databaseUrl == null
                 ? config.withDatabase(new StackConfig.Database.Embedded(postgresPort))

@@ -8,7 +8,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * What {@link LocalStack} starts and where: the database, the broker, and how many API and worker processes on which
  * ports. Worker {@code n} (from 1) listens on {@code firstWorkerPort + n - 1}. {@code appArguments} go to every app
- * after the ones the stack sets (Spring Boot lets the last occurrence win).
+ * after the ones the stack sets (Spring Boot lets the last occurrence win). {@code lab} switches the lab's part of
+ * order-api on ({@code orderpipeline.lab.enabled}): its database-lock strategies, some wrong on purpose, and the
+ * relaxed schema they need; the lab's own stacks and {@code bin/run --lab} set it, nothing else.
  */
 public record StackConfig(
         Path projectDirectory,
@@ -21,6 +23,7 @@ public record StackConfig(
         int partitions,
         List<String> appJvmOptions,
         List<String> appArguments,
+        boolean lab,
         Duration startupTimeout) {
 
     /** Where the pipeline's data lives. */
@@ -119,6 +122,7 @@ public record StackConfig(
                 6,
                 List.of(),
                 List.of(),
+                false,
                 Duration.ofMinutes(3));
     }
 
@@ -134,6 +138,7 @@ public record StackConfig(
                 partitions,
                 appJvmOptions,
                 appArguments,
+                lab,
                 startupTimeout);
     }
 
@@ -149,6 +154,7 @@ public record StackConfig(
                 partitions,
                 appJvmOptions,
                 appArguments,
+                lab,
                 startupTimeout);
     }
 
@@ -164,6 +170,7 @@ public record StackConfig(
                 partitions,
                 appJvmOptions,
                 appArguments,
+                lab,
                 startupTimeout);
     }
 
@@ -180,6 +187,7 @@ public record StackConfig(
                 partitions,
                 appJvmOptions,
                 appArguments,
+                lab,
                 startupTimeout);
     }
 
@@ -195,6 +203,7 @@ public record StackConfig(
                 count,
                 appJvmOptions,
                 appArguments,
+                lab,
                 startupTimeout);
     }
 
@@ -210,6 +219,24 @@ public record StackConfig(
                 partitions,
                 jvmOptions,
                 arguments,
+                lab,
+                startupTimeout);
+    }
+
+    /** With the lab's part of order-api switched on, or off. */
+    public StackConfig withLab(boolean enabled) {
+        return new StackConfig(
+                projectDirectory,
+                workDirectory,
+                database,
+                broker,
+                apiPort,
+                workers,
+                firstWorkerPort,
+                partitions,
+                appJvmOptions,
+                appArguments,
+                enabled,
                 startupTimeout);
     }
 
@@ -225,6 +252,7 @@ public record StackConfig(
                 partitions,
                 appJvmOptions,
                 appArguments,
+                lab,
                 timeout);
     }
 

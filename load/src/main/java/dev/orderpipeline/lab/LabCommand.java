@@ -52,7 +52,15 @@ public abstract class LabCommand implements Callable<Integer> {
 
     /** Opens what the runs go against: by default the target the options describe, with its workers. */
     protected Target open() {
-        return targetOptions.open();
+        return targetOptions.open(comparesLockStrategies());
+    }
+
+    /**
+     * Whether the runs use the lab's database-lock strategies, so a stack the lab starts switches order-api's lab
+     * part on (and relaxes its database's schema); experiments on the pipeline alone run the production API.
+     */
+    protected boolean comparesLockStrategies() {
+        return false;
     }
 
     /**

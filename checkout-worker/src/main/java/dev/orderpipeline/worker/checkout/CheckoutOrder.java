@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * @param productId the ordered product
  * @param quantity units ordered
  * @param userId the owner
- * @param status CREATED, PROCESSING, COMPLETED or REJECTED
+ * @param status CREATED, COMPLETED or REJECTED (or a lab strategy's claim, PROCESSING, on a lab database)
  */
 record CheckoutOrder(UUID id, UUID productId, int quantity, String userId, String status) {
 

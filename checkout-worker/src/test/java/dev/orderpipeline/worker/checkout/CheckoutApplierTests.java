@@ -127,7 +127,8 @@ class CheckoutApplierTests extends WorkerIntegrationTest {
     void rejectsAnOrderThatIsNoLongerCreatedWithoutTakingStock() {
         var product = createProduct(10, "2.00");
         var order = createOrders(product, 1, 1).getFirst();
-        jdbc.sql("UPDATE orders SET status = 'PROCESSING' WHERE id = :id")
+        // decided by another writer before the command arrived
+        jdbc.sql("UPDATE orders SET status = 'REJECTED', reject_reason = 'INSUFFICIENT_STOCK' WHERE id = :id")
                 .param("id", order)
                 .update();
 
@@ -137,7 +138,7 @@ class CheckoutApplierTests extends WorkerIntegrationTest {
             assertThat(result.outcome()).isEqualTo(CheckoutOutcome.REJECTED);
             assertThat(result.rejectReason()).isEqualTo(RejectReason.ORDER_NOT_CREATED);
         });
-        assertThat(statuses(List.of(order))).containsExactly("PROCESSING");
+        assertThat(statuses(List.of(order))).containsExactly("REJECTED/INSUFFICIENT_STOCK");
         assertThat(stock(product)).isEqualTo(10);
         assertThat(payments(List.of(order)).getFirst().count()).isZero();
     }

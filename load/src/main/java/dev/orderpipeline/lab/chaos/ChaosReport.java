@@ -30,7 +30,7 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
         var failed = run.checks().stream().filter(check -> !check.holds()).count();
         return String.format(
                         Locale.ROOT,
-                        "A sustained open-model load of %d checkouts/s (kafka strategy) on %d products of limited"
+                        "A sustained open-model load of %d checkouts/s (the pipeline's checkout) on %d products of limited"
                                 + " stock, with these faults one after the other, each followed by a recovery: %s."
                                 + " The load retries a 503 after its Retry-After. Every outcome is read from the"
                                 + " database and the topics after the run. ",

@@ -58,10 +58,9 @@ final class CheckoutCaller {
         }
     }
 
-    /** One checkout with the kafka strategy, no waiting for the decision. Never throws for the network's sake. */
+    /** One checkout through the pipeline (the production checkout), no waiting for the decision. Never throws for the network's sake. */
     Answer checkout(UUID orderId, String userId) {
-        var request = HttpRequest.newBuilder(
-                        URI.create(baseUrl + "/api/orders/" + orderId + "/checkout?strategy=kafka"))
+        var request = HttpRequest.newBuilder(URI.create(baseUrl + "/api/orders/" + orderId + "/checkout"))
                 .timeout(requestTimeout)
                 .header("Accept", "application/json")
                 .header("Authorization", authorization.apply(userId))

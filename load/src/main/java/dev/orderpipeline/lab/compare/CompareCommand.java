@@ -88,6 +88,11 @@ public final class CompareCommand extends LabCommand {
     }
 
     @Override
+    protected boolean comparesLockStrategies() {
+        return true;
+    }
+
+    @Override
     protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results, Instant startedAt) {
         var settings = new CompareSettings(
                 initialStock,

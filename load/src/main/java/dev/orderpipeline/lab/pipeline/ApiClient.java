@@ -1,7 +1,7 @@
 package dev.orderpipeline.lab.pipeline;
 
-import dev.orderpipeline.invariants.InvariantReport;
 import dev.orderpipeline.infra.DevelopmentTokens;
+import dev.orderpipeline.invariants.InvariantReport;
 import dev.orderpipeline.lab.measure.StatusCounts;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -27,8 +27,11 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class ApiClient {
 
-    /** The problem type order-api answers when it does not know a strategy name. */
+    /** The problem type order-api's lab answers when it does not know a strategy name. */
     static final String UNKNOWN_STRATEGY = "urn:order-pipeline:problem:unknown-strategy";
+
+    /** The problem type of a production checkout that was given a lab parameter: the lab is off there. */
+    static final String LAB_OFF = "urn:order-pipeline:problem:lab-off";
 
     /** The subject of the lab's administrator token. */
     static final String ADMIN = "lab-admin";
@@ -115,14 +118,18 @@ public final class ApiClient {
 
     /**
      * Whether the API knows a strategy, asked without side effects: a checkout of an order that does not exist
-     * answers 404 when the name is known and 400 unknown-strategy when it is not (the name is resolved first).
+     * answers 404 when the name is known, 400 unknown-strategy when the lab does not know it (the name is resolved
+     * first), and 400 lab-off when the API runs without the lab. The pipeline's checkout is always there.
      */
     public boolean supportsStrategy(String strategy) {
+        if (Strategies.isAsynchronous(strategy)) {
+            return true;
+        }
         var response =
                 send(post(checkoutPath(UUID.randomUUID(), strategy, null), userAuthorization("lab-probe"), null));
         if (response.statusCode() == 400) {
             var type = parse(response.body()).path("type").asString("");
-            return !UNKNOWN_STRATEGY.equals(type);
+            return !UNKNOWN_STRATEGY.equals(type) && !LAB_OFF.equals(type);
         }
         return true;
     }
@@ -156,9 +163,13 @@ public final class ApiClient {
                 json.path("paymentsWithoutCompletion").asLong());
     }
 
+    /** The production checkout for the pipeline; the lab's, which names its strategy, for the others. */
     private static String checkoutPath(UUID orderId, String strategy, @Nullable Integer delayMillis) {
-        var path =
-                "/api/orders/" + orderId + "/checkout?strategy=" + URLEncoder.encode(strategy, StandardCharsets.UTF_8);
+        var path = "/api/orders/" + orderId + "/checkout";
+        if (Strategies.isAsynchronous(strategy)) {
+            return path;
+        }
+        path += "?strategy=" + URLEncoder.encode(strategy, StandardCharsets.UTF_8);
         return delayMillis == null ? path : path + "&delayMs=" + delayMillis;
     }
 

@@ -2,10 +2,14 @@ package dev.orderpipeline.lab.pipeline;
 
 import java.util.List;
 
-/** The checkout strategies order-api offers (or will), in the order the lab runs them: worst first. */
+/**
+ * The ways to check out that the lab compares, in the order it runs them: worst first. {@code kafka} is the
+ * production checkout (the pipeline); the others are the database-lock strategies of order-api's lab part, which
+ * exists only when the lab switches it on.
+ */
 public final class Strategies {
 
-    /** Every strategy, as {@code ?strategy=} names it. */
+    /** Every strategy: {@code kafka}, or the lab's {@code ?strategy=} name. */
     public static final List<String> ALL = List.of(
             "naive",
             "naive-tx",
@@ -17,7 +21,10 @@ public final class Strategies {
             "status-claim",
             "kafka");
 
-    /** The one that answers 202 and decides later, in the worker; the others answer with the outcome. */
+    /**
+     * The pipeline, the production checkout: it answers 202 and the worker decides later; the others answer with
+     * the outcome.
+     */
     public static final String KAFKA = "kafka";
 
     private Strategies() {}

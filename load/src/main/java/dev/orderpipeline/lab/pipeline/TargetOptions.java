@@ -191,8 +191,16 @@ public final class TargetOptions {
         return projectDirectory.toAbsolutePath().normalize();
     }
 
-    /** The given pipeline, or a stack started now (which takes a while: the apps start in parallel). */
+    /** The given pipeline, or a stack started now with the production API (the lab's strategies off). */
     public Target open() {
+        return open(false);
+    }
+
+    /**
+     * The given pipeline, or a stack started now (which takes a while: the apps start in parallel), with order-api's
+     * lab part switched on when {@code lockStrategies}.
+     */
+    public Target open(boolean lockStrategies) {
         var timeout = Duration.ofSeconds(requestTimeoutSeconds);
         if (!apiUrls.isEmpty()) {
             if (databaseServer != null) {
@@ -206,7 +214,7 @@ public final class TargetOptions {
             throw new IllegalArgumentException(
                     "--api-replicas and --partitions must be positive, --workers not negative");
         }
-        return StackTarget.start(stackConfig(), apiReplicas, timeout);
+        return StackTarget.start(stackConfig().withLab(lockStrategies), apiReplicas, timeout);
     }
 
     /**

@@ -125,6 +125,11 @@ public final class SoakCommand extends LabCommand {
     }
 
     @Override
+    protected boolean comparesLockStrategies() {
+        return true;
+    }
+
+    @Override
     protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results, Instant startedAt) {
         var settings = new SoakSettings(
                 strategies.stream()

@@ -2,8 +2,8 @@ package dev.orderpipeline.lab.backlog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.infra.Postgres;
+import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.ceiling.Ceiling;
 import dev.orderpipeline.lab.measure.Progress;
 import java.sql.SQLException;

@@ -3,8 +3,8 @@ package dev.orderpipeline.lab.ceiling;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.contract.CheckoutCommand;
-import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.infra.Postgres;
+import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.measure.Progress;
 import java.time.Duration;
 import java.util.List;

@@ -3,9 +3,9 @@ package dev.orderpipeline.lab.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.contract.Topics;
-import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.StackConfig;
+import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.PhaseFigures;
 import dev.orderpipeline.lab.measure.Progress;

@@ -2,10 +2,10 @@ package dev.orderpipeline.lab.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.Postgres;
 import dev.orderpipeline.infra.StackConfig;
+import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
@@ -17,15 +17,14 @@ import dev.orderpipeline.lab.report.Versions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * A small compare from the packaged jars, end to end: the stack as processes, 50 buyers on 20 units, kafka and (when
- * the API jar has it) db-atomic; the report written to disk must say what the database says.
+ * A small compare from the packaged jars, end to end: the stack as processes with the lab on, 50 buyers on 20 units,
+ * kafka and db-atomic; the report written to disk must say what the database says.
  */
 class CompareEndToEndTests {
 
@@ -50,17 +49,15 @@ class CompareEndToEndTests {
                 .withWorkDirectory(workDirectory)
                 .withDatabase(new StackConfig.Database.Existing(jdbcUrl, postgres.user(), postgres.password()))
                 .withBroker(new StackConfig.Broker.FromJars(ports.get(0), ports.get(1)))
-                .withApps(ports.get(2), 1, ports.get(3));
+                .withApps(ports.get(2), 1, ports.get(3))
+                .withLab(true);
         var startedAt = Instant.now();
 
         CompareReport report;
         try (var target = StackTarget.start(config, 1, Duration.ofSeconds(30));
                 var results = ResultsListener.start(target.bootstrapServers(), Duration.ofSeconds(60))) {
-            // the synchronous strategies come with a later order-api; until then the run is kafka alone
-            var strategies = new ArrayList<>(List.of(Strategies.KAFKA));
-            if (target.apis().getFirst().supportsStrategy("db-atomic")) {
-                strategies.add("db-atomic");
-            }
+            var strategies = List.of(Strategies.KAFKA, "db-atomic");
+            assertThat(target.apis().getFirst().supportsStrategy("db-atomic")).isTrue();
             var settings =
                     new CompareSettings(INITIAL_STOCK, PARALLEL, 1, strategies, 1, null, Duration.ofSeconds(60), 10);
 

@@ -2,10 +2,10 @@ package dev.orderpipeline.lab.drain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.Postgres;
 import dev.orderpipeline.infra.StackConfig;
+import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.ceiling.CeilingSettings;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
