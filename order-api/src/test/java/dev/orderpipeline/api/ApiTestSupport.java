@@ -21,23 +21,34 @@ import tools.jackson.databind.JsonNode;
  * The application on a random port with a fresh PostgreSQL database and an embedded Kafka broker. Every test class
  * that extends it without adding configuration shares the one context (and so the database and broker): tests
  * make their own products, orders and user ids and never assume an empty table.
+ *
+ * <p>The database is named through {@value #DATABASE_URL_PROPERTY} rather than set as {@code spring.datasource.url}
+ * here: a dynamic property outranks every other source, and a subclass that needs a database of its own (the lab,
+ * which relaxes the schema it migrates) points {@code spring.datasource.url} elsewhere with {@code
+ * TestPropertySource}, which outranks this class's {@code properties}.
  */
 @SpringBootTest(
+        // named rather than found: subclasses outside the application's package (the lab's) share this
+        classes = OrderApiApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
+            "spring.datasource.url=${" + ApiTestSupport.DATABASE_URL_PROPERTY + "}",
             "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
             "orderpipeline.checkout.max-wait=3s",
-            // the strategy races queue hundreds of requests on the pool at once; waiting is what they measure
+            // the lab's strategy races queue hundreds of requests on the pool at once; waiting is what they measure
             "spring.datasource.hikari.connection-timeout=30000",
         })
 @EmbeddedKafka
 public abstract class ApiTestSupport {
 
+    /** The JDBC URL of the production tests' database. */
+    protected static final String DATABASE_URL_PROPERTY = "orderpipeline.test.database-url";
+
     private static final String DATABASE_URL = Postgres.forTests().createDatabase("order_api");
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        registry.add("spring.datasource.url", () -> DATABASE_URL);
+        registry.add(DATABASE_URL_PROPERTY, () -> DATABASE_URL);
         registry.add("spring.datasource.username", () -> Postgres.forTests().user());
         var password = Postgres.forTests().password();
         if (password != null) {

@@ -62,48 +62,39 @@ class OperationsTests extends ApiTestSupport {
         assertThat(scrape.status()).isEqualTo(200);
         assertThat(scrape.body())
                 .contains("checkout_requests_seconds_bucket{")
-                .containsPattern("checkout_requests_seconds_count\\{[^}]*outcome=\"accepted\"[^}]*strategy=\"kafka\"")
+                .containsPattern("checkout_requests_seconds_count\\{[^}]*outcome=\"accepted\"")
+                .doesNotContain("lab_checkout")
                 .contains("checkout_waiters");
     }
 
     @Test
     void exposesThePipelineDatabaseHttpAndRuntimeMetricsWithLowCardinalityTags() {
         var alice = newUser();
-        var viaKafka = createOrderId(alice);
-        var viaDatabase = createOrderId(alice);
-        assertThat(api.post("/api/orders/" + viaKafka + "/checkout", null, AUTHORIZATION, bearer(alice))
+        var orderId = createOrderId(alice);
+        assertThat(api.post("/api/orders/" + orderId + "/checkout", null, AUTHORIZATION, bearer(alice))
                         .status())
                 .isEqualTo(202);
-        assertThat(api.post(
-                                "/api/orders/" + viaDatabase + "/checkout?strategy=optimistic",
-                                null,
-                                AUTHORIZATION,
-                                bearer(alice))
-                        .status())
-                .isEqualTo(200);
 
         var scrape = api.send("GET", "/actuator/prometheus", null, "text/plain", "Accept", "text/plain");
         var samples = samples(scrape.body());
         var names = new LinkedHashSet<String>();
         samples.forEach(sample -> names.add(sample.name()));
 
-        // checkout: a histogram per strategy and outcome, and the retries of the retrying strategies
+        // checkout: a histogram per outcome, and nothing of the lab's, which is off
         assertThat(samples)
                 .anySatisfy(sample -> assertThat(sample.line())
                         .startsWith("checkout_requests_seconds_bucket{")
-                        .contains("strategy=\"kafka\"", "outcome=\"accepted\"", "le=\""))
-                .anySatisfy(sample -> assertThat(sample.line())
-                        .startsWith("checkout_requests_seconds_bucket{")
-                        .contains("strategy=\"optimistic\"", "outcome=\"completed\"", "le=\""))
-                .anySatisfy(sample -> assertThat(sample.line())
-                        .startsWith("checkout_retries_total{")
-                        .contains("strategy=\"optimistic\""));
+                        .contains("outcome=\"accepted\"", "le=\""));
+        assertThat(samples)
+                .filteredOn(sample -> sample.name().startsWith("checkout_requests"))
+                .allSatisfy(sample -> assertThat(sample.line()).doesNotContain("strategy="));
+        assertThat(names).noneMatch(name -> name.startsWith("lab_") || name.startsWith("checkout_retries"));
         // HTTP by route template, never by concrete path
         assertThat(samples)
                 .anySatisfy(sample -> assertThat(sample.line())
                         .startsWith("http_server_requests_seconds_count{")
                         .contains("uri=\"/api/orders/{id}/checkout\"", "status=\"202\""));
-        // the pool the synchronous strategies queue on, the producer the pipeline depends on, the runtime
+        // the database pool, the producer the pipeline depends on, the runtime
         assertThat(names)
                 .contains(
                         "hikaricp_connections_active",

@@ -47,25 +47,17 @@ class ApiDescriptionConfiguration {
             Products, orders and their checkout. A hot product with many buyers pressing checkout at once is sold \
             without overselling, losing an update or charging twice.
 
-            **The pipeline** (`strategy=kafka`, the default): the API publishes a checkout command keyed by the \
-            product id, so all checkouts of one product land on one partition of `checkout.commands` and one \
-            worker applies them in order, with a conditional `UPDATE` and an idempotency claim in one PostgreSQL \
+            **The checkout** goes through the pipeline: the API publishes a checkout command keyed by the product \
+            id, so all checkouts of one product land on one partition of `checkout.commands` and one worker \
+            applies them in order, with a conditional `UPDATE` and an idempotency claim in one PostgreSQL \
             transaction. The API answers `202 Accepted` with a `Location` once the broker acknowledged the \
             command; with `Prefer: wait=N` (RFC 7240) it waits up to N seconds for the worker's decision and \
             answers `200` with the decided order. The command id derives from the order id: a double click or a \
             retry is the same command, applied once.
 
-            **The lab's database-lock strategies** decide in the request and answer `200` with the decided order: \
-            `naive` and `naive-tx` (read, check, write: wrong on purpose, they oversell), `app-lock` (a lock per \
-            product in this process: wrong across replicas), `db-atomic` (one conditional `UPDATE`), `for-update` \
-            (`SELECT ... FOR UPDATE`), `optimistic` (version column and retries), `serializable` (`SERIALIZABLE` \
-            and retries on 40001) and `status-claim` (claim the order first). `delayMs` widens the window between \
-            a strategy's read and its write; `maxAttempts` bounds the retries of the retrying ones. \
-            `GET /api/lab/products/{id}/invariants` judges a run by reading the database.
-
             **Callers** authenticate with a JWT bearer token (`Authorization: Bearer <token>`): its subject is the \
             user id, and an order is visible to its owner only (anyone else gets 404, as for a missing order). \
-            Creating products and the lab endpoints need the role `admin` (the token's `roles` claim). Reading a \
+            Creating products needs the role `admin` (the token's `roles` claim). Reading a \
             product, this description and the health and Prometheus endpoints are public. A missing token is a \
             401 `authentication-required`, a token that does not verify (signature, expiry, issuer) a 401 \
             `invalid-token`, both with `WWW-Authenticate: Bearer`; a missing role is a 403 `forbidden`.

@@ -19,6 +19,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.security.web.firewall.RequestRejectedException;
 import org.springframework.validation.FieldError;
 import org.springframework.web.ErrorResponse;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
@@ -57,6 +58,19 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     @Nullable
     ResponseEntity<Object> handleUnparsableParameters(InvalidParameterException ex, WebRequest request) {
         var problem = ProblemKind.MALFORMED_REQUEST.problem("The query string or form parameters cannot be parsed");
+        return handleExceptionInternal(ex, problem, new HttpHeaders(), HttpStatus.BAD_REQUEST, request);
+    }
+
+    /**
+     * Spring Security's firewall refused a parameter (a name or value with control characters). It checks them
+     * only when they are read, and a handler that reads every parameter (the checkout, looking for the lab's) does
+     * so after the filter chain: the same 400 as the firewall's refusals in the chain, not a 500.
+     */
+    @ExceptionHandler(RequestRejectedException.class)
+    @Nullable
+    ResponseEntity<Object> handleRejectedParameters(RequestRejectedException ex, WebRequest request) {
+        log.debug("Rejected {}: {}", describe(request), ex.getMessage());
+        var problem = ProblemKind.MALFORMED_REQUEST.problem("The request cannot be accepted as sent");
         return handleExceptionInternal(ex, problem, new HttpHeaders(), HttpStatus.BAD_REQUEST, request);
     }
 

@@ -27,22 +27,22 @@ class ApiDescriptionTests extends ApiTestSupport {
         assertThat(description.get("info").get("title").asString()).contains("order API");
         assertThat(description.get("info").get("version").asString()).isNotBlank();
         assertThat(description.get("info").get("description").asString())
-                .contains("strategy=kafka", "Prefer: wait", "db-atomic", "serializable", "RFC 9457");
+                .contains("checkout.commands", "Prefer: wait", "RFC 9457")
+                // the production API describes the pipeline only: the lab is off, and its description with it
+                .doesNotContain("strategy=", "db-atomic", "naive", "serializable", "/api/lab");
         assertThat(description.get("paths").propertyNames())
                 .containsExactlyInAnyOrder(
                         "/api/products",
                         "/api/products/{id}",
                         "/api/orders",
                         "/api/orders/{id}",
-                        "/api/orders/{id}/checkout",
-                        "/api/lab/products/{id}/invariants");
+                        "/api/orders/{id}/checkout");
         var operations = Map.of(
                 "post /api/products", "createProduct",
                 "get /api/products/{id}", "getProduct",
                 "post /api/orders", "createOrder",
                 "get /api/orders/{id}", "getOrder",
-                "post /api/orders/{id}/checkout", "checkoutOrder",
-                "get /api/lab/products/{id}/invariants", "productInvariants");
+                "post /api/orders/{id}/checkout", "checkoutOrder");
         operations.forEach((key, operationId) -> {
             var operation = operation(key);
             assertThat(operation.get("operationId").asString()).isEqualTo(operationId);
@@ -52,33 +52,16 @@ class ApiDescriptionTests extends ApiTestSupport {
     }
 
     @Test
-    void listsTheStrategiesTheApiAcceptsAndItsKnobs() {
+    void describesACheckoutThatTakesTheWaitPreferenceAndNoLabParameter() {
         var checkout = operation("post /api/orders/{id}/checkout");
 
-        var strategy = parameter(checkout, "strategy", "query");
-        assertThat(strategy.get("schema").get("enum").values())
-                .extracting(JsonNode::asString)
-                .containsExactly(
-                        "app-lock",
-                        "db-atomic",
-                        "for-update",
-                        "kafka",
-                        "naive",
-                        "naive-tx",
-                        "optimistic",
-                        "serializable",
-                        "status-claim");
-        assertThat(strategy.get("schema").get("default").asString()).isEqualTo("kafka");
-        var delay = parameter(checkout, "delayMs", "query");
-        assertThat(delay.get("schema").get("minimum").asInt()).isZero();
-        assertThat(delay.get("schema").get("maximum").asInt()).isEqualTo(10_000);
-        assertThat(parameter(checkout, "maxAttempts", "query")
-                        .get("schema")
-                        .get("minimum")
-                        .asInt())
-                .isOne();
+        assertThat(checkout.get("parameters").values())
+                .extracting(parameter -> parameter.get("in").asString() + " "
+                        + parameter.get("name").asString())
+                .containsExactlyInAnyOrder("path id", "header Prefer");
         assertThat(parameter(checkout, "Prefer", "header").get("description").asString())
                 .contains("wait=N");
+        assertThat(checkout.get("description").asString()).contains("strategy", "delayMs", "maxAttempts", "`400`");
     }
 
     @Test
@@ -88,11 +71,7 @@ class ApiDescriptionTests extends ApiTestSupport {
         assertThat(scheme.get("scheme").asString()).isEqualTo("bearer");
         assertThat(scheme.get("bearerFormat").asString()).isEqualTo("JWT");
         for (var key : List.of(
-                "post /api/orders",
-                "get /api/orders/{id}",
-                "post /api/orders/{id}/checkout",
-                "post /api/products",
-                "get /api/lab/products/{id}/invariants")) {
+                "post /api/orders", "get /api/orders/{id}", "post /api/orders/{id}/checkout", "post /api/products")) {
             assertThat(operation(key).get("security").values())
                     .as(key)
                     .singleElement()
@@ -102,9 +81,8 @@ class ApiDescriptionTests extends ApiTestSupport {
         // the catalogue is public
         assertThat(operation("get /api/products/{id}").path("security").isMissingNode())
                 .isTrue();
-        for (var key : List.of("post /api/products", "get /api/lab/products/{id}/invariants")) {
-            assertThat(operation(key).get("description").asString()).as(key).contains("role `admin`");
-        }
+        assertThat(operation("post /api/products").get("description").asString())
+                .contains("role `admin`");
         // no header takes the caller's word for who it is any more, and springdoc made up no query parameter from
         // the Caller record
         for (var key : List.of("post /api/orders", "get /api/orders/{id}", "post /api/orders/{id}/checkout")) {
@@ -166,19 +144,16 @@ class ApiDescriptionTests extends ApiTestSupport {
         assertProblems(
                 "post /api/orders/{id}/checkout",
                 Map.of(
-                        400, List.of("validation-failed", "malformed-request", "unknown-strategy"),
+                        400, List.of("validation-failed", "malformed-request", "lab-off"),
                         401, List.of("authentication-required", "invalid-token"),
                         404, List.of("order-not-found"),
                         409, List.of("order-not-checkoutable"),
-                        503, List.of("broker-unavailable", "database-unavailable", "checkout-busy")));
-        assertProblems(
-                "get /api/lab/products/{id}/invariants",
-                Map.of(
-                        400, List.of("validation-failed"),
-                        401, List.of("authentication-required", "invalid-token"),
-                        403, List.of("forbidden"),
-                        404, List.of("product-not-found"),
-                        503, List.of("database-unavailable")));
+                        503, List.of("broker-unavailable", "database-unavailable")));
+        assertThat(operation("post /api/orders/{id}/checkout")
+                        .at("/responses/400/content/application~1problem+json/examples/lab-off/value/parameters")
+                        .values())
+                .extracting(JsonNode::asString)
+                .containsExactly("strategy");
         assertThat(operation("post /api/orders/{id}/checkout")
                         .at("/responses/503/headers")
                         .propertyNames())

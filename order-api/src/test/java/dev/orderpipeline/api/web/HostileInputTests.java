@@ -6,9 +6,11 @@ import dev.orderpipeline.api.ApiTestSupport;
 import dev.orderpipeline.api.RawHttp;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -23,7 +25,8 @@ import tools.jackson.databind.JsonNode;
  * Thousands of random and hostile requests ({@link HostileRequests}) against every endpoint that takes input. Whatever
  * comes in, the API answers below 500, every 4xx is an RFC 9457 problem with a type, a title and its status, and a
  * rejected request writes nothing: the row counts of product, orders and payment and the status of the order it
- * aimed at are the same after it as before.
+ * aimed at are the same after it as before. A checkout that names a parameter of the lab ({@code strategy},
+ * {@code delayMs}, {@code maxAttempts}) is never accepted: the lab is off in production.
  *
  * <p>The run is seeded: {@code -Dfuzz.seed=...} replays one, {@code -Dfuzz.cases=...} changes its length. Findings
  * are grouped by endpoint and answer, with the first requests of each, so that one run shows everything it found.
@@ -35,6 +38,7 @@ class HostileInputTests extends ApiTestSupport {
     private static final long SEED = Long.getLong("fuzz.seed", 20_261_130L);
     private static final int CASES = Integer.getInteger("fuzz.cases", 3_000);
     private static final int EXAMPLES_PER_FINDING = 3;
+    private static final Set<String> LAB_PARAMETERS = Set.of("strategy", "delayMs", "maxAttempts");
 
     @LocalServerPort
     private int port;
@@ -99,7 +103,9 @@ class HostileInputTests extends ApiTestSupport {
             return "unexpected status " + status;
         }
         if (status < 300) {
-            return null;
+            return next.endpoint() == HostileRequests.Endpoint.CHECKOUT && namesALabParameter(next.request())
+                    ? status + " to a checkout that names a lab parameter"
+                    : null;
         }
         if (!response.contentType().startsWith("application/problem+json")) {
             return status + " answered as '" + response.contentType() + "', not as a problem";
@@ -120,6 +126,14 @@ class HostileInputTests extends ApiTestSupport {
             return status + " " + problemType(response) + " but the order moved from " + statusBefore;
         }
         return null;
+    }
+
+    private static boolean namesALabParameter(RawHttp.Request request) {
+        var target = request.target();
+        var query = target.indexOf('?') < 0 ? "" : target.substring(target.indexOf('?') + 1);
+        return Arrays.stream(query.split("&"))
+                .map(parameter -> parameter.contains("=") ? parameter.substring(0, parameter.indexOf('=')) : parameter)
+                .anyMatch(LAB_PARAMETERS::contains);
     }
 
     private static void record(

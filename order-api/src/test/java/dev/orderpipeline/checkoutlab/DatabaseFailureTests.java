@@ -1,7 +1,8 @@
-package dev.orderpipeline.api.strategy;
+package dev.orderpipeline.checkoutlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -11,7 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * A checkout whose stock write fails in the database: a trigger installed for one product refuses every update of
  * its row. The API answers a 503 problem, never a 500; what it leaves behind depends on the strategy.
  */
-class DatabaseFailureTests extends StrategyTestSupport {
+class DatabaseFailureTests extends LabTestSupport {
 
     private static final int STOCK = 5;
 
@@ -33,8 +34,7 @@ class DatabaseFailureTests extends StrategyTestSupport {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(
-            strings = {"naive-tx", "app-lock", "db-atomic", "for-update", "optimistic", "serializable", "status-claim"})
+    @ValueSource(strings = {"naive-tx", "app-lock", "db-atomic", "for-update", "optimistic", "serializable"})
     void aTransactionalStrategyLeavesNothingBehind(String strategy) {
         var productId = createProduct(STOCK, "7.00");
         var buyer = placeOrders(productId, 1).getFirst();
@@ -45,11 +45,39 @@ class DatabaseFailureTests extends StrategyTestSupport {
         var report = invariants.check(productId, STOCK);
         assertThat(report.payments()).isZero();
         assertThat(report.stockLeft()).isEqualTo(STOCK);
-        // status-claim released its claim, so the order can be checked out again
         assertThat(statusInDatabase(buyer.orderId())).isEqualTo("CREATED");
         var retry = checkout(buyer, strategy, "");
         assertThat(retry.status()).as(retry::toString).isEqualTo(200);
         assertThat(invariants.check(productId, STOCK).holds()).isTrue();
+    }
+
+    @Test
+    void statusClaimRejectsItsClaimedOrderWithCheckoutFailedInsteadOfHandingItBack() {
+        var productId = createProduct(STOCK, "7.00");
+        var buyer = placeOrders(productId, 1).getFirst();
+
+        var response = withStockWritesRefused(productId, () -> checkout(buyer, "status-claim", ""));
+
+        assertDatabaseUnavailable(response, buyer, "status-claim");
+        // nothing taken, nothing charged, and the order decided for good: a pipeline checkout that saw it claimed
+        // may have recorded its command as done, so an order back in CREATED could never be decided again
+        var report = invariants.check(productId, STOCK);
+        assertThat(report.payments()).isZero();
+        assertThat(report.stockLeft()).isEqualTo(STOCK);
+        assertThat(report.ordersNotFinal()).isZero();
+        assertThat(report.rejectionsByReason()).isEqualTo(Map.of("CHECKOUT_FAILED", 1L));
+        assertThat(report.violations()).isEmpty();
+        assertThat(decisionInDatabase(buyer.orderId())).isEqualTo("REJECTED CHECKOUT_FAILED");
+        var retry = checkout(buyer, "status-claim", "");
+        assertThat(retry.status()).as(retry::toString).isEqualTo(409);
+        assertThat(retry.json().get("orderStatus").asString()).isEqualTo("REJECTED");
+    }
+
+    private String decisionInDatabase(UUID orderId) {
+        return jdbc.sql("SELECT status || ' ' || reject_reason FROM orders WHERE id = :id")
+                .param("id", orderId)
+                .query(String.class)
+                .single();
     }
 
     private void assertDatabaseUnavailable(

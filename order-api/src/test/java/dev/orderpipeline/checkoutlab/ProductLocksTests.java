@@ -1,4 +1,4 @@
-package dev.orderpipeline.api.strategy;
+package dev.orderpipeline.checkoutlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

@@ -1,4 +1,4 @@
-package dev.orderpipeline.api.strategy;
+package dev.orderpipeline.checkoutlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,10 +11,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The outpost article's double click: the same order checked out twice at the same instant, with a 200 ms slow
- * call between the check and the write so that both requests are past the check before either writes. (The kafka
- * strategy publishes the same command id twice and the worker applies it once; see the kafka tests.)
+ * call between the check and the write so that both requests are past the check before either writes. (A pipeline
+ * checkout publishes the same command id twice and the worker applies it once; see KafkaCheckoutTests.)
  */
-class DoubleClickTests extends StrategyTestSupport {
+class DoubleClickTests extends LabTestSupport {
 
     private static final int STOCK = 10;
     private static final String SLOW_CALL = "delayMs=200";

@@ -1,4 +1,4 @@
-package dev.orderpipeline.api.strategy;
+package dev.orderpipeline.checkoutlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,7 +20,7 @@ import org.springframework.core.env.Environment;
  * A lock inside the process serializes one instance: with a second instance of the API on the same database and
  * broker, each instance has locks of its own and their checkouts of one product race like naive-tx.
  */
-class AppLockReplicasTests extends StrategyTestSupport {
+class AppLockReplicasTests extends LabTestSupport {
 
     private static final Logger log = LoggerFactory.getLogger(AppLockReplicasTests.class);
 
@@ -76,6 +76,7 @@ class AppLockReplicasTests extends StrategyTestSupport {
         var arguments = new java.util.ArrayList<String>();
         arguments.add("--server.port=0");
         arguments.add("--spring.main.banner-mode=off");
+        arguments.add("--orderpipeline.lab.enabled=true");
         arguments.add("--spring.datasource.url=" + environment.getRequiredProperty("spring.datasource.url"));
         arguments.add("--spring.datasource.username=" + environment.getRequiredProperty("spring.datasource.username"));
         var password = environment.getProperty("spring.datasource.password");

@@ -1,4 +1,4 @@
-package dev.orderpipeline.api.strategy;
+package dev.orderpipeline.checkoutlab;
 
 import static dev.orderpipeline.api.TestTokens.AUTHORIZATION;
 import static dev.orderpipeline.api.TestTokens.bearer;
@@ -7,10 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.orderpipeline.api.ApiClient;
 import dev.orderpipeline.api.ApiTestSupport;
 import dev.orderpipeline.api.Together;
+import dev.orderpipeline.infra.Postgres;
 import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.invariants.InvariantReport;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,13 +21,34 @@ import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
-/** Races of buyers over HTTP, judged by the database through the shared {@link InvariantChecker}. */
-abstract class StrategyTestSupport extends ApiTestSupport {
+/**
+ * The application with the lab switched on, on a database of its own: the lab relaxes the schema of the database it
+ * migrates, which the production tests' database must never be. Races of buyers over HTTP go through the lab's
+ * checkout ({@code ?strategy=}) and are judged by the database through the {@link InvariantChecker}.
+ */
+@TestPropertySource(
+        properties = {
+            "orderpipeline.lab.enabled=true",
+            "spring.datasource.url=${" + LabTestSupport.LAB_DATABASE_URL_PROPERTY + "}"
+        })
+abstract class LabTestSupport extends ApiTestSupport {
 
-    /** The strategies that decide in the request. */
-    static final List<String> SYNCHRONOUS = List.of(
+    static final String LAB_DATABASE_URL_PROPERTY = "orderpipeline.test.lab-database-url";
+
+    static final String LAB_DATABASE_URL = Postgres.forTests().createDatabase("order_api_lab");
+
+    /** Every strategy of the lab. */
+    static final List<String> STRATEGIES = List.of(
             "naive", "naive-tx", "app-lock", "db-atomic", "for-update", "optimistic", "serializable", "status-claim");
+
+    @DynamicPropertySource
+    static void labDatabase(DynamicPropertyRegistry registry) {
+        registry.add(LAB_DATABASE_URL_PROPERTY, () -> LAB_DATABASE_URL);
+    }
 
     @Autowired
     protected InvariantChecker invariants;
@@ -40,7 +63,7 @@ abstract class StrategyTestSupport extends ApiTestSupport {
      * What a race left: the HTTP statuses the buyers saw, and the database's verdict.
      *
      * @param statuses HTTP status to number of responses
-     * @param retries attempts the strategy repeated after a conflict ({@code checkout.retries})
+     * @param retries attempts the strategy repeated after a conflict ({@code lab.checkout.retries})
      */
     record Race(String strategy, Map<Integer, Long> statuses, InvariantReport report, Duration elapsed, long retries) {
 
@@ -84,7 +107,7 @@ abstract class StrategyTestSupport extends ApiTestSupport {
             List<Buyer> buyers,
             String query,
             Function<Integer, ApiClient> client) {
-        var tasks = new java.util.ArrayList<Callable<ApiClient.Response>>();
+        var tasks = new ArrayList<Callable<ApiClient.Response>>();
         for (var i = 0; i < buyers.size(); i++) {
             var buyer = buyers.get(i);
             var api = client.apply(i);
@@ -104,9 +127,10 @@ abstract class StrategyTestSupport extends ApiTestSupport {
                 Math.round(retries(strategy) - retriesBefore));
     }
 
-    /** The {@code checkout.retries} counter of a strategy (of this instance), 0 before its first retry. */
+    /** The {@code lab.checkout.retries} counter of a strategy (of this instance), 0 before its first retry. */
     protected double retries(String strategy) {
-        var counter = meters.find("checkout.retries").tag("strategy", strategy).counter();
+        var counter =
+                meters.find("lab.checkout.retries").tag("strategy", strategy).counter();
         return counter == null ? 0 : counter.count();
     }
 

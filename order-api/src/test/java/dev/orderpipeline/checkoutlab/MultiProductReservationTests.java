@@ -1,10 +1,9 @@
-package dev.orderpipeline.api.lab;
+package dev.orderpipeline.checkoutlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.orderpipeline.api.ApiTestSupport;
 import dev.orderpipeline.api.Together;
-import dev.orderpipeline.api.lab.MultiProductReservation.LockOrder;
+import dev.orderpipeline.checkoutlab.MultiProductReservation.LockOrder;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +25,7 @@ import org.springframework.transaction.PlatformTransactionManager;
  * Half of them name three products forwards, half backwards, all released at once, each pausing after every lock
  * (the work a checkout does per line) so that they really hold one row while asking for the next.
  */
-class MultiProductReservationTests extends ApiTestSupport {
+class MultiProductReservationTests extends LabTestSupport {
 
     private static final Logger log = LoggerFactory.getLogger(MultiProductReservationTests.class);
 

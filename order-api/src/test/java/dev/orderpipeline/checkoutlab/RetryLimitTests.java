@@ -1,4 +1,4 @@
-package dev.orderpipeline.api.strategy;
+package dev.orderpipeline.checkoutlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The retrying strategies give up after their limit with a reason of their own on the order, and giving up never
  * breaks the books: a loser wrote nothing.
  */
-class RetryLimitTests extends StrategyTestSupport {
+class RetryLimitTests extends LabTestSupport {
 
     private static final int STOCK = 100;
     private static final int BUYERS = 40;

@@ -1,14 +1,13 @@
-package dev.orderpipeline.api.lab;
+package dev.orderpipeline.checkoutlab;
 
 import static dev.orderpipeline.api.TestTokens.AUTHORIZATION;
 import static dev.orderpipeline.api.TestTokens.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.orderpipeline.api.ApiTestSupport;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-class InvariantEndpointTests extends ApiTestSupport {
+class InvariantEndpointTests extends LabTestSupport {
 
     @Test
     void reportsTheInvariantsAndWhatTheyDerive() {
