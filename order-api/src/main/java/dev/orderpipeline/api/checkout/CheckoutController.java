@@ -24,6 +24,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.net.URI;
+import java.time.Duration;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
@@ -34,10 +35,13 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
 
 @RestController
 @Tag(name = "checkout", description = "Deciding an order through the pipeline")
 class CheckoutController {
+
+    private static final Duration ASYNC_MARGIN = Duration.ofSeconds(5);
 
     private final CheckoutService checkout;
     private final CheckoutProperties properties;
@@ -114,13 +118,61 @@ class CheckoutController {
                     @Nullable
                     String prefer,
             @Parameter(hidden = true) @RequestParam MultiValueMap<String, String> query) {
+        refuseLabParameters(query);
+        // Prefer is declared for the API description: a request that carries it is served by checkoutAndWait, the
+        // mapping with the header condition, which Spring prefers
+        return response(checkout.checkout(id, caller));
+    }
+
+    /**
+     * The same checkout for a request that carries {@code Prefer}: when it asks to wait, the answer comes from the
+     * results topic without holding a request thread meanwhile (the servlet request goes asynchronous), and the wait
+     * ends early when the client goes away or the server stops.
+     */
+    @PostMapping(
+            path = "/api/orders/{id}/checkout",
+            headers = PreferWait.PREFER,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(hidden = true)
+    DeferredResult<ResponseEntity<Object>> checkoutAndWait(
+            Caller caller,
+            @PathVariable UUID id,
+            @RequestHeader(PreferWait.PREFER) String prefer,
+            @RequestParam MultiValueMap<String, String> query) {
+        refuseLabParameters(query);
+        var wait = PreferWait.parse(prefer, properties.maxWait());
+        if (wait == null) {
+            var answered = new DeferredResult<ResponseEntity<Object>>();
+            answered.setResult(response(checkout.checkout(id, caller)));
+            return answered;
+        }
+        var pending = checkout.checkoutAndWait(id, caller, wait);
+        // the reply completes at the end of the wait at the latest; the margin only covers a lost completion
+        var deferred = new DeferredResult<ResponseEntity<Object>>(
+                wait.plus(ASYNC_MARGIN).toMillis());
+        deferred.onTimeout(pending.cancel());
+        deferred.onError(failure -> pending.cancel().run());
+        deferred.onCompletion(pending.cancel());
+        pending.reply().whenComplete((reply, failure) -> {
+            if (failure != null) {
+                deferred.setErrorResult(failure);
+            } else {
+                deferred.setResult(response(reply));
+            }
+        });
+        return deferred;
+    }
+
+    private static void refuseLabParameters(MultiValueMap<String, String> query) {
         var labParameters = LabParametersRefusedException.NAMES.stream()
                 .filter(query::containsKey)
                 .toList();
         if (!labParameters.isEmpty()) {
             throw new LabParametersRefusedException(labParameters);
         }
-        var reply = checkout.checkout(id, caller, PreferWait.parse(prefer, properties.maxWait()));
+    }
+
+    private static ResponseEntity<Object> response(CheckoutReply reply) {
         return switch (reply) {
             case CheckoutReply.Decided decided ->
                 preferenceApplied(ResponseEntity.ok(), reply).body(decided.order());

@@ -12,6 +12,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param publishTimeout how long a request waits for the broker to acknowledge a command; the producer's own
  *     bounds ({@code max.block.ms}, {@code delivery.timeout.ms}) normally end the wait first
  * @param retryAfter what a 503 tells clients to wait before retrying
+ * @param maxWaiters how many checkouts of this instance may wait for their decision at once ({@code Prefer: wait});
+ *     a wait holds no thread, only a little memory, but the bound keeps a worker outage from growing it without end.
+ *     Beyond it a checkout answers 202 at once, without {@code Preference-Applied}
  * @param resultsGroupPrefix consumer group prefix for the results listener; each instance adds a random suffix so
  *     that every instance sees every result
  */
@@ -20,6 +23,7 @@ public record CheckoutProperties(
         @DefaultValue("30s") Duration maxWait,
         @DefaultValue("15s") Duration publishTimeout,
         @DefaultValue("5s") Duration retryAfter,
+        @DefaultValue("10000") int maxWaiters,
         @DefaultValue("order-api-results-") String resultsGroupPrefix) {
 
     public CheckoutProperties {
@@ -33,6 +37,10 @@ public record CheckoutProperties(
         if (!publishTimeout.isPositive()) {
             throw new IllegalArgumentException(
                     "orderpipeline.checkout.publish-timeout must be positive, was " + publishTimeout);
+        }
+        if (maxWaiters < 0) {
+            throw new IllegalArgumentException(
+                    "orderpipeline.checkout.max-waiters must not be negative, was " + maxWaiters);
         }
         if (retryAfter.toSeconds() < 1) {
             throw new IllegalArgumentException(

@@ -8,11 +8,14 @@ import dev.orderpipeline.api.web.Caller;
 import dev.orderpipeline.api.web.DatabaseUnavailableException;
 import dev.orderpipeline.api.web.ProblemException;
 import dev.orderpipeline.contract.CheckoutCommand;
+import dev.orderpipeline.contract.CheckoutOutcome;
+import dev.orderpipeline.contract.CheckoutResult;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -56,45 +59,68 @@ final class CheckoutService {
         this.properties = properties;
     }
 
-    /**
-     * Checks out one of the caller's orders.
-     *
-     * @param wait how long the client prefers to wait for the decision ({@code Prefer: wait}, already capped), or
-     *     {@code null} to answer once the broker has the command
-     */
-    CheckoutReply checkout(UUID orderId, Caller caller, @Nullable Duration wait) {
+    /** Checks out one of the caller's orders: answers once the broker has the command. */
+    CheckoutReply checkout(UUID orderId, Caller caller) {
         var started = System.nanoTime();
         var outcome = "error";
         try {
-            var reply = publish(loadCheckoutable(orderId, caller), wait);
+            var order = loadCheckoutable(orderId, caller);
+            var command = publish(order);
+            var reply = accepted(order, command, null);
             outcome = reply.outcome();
             return reply;
-        } catch (ProblemException ex) {
-            outcome = switch (ex.kind().status()) {
-                case NOT_FOUND -> "not_found";
-                case CONFLICT -> "conflict";
-                case SERVICE_UNAVAILABLE -> "unavailable";
-                default -> "error";
-            };
-            throw ex;
-        } catch (DataAccessException | TransactionException ex) {
-            if (isBug(ex)) {
-                throw ex;
-            }
-            outcome = "unavailable";
-            log.warn("Checkout of order {} failed in the database", orderId, ex);
-            throw new DatabaseUnavailableException(
-                            "The database failed during the checkout of order " + orderId, properties.retryAfter(), ex)
-                    .with("orderId", orderId);
+        } catch (RuntimeException ex) {
+            outcome = outcomeOf(ex);
+            throw translated(orderId, ex);
         } finally {
-            Timer.builder("checkout.requests")
-                    .description("Checkout requests by outcome, from the order lookup to the answer")
-                    .tag("outcome", outcome)
-                    .publishPercentileHistogram()
-                    .register(meters)
-                    .record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            record(started, outcome);
         }
     }
+
+    /**
+     * Checks out one of the caller's orders and waits up to {@code wait} for the worker's decision, without holding
+     * the calling thread: the returned reply completes when the result comes or the wait runs out. Refusals and
+     * publish failures are thrown before anything waits.
+     */
+    PendingCheckout checkoutAndWait(UUID orderId, Caller caller, Duration wait) {
+        var started = System.nanoTime();
+        try {
+            var order = loadCheckoutable(orderId, caller);
+            // registered before publishing: the result can arrive before send() returns
+            var waiter = waiters.tryRegister(order.id());
+            CheckoutCommand command;
+            try {
+                command = publish(order);
+            } catch (RuntimeException ex) {
+                waiter.ifPresent(CheckoutWaiters.Waiter::close);
+                throw ex;
+            }
+            if (waiter.isEmpty()) {
+                log.debug("Order {}: too many waiting checkouts, answering without waiting", order.id());
+                var reply = accepted(order, command, null);
+                record(started, reply.outcome());
+                return new PendingCheckout(CompletableFuture.completedFuture(reply), () -> {});
+            }
+            var reply = waiter.get().result(wait).thenApply(result -> {
+                var decided = result.map(decision -> decided(order, decision, wait))
+                        .orElseGet(() -> accepted(order, command, wait));
+                record(started, decided.outcome());
+                return decided;
+            });
+            return new PendingCheckout(reply, waiter.get()::close);
+        } catch (RuntimeException ex) {
+            record(started, outcomeOf(ex));
+            throw translated(orderId, ex);
+        }
+    }
+
+    /**
+     * A checkout whose answer is on its way.
+     *
+     * @param reply completes with the reply, on the thread that delivered the result or ended the wait
+     * @param cancel ends the wait early (the client went away, or the server gives up on the request)
+     */
+    record PendingCheckout(CompletableFuture<CheckoutReply> reply, Runnable cancel) {}
 
     /**
      * The caller's order, if it can be checked out. A fast refusal, not a guard: the worker's statements guard
@@ -108,33 +134,65 @@ final class CheckoutService {
         return order;
     }
 
-    private CheckoutReply publish(Order order, @Nullable Duration wait) {
+    private CheckoutCommand publish(Order order) {
         var command =
                 CheckoutCommand.of(order.id(), order.productId(), order.userId(), order.quantity(), clock.instant());
-        if (wait == null) {
-            publisher.publish(command);
-            return new CheckoutReply.Accepted(order.id(), command.commandId(), order.status(), null);
-        }
-        // registered before publishing: the result can arrive before send() returns
-        try (var waiter = waiters.register(order.id())) {
-            publisher.publish(command);
-            var result = waiter.await(wait);
-            log.debug(
-                    "Order {}: {} after waiting up to {}",
-                    order.id(),
-                    result.isPresent() ? "decided" : "no result",
-                    wait);
-            return current(order, command, wait);
-        }
+        publisher.publish(command);
+        return command;
     }
 
-    /** One read of the order, whether the result came or the wait ran out: the database is the truth. */
-    private CheckoutReply current(Order order, CheckoutCommand command, Duration wait) {
-        var current = orders.findById(order.id())
-                .orElseThrow(() -> new IllegalStateException("order " + order.id() + " vanished during checkout"));
-        return current.status().isFinal()
-                ? new CheckoutReply.Decided(current, wait)
-                : new CheckoutReply.Accepted(current.id(), command.commandId(), current.status(), wait);
+    private static CheckoutReply accepted(Order order, CheckoutCommand command, @Nullable Duration waited) {
+        return new CheckoutReply.Accepted(order.id(), command.commandId(), order.status(), waited);
+    }
+
+    /**
+     * The order as the worker decided it. The result is published only after the worker's transaction committed, so
+     * it says what the database says, and the answer needs no read (and no thread that could block on one).
+     */
+    private static CheckoutReply decided(Order order, CheckoutResult result, Duration waited) {
+        var status = result.outcome() == CheckoutOutcome.COMPLETED ? OrderStatus.COMPLETED : OrderStatus.REJECTED;
+        var decided = new Order(
+                order.id(),
+                order.userId(),
+                order.productId(),
+                order.quantity(),
+                status,
+                result.rejectReason(),
+                order.createdAt(),
+                result.decidedAt());
+        return new CheckoutReply.Decided(decided, waited);
+    }
+
+    private static String outcomeOf(RuntimeException ex) {
+        if (ex instanceof ProblemException problem) {
+            return switch (problem.kind().status()) {
+                case NOT_FOUND -> "not_found";
+                case CONFLICT -> "conflict";
+                case SERVICE_UNAVAILABLE -> "unavailable";
+                default -> "error";
+            };
+        }
+        return ex instanceof DataAccessException || ex instanceof TransactionException ? "unavailable" : "error";
+    }
+
+    /** A database failure answers 503 with Retry-After; problems and bugs pass as they are. */
+    private RuntimeException translated(UUID orderId, RuntimeException ex) {
+        if (!(ex instanceof DataAccessException || ex instanceof TransactionException) || isBug(ex)) {
+            return ex;
+        }
+        log.warn("Checkout of order {} failed in the database", orderId, ex);
+        return new DatabaseUnavailableException(
+                        "The database failed during the checkout of order " + orderId, properties.retryAfter(), ex)
+                .with("orderId", orderId);
+    }
+
+    private void record(long started, String outcome) {
+        Timer.builder("checkout.requests")
+                .description("Checkout requests by outcome, from the order lookup to the answer")
+                .tag("outcome", outcome)
+                .publishPercentileHistogram()
+                .register(meters)
+                .record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
     }
 
     /** Failures that say our SQL or our use of the API is wrong: a 500, not the database's fault. */

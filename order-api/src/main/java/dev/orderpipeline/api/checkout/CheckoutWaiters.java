@@ -1,6 +1,7 @@
 package dev.orderpipeline.api.checkout;
 
 import dev.orderpipeline.contract.CheckoutResult;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -10,46 +11,71 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
  * Requests of this instance waiting for the worker's decision on an order. A waiter is registered before its
  * command is published, so a result that comes back quickly still finds it; results for orders nobody here waits
  * for are dropped.
+ *
+ * <p>A wait holds no thread: it is a future that the results listener completes, or the JDK's delay scheduler ends
+ * when the wait runs out. Waits are bounded ({@link CheckoutProperties#maxWaiters()}): beyond the bound a checkout
+ * answers at once, as if no wait had been asked. When the application stops, every wait ends at once with no result,
+ * so graceful shutdown does not sit out the waits.
  */
 @Component
-final class CheckoutWaiters {
+final class CheckoutWaiters implements SmartLifecycle {
 
     // the sets are only touched inside the map's per-key atomic operations
     private final ConcurrentHashMap<UUID, Set<Waiter>> waiting = new ConcurrentHashMap<>();
     private final AtomicInteger count = new AtomicInteger();
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final int maxWaiters;
+    private final Counter refused;
 
-    CheckoutWaiters(MeterRegistry meters) {
+    CheckoutWaiters(MeterRegistry meters, CheckoutProperties properties) {
+        this.maxWaiters = properties.maxWaiters();
         Gauge.builder("checkout.waiters", count, AtomicInteger::get)
                 .description("Checkout requests waiting for the worker's decision")
                 .register(meters);
+        this.refused = Counter.builder("checkout.waiters.refused")
+                .description("Checkouts that asked to wait and were answered at once: too many waits already, or"
+                        + " the application stopping")
+                .register(meters);
     }
 
-    Waiter register(UUID orderId) {
+    /**
+     * A wait for the order's result, or empty when {@link CheckoutProperties#maxWaiters()} requests already wait (or
+     * the application is stopping): the caller then answers without waiting.
+     */
+    Optional<Waiter> tryRegister(UUID orderId) {
+        if (!running.get()) {
+            refused.increment();
+            return Optional.empty();
+        }
+        if (count.incrementAndGet() > maxWaiters) {
+            count.decrementAndGet();
+            refused.increment();
+            return Optional.empty();
+        }
         var waiter = new Waiter(orderId);
         waiting.compute(orderId, (id, waiters) -> {
             var set = waiters == null ? new HashSet<Waiter>() : waiters;
             set.add(waiter);
             return set;
         });
-        count.incrementAndGet();
-        return waiter;
+        return Optional.of(waiter);
     }
 
     /** Wakes every request waiting for this result's order. */
     void complete(CheckoutResult result) {
         var waiters = waiting.remove(result.orderId());
         if (waiters != null) {
-            waiters.forEach(waiter -> waiter.result.complete(result));
+            waiters.forEach(waiter -> waiter.result.complete(Optional.of(result)));
         }
     }
 
@@ -64,36 +90,52 @@ final class CheckoutWaiters {
         });
     }
 
-    /** One request's wait; close it when done, whether or not the result came. */
+    @Override
+    public void start() {
+        running.set(true);
+    }
+
+    /** Ends every wait with no result: the waiting requests answer 202 and the server can drain. */
+    @Override
+    public void stop() {
+        running.set(false);
+        for (var orderId : waiting.keySet()) {
+            var waiters = waiting.remove(orderId);
+            if (waiters != null) {
+                waiters.forEach(waiter -> waiter.result.complete(Optional.empty()));
+            }
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running.get();
+    }
+
+    /** One request's wait; closed once the request is answered, whether or not the result came. */
     final class Waiter implements AutoCloseable {
 
         private final UUID orderId;
-        private final CompletableFuture<CheckoutResult> result = new CompletableFuture<>();
-        private boolean closed;
+        private final CompletableFuture<Optional<CheckoutResult>> result = new CompletableFuture<>();
+        private final AtomicBoolean closed = new AtomicBoolean();
 
         private Waiter(UUID orderId) {
             this.orderId = orderId;
         }
 
-        /** The result, or empty if it did not come within {@code timeout} (or the request was interrupted). */
-        Optional<CheckoutResult> await(Duration timeout) {
-            try {
-                return Optional.of(result.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
-            } catch (TimeoutException ex) {
-                return Optional.empty();
-            } catch (InterruptedException ex) {
-                // the request is being torn down; answer with what the database says and keep the flag for the caller
-                Thread.currentThread().interrupt();
-                return Optional.empty();
-            } catch (ExecutionException ex) {
-                throw new IllegalStateException("a checkout waiter is never completed exceptionally", ex);
-            }
+        /**
+         * The result, or empty once {@code timeout} has passed (or the wait was closed or the application stops).
+         * Completes on the thread that delivers the result or ends the wait: callers must not block in what they
+         * chain to it.
+         */
+        CompletableFuture<Optional<CheckoutResult>> result(Duration timeout) {
+            return result.completeOnTimeout(Optional.empty(), timeout.toMillis(), TimeUnit.MILLISECONDS);
         }
 
         @Override
         public void close() {
-            if (!closed) {
-                closed = true;
+            if (closed.compareAndSet(false, true)) {
+                result.complete(Optional.empty());
                 remove(this);
                 count.decrementAndGet();
             }

@@ -8,33 +8,51 @@ import dev.orderpipeline.contract.CheckoutResult;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class CheckoutWaitersTests {
 
-    private final CheckoutWaiters waiters = new CheckoutWaiters(new SimpleMeterRegistry());
+    private final CheckoutWaiters waiters = waiters(10);
     private final UUID orderId = UUID.randomUUID();
+
+    private static CheckoutWaiters waiters(int maxWaiters) {
+        var waiters = new CheckoutWaiters(
+                new SimpleMeterRegistry(),
+                new CheckoutProperties(
+                        Duration.ofSeconds(30), Duration.ofSeconds(15), Duration.ofSeconds(5), maxWaiters, "results-"));
+        waiters.start();
+        return waiters;
+    }
+
+    private CheckoutWaiters.Waiter register(UUID order) {
+        return waiters.tryRegister(order).orElseThrow();
+    }
+
+    private static Optional<CheckoutResult> await(CheckoutWaiters.Waiter waiter, Duration timeout) {
+        return waiter.result(timeout).join();
+    }
 
     @Test
     void wakesEveryRequestWaitingForTheOrder() {
-        try (var first = waiters.register(orderId);
-                var second = waiters.register(orderId)) {
+        try (var first = register(orderId);
+                var second = register(orderId)) {
             waiters.complete(completed(orderId));
 
-            assertThat(first.await(Duration.ofSeconds(1)))
+            assertThat(await(first, Duration.ofSeconds(1)))
                     .hasValueSatisfying(result -> assertThat(result.orderId()).isEqualTo(orderId));
-            assertThat(second.await(Duration.ofSeconds(1))).isPresent();
+            assertThat(await(second, Duration.ofSeconds(1))).isPresent();
         }
         assertThat(waiters.waiting()).isZero();
     }
 
     @Test
     void ignoresResultsForOtherOrders() {
-        try (var waiter = waiters.register(orderId)) {
+        try (var waiter = register(orderId)) {
             waiters.complete(completed(UUID.randomUUID()));
 
-            assertThat(waiter.await(Duration.ofMillis(50))).isEmpty();
+            assertThat(await(waiter, Duration.ofMillis(50))).isEmpty();
             assertThat(waiters.waiting()).isEqualTo(1);
         }
         assertThat(waiters.waiting()).isZero();
@@ -42,13 +60,39 @@ class CheckoutWaitersTests {
 
     @Test
     void forgetsAWaiterThatGaveUp() {
-        var waiter = waiters.register(orderId);
+        var waiter = register(orderId);
         waiter.close();
         waiter.close();
 
         waiters.complete(completed(orderId));
 
-        assertThat(waiter.await(Duration.ofMillis(10))).isEmpty();
+        assertThat(await(waiter, Duration.ofMillis(10))).isEmpty();
+        assertThat(waiters.waiting()).isZero();
+    }
+
+    @Test
+    void answersWithoutWaitingBeyondTheBound() {
+        var bounded = waiters(2);
+        var first = bounded.tryRegister(orderId);
+        var second = bounded.tryRegister(UUID.randomUUID());
+
+        assertThat(bounded.tryRegister(UUID.randomUUID())).isEmpty();
+
+        first.orElseThrow().close();
+        assertThat(bounded.tryRegister(UUID.randomUUID())).isPresent();
+        second.orElseThrow().close();
+    }
+
+    @Test
+    void endsEveryWaitWhenTheApplicationStops() {
+        var waiter = register(orderId);
+        var result = waiter.result(Duration.ofMinutes(5));
+
+        waiters.stop();
+
+        assertThat(result).isCompletedWithValue(Optional.empty());
+        assertThat(waiters.tryRegister(UUID.randomUUID())).isEmpty();
+        waiter.close();
         assertThat(waiters.waiting()).isZero();
     }
 
