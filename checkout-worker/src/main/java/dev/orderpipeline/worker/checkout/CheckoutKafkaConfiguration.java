@@ -55,6 +55,9 @@ class CheckoutKafkaConfiguration {
     /** Header on a dead-lettered record saying in a few words why it could not be applied. */
     static final String DLT_REASON_HEADER = "dlt-reason";
 
+    /** The most the {@value #DLT_REASON_HEADER} header takes, in bytes: a few lines, whatever the record carried. */
+    static final int MAX_REASON_BYTES = 1024;
+
     static final int RESULT_PARTITIONS = 3;
 
     @Bean
@@ -171,12 +174,13 @@ class CheckoutKafkaConfiguration {
 
     /**
      * Sends a record to the dead-letter topic with spring-kafka's exception headers, the original headers and a
-     * {@value #DLT_REASON_HEADER} header, and waits for the broker's acknowledgement (it throws if there is none).
+     * {@value #DLT_REASON_HEADER} header, every one of them bounded, and waits for the broker's acknowledgement (it
+     * throws if there is none).
      */
     @Bean
     DeadLetterPublishingRecoverer checkoutDeadLetterRecoverer(
             KafkaTemplate<String, Object> template, WorkerProperties worker) {
-        var recoverer = new DeadLetterPublishingRecoverer(
+        var recoverer = new BoundedDeadLetterRecoverer(
                 template, (record, failure) -> new TopicPartition(Topics.CHECKOUT_COMMANDS_DLT, record.partition()));
         recoverer.setFailIfSendResultIsError(true);
         recoverer.setWaitForSendResultTimeout(worker.sendTimeout());
@@ -186,8 +190,8 @@ class CheckoutKafkaConfiguration {
     }
 
     private static byte[] reasonBytes(Exception failure) {
-        return Objects.requireNonNullElse(
-                        failure.getMessage(), failure.getClass().getSimpleName())
-                .getBytes(StandardCharsets.UTF_8);
+        var reason = Objects.requireNonNullElse(
+                failure.getMessage(), failure.getClass().getSimpleName());
+        return BoundedDeadLetterRecoverer.bounded(reason.getBytes(StandardCharsets.UTF_8), MAX_REASON_BYTES);
     }
 }
