@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.GroupProtocol;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -97,12 +98,27 @@ class CheckoutKafkaConfiguration {
                 connection.getConsumer().getBootstrapServers());
         config.put(ConsumerConfig.GROUP_ID_CONFIG, worker.groupId());
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, worker.maxPollRecords());
+        // static membership when the instance has a stable name (see WorkerProperties for the trade-off); the
+        // listener container appends its index when there are several
+        if (worker.instanceId() != null) {
+            config.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, worker.instanceId());
+        }
+        // the new group protocol refuses this client setting (its broker decides), the classic one needs it
+        if (isClassicGroupProtocol(config)) {
+            config.putIfAbsent(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int)
+                    worker.sessionTimeout().toMillis());
+        }
         // the container commits a poll's offsets after the database commit, never in the background
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         var factory = new DefaultKafkaConsumerFactory<>(
                 config, StringDeserializer::new, CheckoutKafkaConfiguration::checkoutCommandDeserializer);
         customizers.orderedStream().forEach(customizer -> customizer.customize(factory));
         return factory;
+    }
+
+    private static boolean isClassicGroupProtocol(Map<String, Object> config) {
+        var protocol = config.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG);
+        return protocol == null || GroupProtocol.CLASSIC.name().equalsIgnoreCase(protocol.toString());
     }
 
     /**
