@@ -49,6 +49,7 @@ class CheckoutApplier {
     private final ProcessedCommandRepository processedCommands;
     private final CheckoutMetrics metrics;
     private final DatabaseWritesHealthIndicator writes;
+    private final ReadOnlySessions readOnlySessions;
 
     CheckoutApplier(
             TransactionTemplate transactions,
@@ -57,7 +58,8 @@ class CheckoutApplier {
             PaymentRepository payments,
             ProcessedCommandRepository processedCommands,
             CheckoutMetrics metrics,
-            DatabaseWritesHealthIndicator writes) {
+            DatabaseWritesHealthIndicator writes,
+            ReadOnlySessions readOnlySessions) {
         this.transactions = transactions;
         this.orders = orders;
         this.products = products;
@@ -65,6 +67,7 @@ class CheckoutApplier {
         this.processedCommands = processedCommands;
         this.metrics = metrics;
         this.writes = writes;
+        this.readOnlySessions = readOnlySessions;
     }
 
     /**
@@ -128,6 +131,7 @@ class CheckoutApplier {
     /** Notes a failure the poll is redelivered for, and returns it to be thrown. */
     private RuntimeException redelivered(int commands, RuntimeException failure) {
         writes.failed(failure);
+        readOnlySessions.afterFailure(failure);
         log.warn(
                 "Transient failure applying {} checkout commands; the poll will be redelivered after a back-off",
                 commands,

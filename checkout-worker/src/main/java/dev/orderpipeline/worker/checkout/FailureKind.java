@@ -67,7 +67,7 @@ enum FailureKind {
      * The SQLSTATE nearest the surface: the statement's own, or the failed commit's or rollback's when that failure
      * replaced the statement's (then the outcome is a connection's, whatever the statement did).
      */
-    private static @Nullable String sqlState(Throwable failure) {
+    static @Nullable String sqlState(Throwable failure) {
         @Nullable Throwable current = failure;
         for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH; depth++, current = current.getCause()) {
             if (current instanceof SQLException sql) {

@@ -116,8 +116,8 @@ class DatabaseFaultTests extends WorkerIntegrationTest {
         terminateTheWorkersSessions();
         publish(commandsFor(orders));
         awaitWritesDown("read-only transaction");
-        // the database's default changes back; the sessions the worker opened meanwhile are left as they are, and
-        // the pool drops each one that refuses a write as read-only
+        // the database's default changes back; the sessions the worker opened meanwhile are left as they are: the
+        // worker renews them after a read-only failure
         execute("ALTER DATABASE " + database + " RESET default_transaction_read_only");
 
         assertAllCompletedAndNoneDeadLettered(product, 10, orders);
