@@ -117,6 +117,9 @@ public final class LocalStack implements AutoCloseable {
      */
     public AppProcess newWorker(String name, int port, List<String> extraArguments) {
         var arguments = new ArrayList<>(appArguments());
+        // its name is its static group membership: killed and started again under the same name, it takes its
+        // partitions back at once instead of waiting out the dead member's session
+        arguments.add("--orderpipeline.worker.instance-id=" + name);
         arguments.addAll(extraArguments);
         return AppProcess.springBoot(
                 name,

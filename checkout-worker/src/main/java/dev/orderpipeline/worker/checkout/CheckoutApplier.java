@@ -48,6 +48,8 @@ class CheckoutApplier {
     private final PaymentRepository payments;
     private final ProcessedCommandRepository processedCommands;
     private final CheckoutMetrics metrics;
+    private final DatabaseWritesHealthIndicator writes;
+    private final ReadOnlySessions readOnlySessions;
 
     CheckoutApplier(
             TransactionTemplate transactions,
@@ -55,23 +57,29 @@ class CheckoutApplier {
             ProductRepository products,
             PaymentRepository payments,
             ProcessedCommandRepository processedCommands,
-            CheckoutMetrics metrics) {
+            CheckoutMetrics metrics,
+            DatabaseWritesHealthIndicator writes,
+            ReadOnlySessions readOnlySessions) {
         this.transactions = transactions;
         this.orders = orders;
         this.products = products;
         this.payments = payments;
         this.processedCommands = processedCommands;
         this.metrics = metrics;
+        this.writes = writes;
+        this.readOnlySessions = readOnlySessions;
     }
 
     /**
      * Applies the deliveries of one poll and returns what to report, once committed.
      *
-     * <p>If the batch transaction fails for a reason that retrying cannot cure, the commands are applied one by one,
-     * each in its own transaction, so that one bad command goes to the dead-letter topic and the others are applied.
+     * <p>If the batch transaction fails because a command is at fault ({@link FailureKind#RECORD_AT_FAULT}: the
+     * database refused what one of them carries), the commands are applied one by one, each in its own transaction,
+     * so that the bad command goes to the dead-letter topic and the others are applied. Any other failure is
+     * {@link FailureKind#TRANSIENT}, also in the one-by-one pass: no command is dead-lettered for it.
      *
-     * @throws RuntimeException a transient database failure; the caller redelivers the same deliveries, and what
-     *     had been committed before it reads as duplicates then
+     * @throws RuntimeException a transient failure; the caller redelivers the same deliveries, and what had been
+     *     committed before it reads as duplicates then
      */
     AppliedBatch apply(List<CheckoutDelivery> deliveries) {
         if (deliveries.isEmpty()) {
@@ -81,15 +89,12 @@ class CheckoutApplier {
             try {
                 return applyInOneTransaction(deliveries);
             } catch (RuntimeException ex) {
-                if (TransientFailures.isTransient(ex)) {
-                    log.warn(
-                            "Transient database failure applying {} checkout commands; the poll will be redelivered",
-                            deliveries.size(),
-                            ex);
-                    throw ex;
+                if (FailureKind.of(ex) == FailureKind.TRANSIENT) {
+                    throw redelivered(deliveries.size(), ex);
                 }
                 log.warn(
-                        "Applying {} checkout commands in one transaction failed; applying them one by one",
+                        "Applying {} checkout commands in one transaction failed for one of them; applying them one by"
+                                + " one",
                         deliveries.size(),
                         ex);
                 return applyOneByOne(deliveries);
@@ -105,8 +110,8 @@ class CheckoutApplier {
             try {
                 applied.add(applyInOneTransaction(List.of(delivery)));
             } catch (RuntimeException ex) {
-                if (TransientFailures.isTransient(ex)) {
-                    throw ex;
+                if (FailureKind.of(ex) == FailureKind.TRANSIENT) {
+                    throw redelivered(deliveries.size(), ex);
                 }
                 log.error(
                         "Checkout command {} at {}@{} cannot be applied; dead-lettering it",
@@ -123,8 +128,20 @@ class CheckoutApplier {
         return AppliedBatch.merge(applied);
     }
 
+    /** Notes a failure the poll is redelivered for, and returns it to be thrown. */
+    private RuntimeException redelivered(int commands, RuntimeException failure) {
+        writes.failed(failure);
+        readOnlySessions.afterFailure(failure);
+        log.warn(
+                "Transient failure applying {} checkout commands; the poll will be redelivered after a back-off",
+                commands,
+                failure);
+        return failure;
+    }
+
     private AppliedBatch applyInOneTransaction(List<CheckoutDelivery> deliveries) {
         var decided = Objects.requireNonNull(transactions.execute(status -> decide(deliveries)));
+        writes.committed();
         // the time after the last statement: the commit, waiting for the WAL flush
         metrics.recordStep("commit", System.nanoTime() - decided.decidedAtNanos());
         var committedAt = Instant.now();

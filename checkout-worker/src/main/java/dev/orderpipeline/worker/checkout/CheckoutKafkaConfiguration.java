@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.GroupProtocol;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -55,6 +56,9 @@ class CheckoutKafkaConfiguration {
     /** Header on a dead-lettered record saying in a few words why it could not be applied. */
     static final String DLT_REASON_HEADER = "dlt-reason";
 
+    /** The most the {@value #DLT_REASON_HEADER} header takes, in bytes: a few lines, whatever the record carried. */
+    static final int MAX_REASON_BYTES = 1024;
+
     static final int RESULT_PARTITIONS = 3;
 
     @Bean
@@ -94,12 +98,27 @@ class CheckoutKafkaConfiguration {
                 connection.getConsumer().getBootstrapServers());
         config.put(ConsumerConfig.GROUP_ID_CONFIG, worker.groupId());
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, worker.maxPollRecords());
+        // static membership when the instance has a stable name (see WorkerProperties for the trade-off); the
+        // listener container appends its index when there are several
+        if (worker.instanceId() != null) {
+            config.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, worker.instanceId());
+        }
+        // the new group protocol refuses this client setting (its broker decides), the classic one needs it
+        if (isClassicGroupProtocol(config)) {
+            config.putIfAbsent(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int)
+                    worker.sessionTimeout().toMillis());
+        }
         // the container commits a poll's offsets after the database commit, never in the background
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         var factory = new DefaultKafkaConsumerFactory<>(
                 config, StringDeserializer::new, CheckoutKafkaConfiguration::checkoutCommandDeserializer);
         customizers.orderedStream().forEach(customizer -> customizer.customize(factory));
         return factory;
+    }
+
+    private static boolean isClassicGroupProtocol(Map<String, Object> config) {
+        var protocol = config.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG);
+        return protocol == null || GroupProtocol.CLASSIC.name().equalsIgnoreCase(protocol.toString());
     }
 
     /**
@@ -171,12 +190,13 @@ class CheckoutKafkaConfiguration {
 
     /**
      * Sends a record to the dead-letter topic with spring-kafka's exception headers, the original headers and a
-     * {@value #DLT_REASON_HEADER} header, and waits for the broker's acknowledgement (it throws if there is none).
+     * {@value #DLT_REASON_HEADER} header, every one of them bounded, and waits for the broker's acknowledgement (it
+     * throws if there is none).
      */
     @Bean
     DeadLetterPublishingRecoverer checkoutDeadLetterRecoverer(
             KafkaTemplate<String, Object> template, WorkerProperties worker) {
-        var recoverer = new DeadLetterPublishingRecoverer(
+        var recoverer = new BoundedDeadLetterRecoverer(
                 template, (record, failure) -> new TopicPartition(Topics.CHECKOUT_COMMANDS_DLT, record.partition()));
         recoverer.setFailIfSendResultIsError(true);
         recoverer.setWaitForSendResultTimeout(worker.sendTimeout());
@@ -186,8 +206,8 @@ class CheckoutKafkaConfiguration {
     }
 
     private static byte[] reasonBytes(Exception failure) {
-        return Objects.requireNonNullElse(
-                        failure.getMessage(), failure.getClass().getSimpleName())
-                .getBytes(StandardCharsets.UTF_8);
+        var reason = Objects.requireNonNullElse(
+                failure.getMessage(), failure.getClass().getSimpleName());
+        return BoundedDeadLetterRecoverer.bounded(reason.getBytes(StandardCharsets.UTF_8), MAX_REASON_BYTES);
     }
 }

@@ -23,6 +23,7 @@ class CheckoutMetrics {
     private final Counter rejected;
     private final Counter duplicate;
     private final Counter deadLettered;
+    private final Counter deadLetterSkipped;
     private final Timer batchApply;
     private final Timer listener;
     private final DistributionSummary batchSize;
@@ -35,6 +36,10 @@ class CheckoutMetrics {
         rejected = commands(registry, "rejected");
         duplicate = commands(registry, "duplicate");
         deadLettered = commands(registry, "dead_lettered");
+        deadLetterSkipped = Counter.builder("checkout.commands.dead-letter.skipped")
+                .description("Records set aside without a dead letter, because even its bounded copy was refused as"
+                        + " too large; each is logged with its topic, partition and offset")
+                .register(registry);
         batchApply = Timer.builder("checkout.batch.apply")
                 .description("Time to apply one poll's checkout commands, commit included")
                 .publishPercentileHistogram()
@@ -116,5 +121,9 @@ class CheckoutMetrics {
 
     void deadLettered() {
         deadLettered.increment();
+    }
+
+    void deadLetterSkipped() {
+        deadLetterSkipped.increment();
     }
 }

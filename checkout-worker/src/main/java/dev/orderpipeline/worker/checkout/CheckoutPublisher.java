@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.errors.RecordBatchTooLargeException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -63,10 +65,12 @@ class CheckoutPublisher {
     }
 
     /**
-     * Sends each record to the dead-letter topic and waits for the broker to take it.
+     * Sends each record to the dead-letter topic and waits for the broker to take it. A dead letter the broker can
+     * never take, too large even with its headers bounded, is skipped: logged with where the record is and why it
+     * was poison, and counted; redelivering the poll would only fail the same way forever.
      *
-     * @throws RuntimeException if a dead letter is not acknowledged; the batch must then be redelivered, which the
-     *     database absorbs as duplicates
+     * @throws RuntimeException if a dead letter is not acknowledged for another reason (the broker is away); the
+     *     batch must then be redelivered, which the database absorbs as duplicates
      */
     void deadLetter(List<DeadLetter> letters) {
         for (var letter : letters) {
@@ -77,9 +81,36 @@ class CheckoutPublisher {
                     record.partition(),
                     record.offset(),
                     letter.reason().getMessage());
-            deadLetters.accept(record, null, letter.reason());
+            try {
+                deadLetters.accept(record, null, letter.reason());
+            } catch (RuntimeException ex) {
+                if (!isTooLarge(ex)) {
+                    throw ex;
+                }
+                log.error(
+                        "Skipping the dead letter of {}-{}@{}: even with bounded headers it is larger than the broker"
+                                + " takes ({} bytes of value); the record stays in its topic until retention."
+                                + " Reason it was poison: {}",
+                        record.topic(),
+                        record.partition(),
+                        record.offset(),
+                        record.serializedValueSize(),
+                        letter.reason().getMessage(),
+                        ex);
+                metrics.deadLetterSkipped();
+                continue;
+            }
             metrics.deadLettered();
         }
+    }
+
+    private static boolean isTooLarge(Throwable failure) {
+        for (Throwable current = failure; current != null; current = current.getCause()) {
+            if (current instanceof RecordTooLargeException || current instanceof RecordBatchTooLargeException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

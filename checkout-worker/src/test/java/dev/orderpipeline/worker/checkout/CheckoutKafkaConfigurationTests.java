@@ -47,6 +47,32 @@ class CheckoutKafkaConfigurationTests {
     }
 
     @Test
+    void joinsAsAStaticMemberUnderTheInstanceIdWithAnExplicitSessionTimeout() {
+        runner.withPropertyValues("orderpipeline.worker.instance-id=checkout-worker-2")
+                .run(context -> assertThat(consumerFactory(context).getConfigurationProperties())
+                        .containsEntry(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "checkout-worker-2")
+                        .containsEntry(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 15_000));
+    }
+
+    @Test
+    void joinsAsADynamicMemberWithoutAnInstanceId() {
+        runner.withPropertyValues("orderpipeline.worker.instance-id= ")
+                .run(context -> assertThat(consumerFactory(context).getConfigurationProperties())
+                        .doesNotContainKey(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
+    }
+
+    @Test
+    void leavesTheSessionTimeoutToTheBrokerUnderTheNewGroupProtocol() {
+        // the consumer refuses session.timeout.ms with group.protocol=consumer: the broker's setting rules there
+        runner.withPropertyValues(
+                        "spring.kafka.consumer.properties.group.protocol=consumer",
+                        "orderpipeline.worker.instance-id=checkout-worker-1")
+                .run(context -> assertThat(consumerFactory(context).getConfigurationProperties())
+                        .containsEntry(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "checkout-worker-1")
+                        .doesNotContainKey(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG));
+    }
+
+    @Test
     void passesFreeFormProducerPropertiesToTheProducer() {
         runner.withPropertyValues("spring.kafka.producer.properties[linger.ms]=7")
                 .run(context -> assertThat(producerFactory(context).getConfigurationProperties())

@@ -129,7 +129,14 @@ class WorkerMetricsTests extends WorkerIntegrationTest {
     void isReadyOnlyWithItsDatabaseAndLiveOnItsOwnState() {
         var readiness = health("/actuator/health/readiness");
         assertThat(readiness.path("status").asString()).isEqualTo("UP");
-        assertThat(readiness.path("components").propertyNames()).containsExactlyInAnyOrder("readinessState", "db");
+        assertThat(readiness.path("components").propertyNames())
+                .containsExactlyInAnyOrder("readinessState", "db", "databaseWrites");
+        assertThat(readiness
+                        .path("components")
+                        .path("databaseWrites")
+                        .path("status")
+                        .asString())
+                .isEqualTo("UP");
 
         var liveness = health("/actuator/health/liveness");
         assertThat(liveness.path("status").asString()).isEqualTo("UP");
