@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * checkout-worker processes the lab starts, beside the stack it started without workers: each with arguments of its
  * own on top of the stack's (a consumer group, a partition count, a group protocol) and its client id set to its
- * name, so the group's members tell which process owns which partition. Stopped on {@link #close()}, also when the
+ * name, so the group's members tell which process owns which partition, and its name as its static group instance
+ * id, as the launcher gives its workers, so a worker killed and started again takes its partitions back. Stopped on {@link #close()}, also when the
  * lab is interrupted.
  */
 public final class WorkerFleet implements AutoCloseable {
@@ -64,6 +65,9 @@ public final class WorkerFleet implements AutoCloseable {
         all.add("--orderpipeline.topics.command-partitions=" + stack.config().partitions());
         all.addAll(stack.config().appArguments());
         all.add("--spring.kafka.client-id=" + name);
+        // set here rather than left to the worker's default (the host name), which every worker of the fleet would
+        // share on one machine: the second would fence the first out of the group
+        all.add("--orderpipeline.worker.instance-id=" + name);
         all.addAll(arguments);
         var merged = merge(all);
         var environment = new HashMap<String, String>();

@@ -26,8 +26,10 @@ import picocli.CommandLine.Option;
         description = {
             "Under a sustained open-model checkout load on a few products of limited stock, injects faults one after"
                     + " the other, with a recovery after each: kill -9 of a checkout-worker (restarted at once; at"
-                    + " least two run, so the group rebalances), a broker restart, a PostgreSQL restart, a replay of"
-                    + " the command topic from offset 0 by a fresh consumer group, and poison records.",
+                    + " least two run, so the group rebalances), kill -9 of one and its restart under the same name"
+                    + " (static group membership), a broker restart, a PostgreSQL restart, the database read-only"
+                    + " for a while, a storm of lock timeouts, a replay of the command topic from offset 0 by a fresh"
+                    + " consumer group, and poison records.",
             "Then judges the run by the database and the topics: every accepted checkout final within the deadline,"
                     + " no double decrement or payment, no oversell, drift 0, every poison record dead-lettered with"
                     + " its reason, 503 with Retry-After and never 500 while a dependency is down, and the time to"
@@ -61,9 +63,10 @@ public final class ChaosCommand extends LabCommand {
             names = "--faults",
             paramLabel = "NAME",
             split = ",",
-            description = "Faults in order, comma-separated; default: worker-kill,broker-restart,database-restart,"
-                    + "replay,poison. Also: database-sessions-killed (the apps' sessions terminated every 200 ms"
-                    + " for --database-down seconds, PostgreSQL staying up).",
+            description = "Faults in order, comma-separated; default: worker-kill,worker-kill-restart,broker-restart,"
+                    + "database-restart,database-read-only,lock-timeout-storm,replay,poison. Also:"
+                    + " database-sessions-killed (the apps' sessions terminated every 200 ms for --database-down"
+                    + " seconds, PostgreSQL staying up).",
             showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
     List<String> faults =
             new ArrayList<>(defaults.faults().stream().map(FaultKind::label).toList());
@@ -80,6 +83,14 @@ public final class ChaosCommand extends LabCommand {
             paramLabel = "SECONDS",
             description = "How long PostgreSQL stays down.")
     int databaseDownSeconds = (int) defaults.databaseDown().toSeconds();
+
+    @Option(
+            order = 7,
+            names = "--database-fault",
+            paramLabel = "SECONDS",
+            description = "How long the database stays read-only (database-read-only) and the lock-timeout storm"
+                    + " lasts (lock-timeout-storm).")
+    int databaseFaultSeconds = (int) defaults.databaseFault().toSeconds();
 
     @Option(order = 8, names = "--poison", paramLabel = "N", description = "Poison records to inject.")
     int poison = defaults.poisonRecords();
@@ -180,6 +191,7 @@ public final class ChaosCommand extends LabCommand {
                 workerKills,
                 Duration.ofSeconds(brokerDownSeconds),
                 Duration.ofSeconds(databaseDownSeconds),
+                Duration.ofSeconds(databaseFaultSeconds),
                 poison,
                 Duration.ofSeconds(warmupSeconds),
                 Duration.ofSeconds(recoverySeconds),

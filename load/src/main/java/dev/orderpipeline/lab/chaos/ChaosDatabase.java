@@ -41,6 +41,15 @@ final class ChaosDatabase {
               AND application_name <> 'orderpipeline-lab'
             """;
 
+    /** Per product, its first decision committed after a time: when its partition was consumed again. */
+    private static final String FIRST_DECISIONS_AFTER = """
+            SELECT o.product_id, min(pc.processed_at) AS first_decision
+            FROM processed_command pc
+            JOIN orders o ON o.id = pc.order_id
+            WHERE o.product_id = ANY(?) AND pc.processed_at > ?
+            GROUP BY o.product_id
+            """;
+
     private static final String DECIDED_AMONG = """
             SELECT id FROM orders WHERE id = ANY(?) AND status IN ('COMPLETED', 'REJECTED')
             """;
@@ -116,6 +125,25 @@ final class ChaosDatabase {
             return terminated;
         } catch (SQLException ex) {
             throw new IllegalStateException("could not terminate the pipeline's database sessions", ex);
+        }
+    }
+
+    /** Per product that has one, when (epoch milliseconds) its first decision after {@code afterEpochMillis} ran. */
+    Map<UUID, Long> firstDecisionsAfter(Collection<UUID> products, long afterEpochMillis) {
+        try (var connection = database.connect();
+                var statement = connection.prepareStatement(FIRST_DECISIONS_AFTER)) {
+            statement.setArray(1, uuids(connection, products));
+            statement.setTimestamp(2, new java.sql.Timestamp(afterEpochMillis));
+            var first = new HashMap<UUID, Long>();
+            try (var rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    first.put(
+                            rows.getObject(1, UUID.class), rows.getTimestamp(2).getTime());
+                }
+            }
+            return first;
+        } catch (SQLException ex) {
+            throw new IllegalStateException("could not read the first decisions after the kill", ex);
         }
     }
 

@@ -100,7 +100,14 @@ public final class ChaosExperiment {
                             clock,
                             progress)
                     .start()) {
-                var injector = new FaultInjector(target.stack(), settings, clock, runTag, topics, database);
+                var injector = new FaultInjector(
+                        target.stack(),
+                        settings,
+                        clock,
+                        runTag,
+                        topics,
+                        database,
+                        new DatabaseFaults(Objects.requireNonNull(target.database())));
                 progress.phase("warm-up", 0);
                 FaultInjector.pause(settings.warmup());
                 for (var kind : settings.faults()) {
@@ -110,6 +117,10 @@ public final class ChaosExperiment {
                                 progress.phase("kill -9 #" + number + " of " + settings.workerKills(), 0);
                                 recover(injector.killWorker(number), faults, load, database);
                             }
+                        }
+                        case WORKER_KILL_RESTART -> {
+                            progress.phase("kill -9 and restart under its name", 0);
+                            recover(injector.killAndRestartWorker(products), faults, load, database);
                         }
                         case BROKER_RESTART -> {
                             progress.phase(
@@ -124,6 +135,20 @@ public final class ChaosExperiment {
                         case DATABASE_SESSIONS_KILLED -> {
                             progress.phase("database sessions killed", 0);
                             recover(injector.killDatabaseSessions(), faults, load, database);
+                        }
+                        case DATABASE_READ_ONLY -> {
+                            progress.phase(
+                                    "database read-only "
+                                            + settings.databaseFault().toSeconds() + " s",
+                                    0);
+                            recover(injector.readOnlyDatabase(), faults, load, database);
+                        }
+                        case LOCK_TIMEOUT_STORM -> {
+                            progress.phase(
+                                    "lock-timeout storm "
+                                            + settings.databaseFault().toSeconds() + " s",
+                                    0);
+                            recover(injector.lockTimeoutStorm(products), faults, load, database);
                         }
                         case REPLAY -> {
                             progress.phase("replay from offset 0", 0);

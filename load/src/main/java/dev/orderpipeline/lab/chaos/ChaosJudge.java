@@ -188,10 +188,15 @@ final class ChaosJudge {
                 evidence.topics().commandOrdersNotDecided() + " of "
                         + evidence.topics().commandOrders() + " orders in the topic not decided",
                 evidence.topics().commandOrdersNotDecided() == 0));
+        var deadLetteredIn = phases.stream()
+                .filter(phase -> phase.validDeadLettered() != null && phase.validDeadLettered() > 0)
+                .map(phase -> phase.name() + ": " + phase.validDeadLettered())
+                .toList();
         checks.add(new Check(
                 "no real command dead-lettered",
                 "0",
                 evidence.topics().untaggedDeadLetters()
+                        + (deadLetteredIn.isEmpty() ? "" : " [" + String.join(", ", deadLetteredIn) + "]")
                         + (evidence.topics().untaggedReasons().isEmpty()
                                 ? ""
                                 : " ("
@@ -384,7 +389,10 @@ final class ChaosJudge {
                     firstAcceptAfter,
                     caughtUp,
                     longestStall(from, to),
-                    Double.isNaN(maxToFinal) ? null : round(maxToFinal));
+                    Double.isNaN(maxToFinal) ? null : round(maxToFinal),
+                    evidence.topics().untaggedDeadLetteredAt().stream()
+                            .filter(at -> at >= from && (lastPhase || at < to))
+                            .count());
         }
 
         /** Seconds after {@code end} until every checkout accepted before it was decided; null if some never was. */

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
@@ -69,6 +70,7 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                         "First 202 after",
                         "Caught up after",
                         "Longest stall",
+                        "Valid commands dead-lettered",
                         "202",
                         "503",
                         "5xx",
@@ -93,6 +95,9 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                                             ? "-"
                                             : phase.caughtUpAfter() == null ? "never" : seconds(phase.caughtUpAfter()),
                                     seconds(phase.longestStall()),
+                                    phase.validDeadLettered() == null
+                                            ? Cells.NOT_AVAILABLE
+                                            : Long.toString(phase.validDeadLettered()),
                                     Long.toString(phase.count("202")),
                                     Long.toString(phase.count("503")),
                                     Long.toString(phase.serverErrors()),
@@ -105,8 +110,41 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                 "Seconds since the load started. A phase runs from its fault's start to the next fault's start. After"
                         + " the fault's end: the first decision committed (processed_command), the first 202, and when"
                         + " every checkout accepted before the end was decided. Longest stall: the longest time a"
-                        + " product had an accepted checkout waiting and no decision. Statuses count the requests sent"
-                        + " in the phase; Other: timeouts and I/O errors."));
+                        + " product had an accepted checkout waiting and no decision. Valid commands dead-lettered:"
+                        + " real commands of the run in checkout.commands.dlt, by the dead letter's timestamp (must be"
+                        + " 0). Statuses count the requests sent in the phase; Other: timeouts and I/O errors."));
+        var restarts =
+                run.faults().stream().filter(fault -> fault.restart() != null).toList();
+        if (!restarts.isEmpty()) {
+            tables.add(new Table(
+                    "Worker killed and restarted under its name",
+                    List.of(
+                            "Fault",
+                            "Worker",
+                            "Static member",
+                            "Its partitions",
+                            "Products watched",
+                            "Ready after",
+                            "Offsets committed again after",
+                            "Decisions resumed after"),
+                    restarts.stream()
+                            .map(fault -> {
+                                var restart = Objects.requireNonNull(fault.restart());
+                                return List.of(
+                                        fault.name(),
+                                        restart.worker(),
+                                        Cells.yesNo(restart.staticMember()),
+                                        restart.partitions().toString(),
+                                        Integer.toString(restart.products()),
+                                        seconds(restart.readyAfter()),
+                                        seconds(restart.committedAgainAfter()),
+                                        seconds(restart.firstDecisionAfter()));
+                            })
+                            .toList(),
+                    "Seconds from the kill. Decisions resumed after: until every product of the load on the killed"
+                            + " worker's partitions had a decision committed after the kill (every product of the load"
+                            + " when the worker was not a static member, its partitions then unknown)."));
+        }
         tables.add(new Table(
                 "What each fault did",
                 List.of("Fault", "Window", "What happened"),

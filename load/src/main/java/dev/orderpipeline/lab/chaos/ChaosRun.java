@@ -67,6 +67,7 @@ public record ChaosRun(
      *     replaying worker at the end the topic had when it started, the last poison record acknowledged
      * @param detail what exactly happened, in words
      * @param failure why the fault could not be carried out as planned, or null
+     * @param restart {@code worker-kill-restart}: what the restart under the same name cost; null for other faults
      */
     public record FaultWindow(
             FaultKind kind,
@@ -74,7 +75,41 @@ public record ChaosRun(
             double start,
             double end,
             String detail,
-            @Nullable String failure) {}
+            @Nullable String failure,
+            @Nullable WorkerRestart restart) {
+
+        public FaultWindow(
+                FaultKind kind, String name, double start, double end, String detail, @Nullable String failure) {
+            this(kind, name, start, end, detail, failure, null);
+        }
+    }
+
+    /**
+     * A worker killed with SIGKILL and started again at once under its name, seconds from the kill.
+     *
+     * @param worker the process name, which the launcher passes as its {@code group.instance.id}
+     * @param staticMember whether the group had a member with that instance id before the kill; if not, its
+     *     partitions were unknown and every product of the load was watched
+     * @param partitions the command partitions it owned before the kill
+     * @param products the load's products on those partitions (all of them if not a static member)
+     * @param readyAfter until the restarted process answered ready
+     * @param committedAgainAfter until the group's committed offset on one of those partitions moved again
+     * @param firstDecisionAfter until every watched product had a decision committed after the kill: the pause its
+     *     checkouts saw; null if one had none within the catch-up limit
+     */
+    public record WorkerRestart(
+            String worker,
+            boolean staticMember,
+            List<Integer> partitions,
+            int products,
+            double readyAfter,
+            @Nullable Double committedAgainAfter,
+            @Nullable Double firstDecisionAfter) {
+
+        public WorkerRestart {
+            partitions = List.copyOf(partitions);
+        }
+    }
 
     /**
      * The load from the start of a fault to the start of the next (the first phase: up to the first fault).
@@ -93,6 +128,8 @@ public record ChaosRun(
      * @param longestStall the longest time any product went without a decision while it had an accepted checkout
      *     waiting, within the phase
      * @param maxTimeToFinal the longest time from 202 to decision of the checkouts first accepted in this phase
+     * @param validDeadLettered real commands of the run dead-lettered in this phase (their dead letters' timestamps):
+     *     must be 0; null in reports written before it was counted per phase
      */
     public record PhaseFigures(
             String name,
@@ -107,7 +144,8 @@ public record ChaosRun(
             @Nullable Double firstAcceptAfter,
             @Nullable Double caughtUpAfter,
             @Nullable Double longestStall,
-            @Nullable Double maxTimeToFinal) {
+            @Nullable Double maxTimeToFinal,
+            @Nullable Long validDeadLettered) {
 
         public PhaseFigures {
             statuses = new TreeMap<>(statuses);
@@ -272,6 +310,8 @@ public record ChaosRun(
      * @param untaggedDeadLetters dead letters keyed by the run's products that are not poison: real commands
      *     dead-lettered
      * @param untaggedReasons their {@code dlt-reason} headers, ids and numbers masked, counted
+     * @param untaggedDeadLetteredAt when each of them was dead-lettered (the dead letter's timestamp, seconds since
+     *     the start), to tell which fault it came with
      */
     public record TopicFigures(
             long commandRecords,
@@ -283,10 +323,13 @@ public record ChaosRun(
             long duplicateResults,
             long deadLetters,
             long untaggedDeadLetters,
-            Map<String, Long> untaggedReasons) {
+            Map<String, Long> untaggedReasons,
+            List<Double> untaggedDeadLetteredAt) {
 
         public TopicFigures {
             untaggedReasons = new TreeMap<>(untaggedReasons);
+            // absent from reports written before the dead letters were timed
+            untaggedDeadLetteredAt = untaggedDeadLetteredAt == null ? List.of() : List.copyOf(untaggedDeadLetteredAt);
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
@@ -20,6 +21,7 @@ import org.jspecify.annotations.Nullable;
  * @param workerKills how many times {@code worker-kill} kills a worker (alternating between the first two)
  * @param brokerDown how long the broker stays down
  * @param databaseDown how long PostgreSQL stays down (and how long {@code database-sessions-killed} goes on)
+ * @param databaseFault how long {@code database-read-only} and {@code lock-timeout-storm} last
  * @param poisonRecords records {@code poison} writes, split evenly over the five kinds
  * @param warmup load before the first fault
  * @param recovery load after each fault before the next one (or the end), at least; longer until the pipeline has
@@ -38,6 +40,7 @@ public record ChaosSettings(
         int workerKills,
         Duration brokerDown,
         Duration databaseDown,
+        Duration databaseFault,
         int poisonRecords,
         Duration warmup,
         Duration recovery,
@@ -50,17 +53,25 @@ public record ChaosSettings(
     /** Assumed length of each fault, for the number of orders to prepare; a run that needs more stops its load. */
     private static final Map<FaultKind, Duration> PLANNED = Map.of(
             FaultKind.WORKER_KILL, Duration.ofSeconds(50),
+            FaultKind.WORKER_KILL_RESTART, Duration.ofSeconds(50),
             FaultKind.BROKER_RESTART, Duration.ofSeconds(15),
             FaultKind.DATABASE_RESTART, Duration.ofSeconds(10),
             FaultKind.DATABASE_SESSIONS_KILLED, Duration.ofSeconds(10),
+            FaultKind.DATABASE_READ_ONLY, Duration.ofSeconds(5),
+            FaultKind.LOCK_TIMEOUT_STORM, Duration.ofSeconds(5),
             FaultKind.REPLAY, Duration.ofSeconds(60),
             FaultKind.POISON, Duration.ofSeconds(10));
 
     /** Orders prepared beyond the plan: faults and recoveries often take longer than planned. */
     static final double ORDER_MARGIN = 1.3;
 
+    /** How long the database faults that leave PostgreSQL up last, unless told. */
+    static final Duration DATABASE_FAULT = Duration.ofSeconds(20);
+
     public ChaosSettings {
         faults = List.copyOf(faults);
+        // absent from reports written before these faults existed
+        databaseFault = Objects.requireNonNullElse(databaseFault, DATABASE_FAULT);
         if (rate < 1 || rate > 10_000) {
             throw new IllegalArgumentException("rate must be 1 to 10000 per second: " + rate);
         }
@@ -77,7 +88,8 @@ public record ChaosSettings(
             throw new IllegalArgumentException("worker kills, max in flight and max attempts must be positive and"
                     + " poison records at least " + PoisonKind.values().length);
         }
-        for (var duration : List.of(brokerDown, databaseDown, recovery, catchUpLimit, finalDeadline, replayLimit)) {
+        for (var duration :
+                List.of(brokerDown, databaseDown, databaseFault, recovery, catchUpLimit, finalDeadline, replayLimit)) {
             if (!duration.isPositive()) {
                 throw new IllegalArgumentException("durations must be positive: " + duration);
             }
@@ -87,15 +99,21 @@ public record ChaosSettings(
         }
     }
 
-    /** The five faults, in its order. */
+    /**
+     * The issue's five faults, in its order, with the worker restarted under its name and the two database faults
+     * that leave the server up (read-only, lock timeouts) after the PostgreSQL restart: about two minutes more.
+     */
     public static final List<FaultKind> DEFAULT_FAULTS = List.of(
             FaultKind.WORKER_KILL,
+            FaultKind.WORKER_KILL_RESTART,
             FaultKind.BROKER_RESTART,
             FaultKind.DATABASE_RESTART,
+            FaultKind.DATABASE_READ_ONLY,
+            FaultKind.LOCK_TIMEOUT_STORM,
             FaultKind.REPLAY,
             FaultKind.POISON);
 
-    /** The run: 150 checkouts/s on 5 products, its five faults in order, 1,000 poison records. */
+    /** The run: 150 checkouts/s on 5 products, the default faults in order, 1,000 poison records. */
     public static ChaosSettings defaults() {
         return new ChaosSettings(
                 150,
@@ -105,6 +123,7 @@ public record ChaosSettings(
                 3,
                 Duration.ofSeconds(10),
                 Duration.ofSeconds(15),
+                DATABASE_FAULT,
                 1000,
                 Duration.ofSeconds(20),
                 Duration.ofSeconds(15),
@@ -126,6 +145,8 @@ public record ChaosSettings(
                 length = length.plus(brokerDown).plus(recovery);
             } else if (fault == FaultKind.DATABASE_RESTART || fault == FaultKind.DATABASE_SESSIONS_KILLED) {
                 length = length.plus(databaseDown).plus(recovery);
+            } else if (fault == FaultKind.DATABASE_READ_ONLY || fault == FaultKind.LOCK_TIMEOUT_STORM) {
+                length = length.plus(databaseFault).plus(recovery);
             } else {
                 length = length.plus(recovery);
             }
@@ -174,6 +195,7 @@ public record ChaosSettings(
         parameters.put("workerKills", Integer.toString(workerKills));
         parameters.put("brokerDownSeconds", Long.toString(brokerDown.toSeconds()));
         parameters.put("databaseDownSeconds", Long.toString(databaseDown.toSeconds()));
+        parameters.put("databaseFaultSeconds", Long.toString(databaseFault.toSeconds()));
         parameters.put("poisonRecords", Integer.toString(poisonRecords));
         parameters.put("warmupSeconds", Long.toString(warmup.toSeconds()));
         parameters.put("recoverySeconds", Long.toString(recovery.toSeconds()));

@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Does the faults to the pipeline's processes, each as production would: SIGKILL a worker and restart it at once, stop
  * the broker and start it again on its data, stop PostgreSQL (fast shutdown) and start it again on its data and port,
- * start a worker in a consumer group of its own that reads the command topic from offset 0, write poison records.
+ * switch the database read-only or give the apps' sessions a short lock timeout while the lab holds the products'
+ * rows, start a worker in a consumer group of its own that reads the command topic from offset 0, write poison
+ * records.
  * Each returns its window; a fault that cannot be carried out returns its window with the failure, and the run goes
  * on so that the report shows what it left behind.
  */
@@ -42,6 +44,7 @@ final class FaultInjector {
     private final String runTag;
     private final TopicReader topics;
     private final ChaosDatabase database;
+    private final DatabaseFaults databaseFaults;
 
     FaultInjector(
             LocalStack stack,
@@ -49,9 +52,11 @@ final class FaultInjector {
             RunClock clock,
             String runTag,
             TopicReader topics,
-            ChaosDatabase database) {
+            ChaosDatabase database,
+            DatabaseFaults databaseFaults) {
         this.stack = stack;
         this.database = database;
+        this.databaseFaults = databaseFaults;
         this.settings = settings;
         this.clock = clock;
         this.runTag = runTag;
@@ -99,6 +104,84 @@ final class FaultInjector {
         } catch (RuntimeException ex) {
             log.error("{} of {} failed", name, worker.name(), ex);
             return failed(FaultKind.WORKER_KILL, name, start, ex.getMessage());
+        }
+    }
+
+    /**
+     * kill -9 of the worker owning most of the products, started again at once under its name; the window ends when
+     * decisions on its products resumed (or after the catch-up limit).
+     */
+    FaultWindow killAndRestartWorker(List<UUID> products) {
+        var start = clock.now();
+        var workers = mainWorkers();
+        if (workers.isEmpty()) {
+            return failed(FaultKind.WORKER_KILL_RESTART, "kill -9 and restart", start, "no checkout-worker runs");
+        }
+        try {
+            return new WorkerKillRestart(
+                            topics, database, clock, stack.config().startupTimeout(), settings.catchUpLimit())
+                    .inject(workers, products);
+        } catch (RuntimeException ex) {
+            log.error("kill -9 and restart failed", ex);
+            return failed(FaultKind.WORKER_KILL_RESTART, "kill -9 and restart", start, ex.getMessage());
+        }
+    }
+
+    /** The database read-only for the apps' sessions for {@code databaseFault}, then writable again. */
+    FaultWindow readOnlyDatabase() {
+        var name = "database read-only";
+        var start = clock.now();
+        try {
+            var outcome = databaseFaults.readOnly(settings.databaseFault());
+            return new FaultWindow(
+                    FaultKind.DATABASE_READ_ONLY,
+                    name,
+                    start,
+                    clock.now(),
+                    String.format(
+                            Locale.ROOT,
+                            "ALTER DATABASE ... SET default_transaction_read_only = on and %d sessions of the apps"
+                                    + " terminated; %.1f s later RESET and %d sessions terminated again",
+                            outcome.terminatedAtStart(),
+                            settings.databaseFault().toMillis() / 1000.0,
+                            outcome.terminatedAtEnd()),
+                    null);
+        } catch (RuntimeException ex) {
+            log.error("{} failed", name, ex);
+            return failed(FaultKind.DATABASE_READ_ONLY, name, start, ex.getMessage());
+        }
+    }
+
+    /**
+     * The apps' sessions with a 100 ms lock timeout for {@code databaseFault} while the lab takes the products' rows
+     * for 300 ms at a time.
+     */
+    FaultWindow lockTimeoutStorm(List<UUID> products) {
+        var name = "lock-timeout storm";
+        var start = clock.now();
+        try {
+            var outcome = databaseFaults.lockTimeoutStorm(settings.databaseFault(), products);
+            return new FaultWindow(
+                    FaultKind.LOCK_TIMEOUT_STORM,
+                    name,
+                    start,
+                    clock.now(),
+                    String.format(
+                            Locale.ROOT,
+                            "ALTER DATABASE ... SET lock_timeout = '100ms' and %d sessions of the apps terminated;"
+                                    + " the lab held the %d products' rows FOR UPDATE %d times for %d ms (%d ms apart,"
+                                    + " waited up to %d ms for them); then RESET and %d sessions terminated again",
+                            outcome.terminatedAtStart(),
+                            products.size(),
+                            outcome.locks().holds(),
+                            DatabaseFaults.LOCK_HOLD.toMillis(),
+                            DatabaseFaults.LOCK_GAP.toMillis(),
+                            outcome.locks().longestWaitMillis(),
+                            outcome.terminatedAtEnd()),
+                    null);
+        } catch (RuntimeException ex) {
+            log.error("{} failed", name, ex);
+            return failed(FaultKind.LOCK_TIMEOUT_STORM, name, start, ex.getMessage());
         }
     }
 

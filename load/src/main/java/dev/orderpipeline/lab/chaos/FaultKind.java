@@ -8,6 +8,11 @@ import java.util.stream.Collectors;
 public enum FaultKind {
     /** kill -9 of a checkout-worker, restarted at once as a supervisor would; the group rebalances. */
     WORKER_KILL("worker-kill"),
+    /**
+     * kill -9 of the checkout-worker that owns most of the load's products, started again at once under the same name
+     * (its static group membership); measured from the kill to the first decision on its partitions.
+     */
+    WORKER_KILL_RESTART("worker-kill-restart"),
     /** The broker stopped, left down, started again on the same data. */
     BROKER_RESTART("broker-restart"),
     /** PostgreSQL stopped (fast shutdown: sessions cut), left down, started again on the same data and port. */
@@ -17,6 +22,16 @@ public enum FaultKind {
      * drops connections, does), while PostgreSQL itself stays up and accepts new ones.
      */
     DATABASE_SESSIONS_KILLED("database-sessions-killed"),
+    /**
+     * The database switched read-only for the apps' new sessions and their sessions terminated, as after a failover
+     * to a standby that is not yet promoted; switched back the same way. Writers get SQLSTATE 25006.
+     */
+    DATABASE_READ_ONLY("database-read-only"),
+    /**
+     * The apps' sessions given a short {@code lock_timeout} while a lab session keeps taking the load's product rows
+     * {@code FOR UPDATE}, a few hundred milliseconds at a time: writers get SQLSTATE 55P03.
+     */
+    LOCK_TIMEOUT_STORM("lock-timeout-storm"),
     /** The whole command topic read again from offset 0 by a worker in a consumer group of its own. */
     REPLAY("replay"),
     /** Records that are not valid checkout commands written to the command topic among the real ones. */

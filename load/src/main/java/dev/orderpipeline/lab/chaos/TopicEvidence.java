@@ -106,6 +106,7 @@ final class TopicEvidence {
         var lastDeadLetter = new EnumMap<PoisonKind, Double>(PoisonKind.class);
         var untagged = new long[1];
         var untaggedReasons = new HashMap<String, Long>();
+        var untaggedAt = new ArrayList<Double>();
         reader.readAll(Topics.CHECKOUT_COMMANDS_DLT, record -> {
             var reason = header(record, DLT_REASON_HEADER);
             var kind = PoisonRecords.kindOf(runTag, header(record, PoisonRecords.TAG_HEADER));
@@ -116,6 +117,7 @@ final class TopicEvidence {
             } else if (header(record, PoisonRecords.TAG_HEADER) == null && keyTexts.contains(text(record.key()))) {
                 untagged[0]++;
                 untaggedReasons.merge(mask(reason), 1L, Long::sum);
+                untaggedAt.add(ChaosJudge.round(clock.secondsOfEpochMillis(record.timestamp())));
             }
         });
 
@@ -141,7 +143,8 @@ final class TopicEvidence {
                 results[1],
                 deadLettered.values().stream().mapToLong(Long::longValue).sum(),
                 untagged[0],
-                untaggedReasons);
+                untaggedReasons,
+                untaggedAt);
         return new Found(poison, topics);
     }
 

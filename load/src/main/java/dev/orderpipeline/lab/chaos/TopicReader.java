@@ -18,9 +18,11 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.jspecify.annotations.Nullable;
 
 /**
- * What the lab reads from the broker itself: a topic's end offsets, a consumer group's committed offsets, and every
+ * What the lab reads from the broker itself: a topic's end offsets, a consumer group's committed offsets and members,
+ * and every
  * record of a topic from its beginning to the end it had when the read began (no consumer group, nothing committed).
  */
 final class TopicReader implements AutoCloseable {
@@ -65,6 +67,34 @@ final class TopicReader implements AutoCloseable {
                     }
                 });
         return offsets;
+    }
+
+    /**
+     * A member of a consumer group.
+     *
+     * @param instanceId its {@code group.instance.id}, null for a dynamic member
+     * @param partitions the partitions of the topic asked about that it owns
+     */
+    record Member(@Nullable String instanceId, List<Integer> partitions) {
+
+        Member {
+            partitions = List.copyOf(partitions);
+        }
+    }
+
+    /** The group's members as its coordinator sees them now, with their partitions of {@code topic}. */
+    List<Member> members(String group, String topic) {
+        var description = get(
+                admin.describeConsumerGroups(List.of(group)).describedGroups().get(group));
+        return description.members().stream()
+                .map(member -> new Member(
+                        member.groupInstanceId().orElse(null),
+                        member.assignment().topicPartitions().stream()
+                                .filter(partition -> partition.topic().equals(topic))
+                                .map(TopicPartition::partition)
+                                .sorted()
+                                .toList()))
+                .toList();
     }
 
     /** Hands every record of the topic, from offset 0 to the end offsets of now, to {@code each}; returns the count. */

@@ -22,17 +22,25 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         versionProvider = LabVersion.class,
         description = {
-            "While the workers consume checkouts sent at --rate: add a worker (add), or kill -9 one of two workers"
-                    + " (kill), when --event-at of them is committed; under the classic group protocol and the consumer protocol (KIP-848,"
-                    + " group.protocol=consumer). Measures the pause on the partitions that moved (committed offsets"
+            "While the workers consume checkouts sent at --rate: add a worker (add), kill -9 one of two workers"
+                    + " (kill), or kill -9 one of two and start it again at once under its name, its static group"
+                    + " membership (restart), when --event-at of them is committed; under the classic group protocol and the consumer protocol (KIP-848,"
+                    + " group.protocol=consumer). Measures the pause on the partitions that moved, and on the killed"
+                    + " worker's partitions (committed offsets"
                     + " per partition read every --interval-ms), the duplicates the idempotency table absorbed, and"
                     + " the invariants.",
             "The topic's partition count is --partitions (default 6)."
         })
 public final class RebalanceCommand extends BacklogCommand {
 
-    @Option(order = 1, names = "--scenarios", paramLabel = "NAME", split = ",", description = "add and/or kill.")
-    List<String> scenarios = new ArrayList<>(List.of(RebalanceSettings.ADD, RebalanceSettings.KILL));
+    @Option(
+            order = 1,
+            names = "--scenarios",
+            paramLabel = "NAME",
+            split = ",",
+            description = "add, kill and/or restart.")
+    List<String> scenarios =
+            new ArrayList<>(List.of(RebalanceSettings.ADD, RebalanceSettings.KILL, RebalanceSettings.RESTART));
 
     @Option(
             order = 2,

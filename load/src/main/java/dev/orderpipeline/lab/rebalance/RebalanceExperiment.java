@@ -15,6 +15,7 @@ import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -31,8 +32,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Runs each scenario under each protocol on a fresh, empty command topic and a consumer group of its own. The workers
  * join first; once the group is stable the commands are sent at a steady rate the workers keep up with (or all at
- * once). When the given share of them is committed, a worker is started (add) or killed with SIGKILL (kill), and the
- * group's offsets and owners are read every interval until the lag is zero.
+ * once). When the given share of them is committed, a worker is started (add), killed with SIGKILL (kill), or killed
+ * and started again at once under its name (restart), and the group's offsets and owners are read every interval
+ * until the lag is zero.
  *
  * <p>A steady rate rather than a backlog, by default, because a consumer drains a backlog's partitions in bursts of
  * one fetch each, seconds apart, which would hide a rebalance's pause among ordinary gaps; at a rate it keeps up with,
@@ -115,6 +117,7 @@ public final class RebalanceExperiment {
         var readyMillis = new AtomicLong(-1);
         var ownersBefore = new AtomicReference<Map<Integer, String>>(Map.of());
         var added = new AtomicReference<@Nullable AppProcess>();
+        var killed = new AtomicReference<@Nullable String>();
         var threshold = (long) Math.ceil(settings.eventAt() * backlog.size());
         progress.phase(label, backlog.size());
         var clockStart = System.nanoTime();
@@ -130,7 +133,7 @@ public final class RebalanceExperiment {
                     if (eventMillis.get() < 0 && consumed >= threshold) {
                         eventMillis.set(sample.atMillis());
                         ownersBefore.set(sample.owners());
-                        fire(scenario, fleet, arguments, clockStart, events, added, readyMillis);
+                        fire(scenario, fleet, arguments, clockStart, events, added, killed, readyMillis);
                     }
                 });
         var sent = join(sending);
@@ -170,6 +173,8 @@ public final class RebalanceExperiment {
                 .mapToLong(Long::longValue)
                 .max()
                 .orElse(0);
+        var killedPartitions = killed.get() == null ? List.<Integer>of() : ownedBy(ownersBefore.get(), killed.get());
+        @Nullable Long pauseKilled = killed.get() == null ? null : longestAmong(pauses, killedPartitions);
         long pauseMoved = 0;
         long pauseStayed = 0;
         for (var entry : pauses.entrySet()) {
@@ -210,6 +215,9 @@ public final class RebalanceExperiment {
                 moved,
                 pauseMoved,
                 pauseStayed,
+                killed.get(),
+                killedPartitions,
+                pauseKilled,
                 before,
                 pauses,
                 results.results(),
@@ -229,27 +237,65 @@ public final class RebalanceExperiment {
             long clockStart,
             List<String> events,
             AtomicReference<@Nullable AppProcess> added,
+            AtomicReference<@Nullable String> killed,
             AtomicLong readyMillis) {
         var at = sinceMillis(clockStart) / 1000.0;
         if (scenario.equals(RebalanceSettings.ADD)) {
             var worker = fleet.start(arguments);
             added.set(worker);
             events.add(String.format(Locale.ROOT, "%.1f s: started %s", at, worker.name()));
-            Thread.ofVirtual().start(() -> {
-                try {
-                    fleet.awaitReady(worker);
-                    readyMillis.set(sinceMillis(clockStart));
-                    events.add(
-                            String.format(Locale.ROOT, "%.1f s: %s ready", readyMillis.get() / 1000.0, worker.name()));
-                } catch (IllegalStateException ex) {
-                    events.add(worker.name() + " did not get ready: " + ex.getMessage());
-                }
-            });
+            awaitReadyInBackground(fleet, worker, clockStart, events, readyMillis);
         } else {
             var victim = fleet.alive().getLast();
+            killed.set(victim.name());
             victim.kill();
             events.add(String.format(Locale.ROOT, "%.1f s: killed %s with SIGKILL", at, victim.name()));
+            if (scenario.equals(RebalanceSettings.RESTART)) {
+                // the same process description: same name, so the same client id and group instance id
+                victim.start();
+                events.add(String.format(
+                        Locale.ROOT,
+                        "%.1f s: started %s again under its name",
+                        sinceMillis(clockStart) / 1000.0,
+                        victim.name()));
+                awaitReadyInBackground(fleet, victim, clockStart, events, readyMillis);
+            }
         }
+    }
+
+    /** Waits for the worker on a thread of its own, so that the lag is still read meanwhile, and notes when. */
+    private static void awaitReadyInBackground(
+            WorkerFleet fleet, AppProcess worker, long clockStart, List<String> events, AtomicLong readyMillis) {
+        Thread.ofVirtual().start(() -> {
+            try {
+                fleet.awaitReady(worker);
+                readyMillis.set(sinceMillis(clockStart));
+                events.add(String.format(Locale.ROOT, "%.1f s: %s ready", readyMillis.get() / 1000.0, worker.name()));
+            } catch (IllegalStateException ex) {
+                events.add(worker.name() + " did not get ready: " + ex.getMessage());
+            }
+        });
+    }
+
+    /**
+     * The partitions a worker owned, by the owners' client ids: its name, or its name and {@code -<index>} as
+     * spring-kafka suffixes a listener container's consumers.
+     */
+    static List<Integer> ownedBy(Map<Integer, String> owners, String worker) {
+        return owners.entrySet().stream()
+                .filter(entry ->
+                        entry.getValue().equals(worker) || entry.getValue().startsWith(worker + "-"))
+                .map(Map.Entry::getKey)
+                .sorted()
+                .toList();
+    }
+
+    /** The longest pause among {@code partitions}; 0 when none of them paused or there are none. */
+    static long longestAmong(Map<Integer, Long> pauses, Collection<Integer> partitions) {
+        return partitions.stream()
+                .mapToLong(partition -> pauses.getOrDefault(partition, 0L))
+                .max()
+                .orElse(0);
     }
 
     /** The time an event line starts with ({@code 12.4 s: ...}); lines without one go last. */

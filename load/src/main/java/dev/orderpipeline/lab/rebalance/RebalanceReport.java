@@ -25,7 +25,8 @@ public record RebalanceReport(ReportHeader header, RebalanceSettings settings, L
                 Locale.ROOT,
                 "%d checkouts (%s, %d partitions) sent %s while the workers consume: add, one worker consumes and a"
                         + " second is started when %.0f%% of them are committed; kill, two consume and one is killed"
-                        + " with SIGKILL at that point. Committed offsets and owners are read every %d ms; a pause is"
+                        + " with SIGKILL at that point; restart, two consume and one is killed and started again at"
+                        + " once under its name. Committed offsets and owners are read every %d ms; a pause is"
                         + " the longest time a partition had records waiting and its committed offset did not move.",
                 settings.commands(),
                 settings.keys(),
@@ -48,6 +49,10 @@ public record RebalanceReport(ReportHeader header, RebalanceSettings settings, L
                         run.moved().isEmpty() ? "none" : run.moved().toString(),
                         Cells.decimal(run.longestPauseMovedMillis() / 1000.0, 2) + " s",
                         Cells.decimal(run.longestPauseStayedMillis() / 1000.0, 2) + " s",
+                        run.killed() == null ? "-" : run.killedPartitions().toString(),
+                        run.longestPauseKilledMillis() == null
+                                ? "-"
+                                : Cells.decimal(run.longestPauseKilledMillis() / 1000.0, 2) + " s",
                         Cells.decimal(run.longestGapBeforeMillis() / 1000.0, 2) + " s",
                         Cells.duration(run.endToEnd(), Latency::p50Ms),
                         Cells.duration(run.endToEnd(), Latency::p99Ms),
@@ -73,6 +78,8 @@ public record RebalanceReport(ReportHeader header, RebalanceSettings settings, L
                                 "Moved partitions",
                                 "Pause, moved",
                                 "Pause, stayed",
+                                "Killed worker's partitions",
+                                "Pause, killed worker's partitions",
                                 "Gap before",
                                 "End-to-end p50",
                                 "End-to-end p99",
@@ -84,7 +91,9 @@ public record RebalanceReport(ReportHeader header, RebalanceSettings settings, L
                                 "Commands/s",
                                 "Invariants"),
                         rows,
-                        "Group type as the broker reports it. Gap before: the longest pause of any partition before the event,"
+                        "Group type as the broker reports it. Killed worker's partitions: the ones it owned before the"
+                                + " kill; a worker restarted under its name (restart) takes them back, so they do not show"
+                                + " as moved and their pause is read there. Gap before: the longest pause of any partition before the event,"
                                 + " the normal gap between commits. End-to-end: command record to result record. Duplicates (results): results flagged duplicate on"
                                 + " checkout.results; worker counters: checkout.commands{outcome=duplicate} of the workers still"
                                 + " alive at the end (a killed worker's count is lost with it). Orders without a result: decided"
@@ -130,6 +139,10 @@ public record RebalanceReport(ReportHeader header, RebalanceSettings settings, L
                         .put(run.label(), run.longestPauseMovedMillis() / 1000.0);
                 pauses.computeIfAbsent("partitions that stayed", key -> new LinkedHashMap<>())
                         .put(run.label(), run.longestPauseStayedMillis() / 1000.0);
+                if (run.longestPauseKilledMillis() != null) {
+                    pauses.computeIfAbsent("killed worker's partitions", key -> new LinkedHashMap<>())
+                            .put(run.label(), run.longestPauseKilledMillis() / 1000.0);
+                }
             }
             charts.add(new Chart.Bars("rebalance-pause", "Longest pause after the event", "seconds", false, pauses));
         }

@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * The rebalance runs: every scenario under every protocol.
  *
- * @param scenarios {@code add} (one worker drains, a second starts) and/or {@code kill} (two drain, one is killed)
+ * @param scenarios {@code add} (one worker drains, a second starts), {@code kill} (two drain, one is killed) and/or
+ *     {@code restart} (two drain, one is killed and started again at once under its name)
  * @param protocols {@code classic} and/or {@code consumer} ({@code group.protocol} of the workers' consumers)
  * @param commands checkouts per run
  * @param rate commands sent per second, steadily, while the workers consume (0: all at once, a backlog)
@@ -35,14 +36,15 @@ public record RebalanceSettings(
 
     static final String ADD = "add";
     static final String KILL = "kill";
+    static final String RESTART = "restart";
 
     public RebalanceSettings {
         scenarios =
                 scenarios.stream().map(s -> s.strip().toLowerCase(Locale.ROOT)).toList();
         protocols =
                 protocols.stream().map(p -> p.strip().toLowerCase(Locale.ROOT)).toList();
-        if (scenarios.isEmpty() || !List.of(ADD, KILL).containsAll(scenarios)) {
-            throw new IllegalArgumentException("scenarios are add and kill: " + scenarios);
+        if (scenarios.isEmpty() || !List.of(ADD, KILL, RESTART).containsAll(scenarios)) {
+            throw new IllegalArgumentException("scenarios are add, kill and restart: " + scenarios);
         }
         if (protocols.isEmpty() || !List.of("classic", "consumer").containsAll(protocols)) {
             throw new IllegalArgumentException("protocols are classic and consumer: " + protocols);

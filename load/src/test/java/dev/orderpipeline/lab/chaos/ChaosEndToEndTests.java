@@ -168,6 +168,68 @@ class ChaosEndToEndTests {
         assertBooksBalance(run);
     }
 
+    /**
+     * The database read-only: the workers' writes fail with 25006 and must be redelivered until it is writable again,
+     * not dead-lettered; the API keeps answering without a 500.
+     */
+    @Test
+    @Order(7)
+    void aReadOnlyDatabaseDeadLettersNoValidCommandAndEveryCheckoutIsDecidedOnceItIsWritable() {
+        var run = run(FaultKind.DATABASE_READ_ONLY);
+
+        assertHolds(run);
+        var fault = phase(run, FaultKind.DATABASE_READ_ONLY);
+        assertThat(fault.validDeadLettered()).isZero();
+        assertThat(fault.serverErrors()).isZero();
+        assertThat(run.faults())
+                .singleElement()
+                .satisfies(window -> assertThat(window.detail()).contains("default_transaction_read_only"));
+        assertWritable();
+        assertBooksBalance(run);
+    }
+
+    /** Lock timeouts (55P03) are transient: the commands that hit them are redelivered, none dead-lettered. */
+    @Test
+    @Order(8)
+    void aStormOfLockTimeoutsDeadLettersNoValidCommandAndDecrementsNothingTwice() {
+        var run = run(FaultKind.LOCK_TIMEOUT_STORM);
+
+        assertHolds(run);
+        assertThat(phase(run, FaultKind.LOCK_TIMEOUT_STORM).validDeadLettered()).isZero();
+        assertThat(run.faults())
+                .singleElement()
+                .satisfies(window -> assertThat(window.detail()).contains("lock_timeout", "FOR UPDATE"));
+        assertBooksBalance(run);
+    }
+
+    /**
+     * Killed and started again under its name, the worker is back on its partitions; with static membership the
+     * pause is the restart's, not the session timeout's. The bound is loose: a JVM start on two busy cores.
+     */
+    @Test
+    @Order(9)
+    void aWorkerKilledAndRestartedUnderItsNameResumesItsPartitions() {
+        var workers = target.stack().workers();
+        var pids = workers.stream().map(worker -> worker.pid()).toList();
+
+        var run = run(FaultKind.WORKER_KILL_RESTART);
+
+        assertHolds(run);
+        var restart = Objects.requireNonNull(run.faults().getFirst().restart());
+        var killed = workers.stream()
+                .filter(worker -> worker.name().equals(restart.worker()))
+                .findFirst()
+                .orElseThrow();
+        assertThat(killed.isAlive()).isTrue();
+        assertThat(pids).doesNotContain(killed.pid());
+        assertThat(restart.products()).isPositive();
+        assertThat(restart.firstDecisionAfter()).isNotNull();
+        assertThat(restart.firstDecisionAfter()).isGreaterThanOrEqualTo(0.0);
+        assertThat(phase(run, FaultKind.WORKER_KILL_RESTART).validDeadLettered())
+                .isZero();
+        assertBooksBalance(run);
+    }
+
     private ChaosRun run(FaultKind fault) {
         var settings = new ChaosSettings(
                 40,
@@ -177,6 +239,7 @@ class ChaosEndToEndTests {
                 1,
                 Duration.ofSeconds(5),
                 Duration.ofSeconds(5),
+                Duration.ofSeconds(4),
                 250,
                 Duration.ofSeconds(3),
                 Duration.ofSeconds(3),
@@ -209,6 +272,19 @@ class ChaosEndToEndTests {
             assertThat(truth.paymentsWithoutCompletion()).isZero();
             assertThat(truth.payments()).isEqualTo(truth.completedOrders());
             assertThat(book.processedRows()).isEqualTo(truth.completedOrders() + truth.rejectedOrders());
+        }
+    }
+
+    /** The setting was reset: a new session of the apps' kind can write again. */
+    private void assertWritable() {
+        try (var connection =
+                        Objects.requireNonNull(target.database()).dataSource().getConnection();
+                var statement = connection.createStatement();
+                var rows = statement.executeQuery("SHOW default_transaction_read_only")) {
+            rows.next();
+            assertThat(rows.getString(1)).isEqualTo("off");
+        } catch (java.sql.SQLException ex) {
+            throw new AssertionError(ex);
         }
     }
 

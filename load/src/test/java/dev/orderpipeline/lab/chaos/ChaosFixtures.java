@@ -21,7 +21,7 @@ final class ChaosFixtures {
     final Map<UUID, Double> decidedAt = new HashMap<>();
     final List<PoisonFigures> poison = new ArrayList<>();
     long[] retriedEffects = {0, 0};
-    TopicFigures topics = new TopicFigures(0, 0, 0, 0, 0, 0, 0, 0, 0, Map.of());
+    TopicFigures topics = new TopicFigures(0, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), List.of());
     List<ProductBooks> books = List.of();
 
     static ChaosSettings settings(FaultKind... faults) {
@@ -33,6 +33,7 @@ final class ChaosFixtures {
                 1,
                 Duration.ofSeconds(10),
                 Duration.ofSeconds(15),
+                Duration.ofSeconds(20),
                 10,
                 Duration.ofSeconds(5),
                 Duration.ofSeconds(5),
@@ -97,7 +98,7 @@ final class ChaosFixtures {
         }
         books = list;
         var orderCount = decidedAt.size();
-        topics = new TopicFigures(orderCount, orderCount, 0, 0, orderCount, orderCount, 0, 0, 0, Map.of());
+        topics = new TopicFigures(orderCount, orderCount, 0, 0, orderCount, orderCount, 0, 0, 0, Map.of(), List.of());
     }
 
     ChaosJudge.Evidence evidence(ChaosSettings settings, double arrivalsEndedAt) {

@@ -142,7 +142,17 @@ class ChaosJudgeTests {
         run.fault(FaultKind.DATABASE_SESSIONS_KILLED, "database sessions killed", 10, 20);
         run.soundBooks();
         run.topics = new ChaosRun.TopicFigures(
-                2, 2, 1, 0, 1, 1, 0, 0, 1, java.util.Map.of("cannot be applied: Connection is closed", 1L));
+                2,
+                2,
+                1,
+                0,
+                1,
+                1,
+                0,
+                0,
+                1,
+                java.util.Map.of("cannot be applied: Connection is closed", 1L),
+                java.util.List.of(12.5));
 
         var judged = ChaosJudge.judge(run.evidence(ChaosFixtures.settings(FaultKind.DATABASE_SESSIONS_KILLED), 30));
 
@@ -156,7 +166,13 @@ class ChaosJudgeTests {
         assertThat(judged.checks())
                 .filteredOn(check -> check.what().equals("no real command dead-lettered"))
                 .singleElement()
-                .satisfies(check -> assertThat(check.measured()).contains("Connection is closed"));
+                .satisfies(check ->
+                        assertThat(check.measured()).contains("Connection is closed", "database sessions killed: 1"));
+        assertThat(judged.phases())
+                .extracting(PhaseFigures::name, PhaseFigures::validDeadLettered)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("steady", 0L),
+                        org.assertj.core.groups.Tuple.tuple("database sessions killed", 1L));
     }
 
     @Test

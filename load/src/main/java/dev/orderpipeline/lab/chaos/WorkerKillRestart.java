@@ -1,0 +1,203 @@
+package dev.orderpipeline.lab.chaos;
+
+import dev.orderpipeline.contract.Topics;
+import dev.orderpipeline.infra.AppProcess;
+import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
+import dev.orderpipeline.lab.chaos.ChaosRun.WorkerRestart;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Utils;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * kill -9 of a checkout-worker and its start under the same name at once, as a supervisor restarting a pod in place
+ * does; the name is its {@code group.instance.id}, so the group keeps its partitions for it instead of rebalancing.
+ * The worker killed is the one whose partitions carry most of the load's products, so that the pause shows in their
+ * decisions; it is measured from the kill to the first decision of each of those products, and to the first offset
+ * the group commits again on its partitions.
+ */
+final class WorkerKillRestart {
+
+    /** The live consumer group: the workers the stack starts use the worker's default group id. */
+    static final String LIVE_GROUP = "checkout-worker";
+
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    private final TopicReader topics;
+    private final ChaosDatabase database;
+    private final RunClock clock;
+    private final Duration startupTimeout;
+    private final Duration limit;
+
+    WorkerKillRestart(
+            TopicReader topics, ChaosDatabase database, RunClock clock, Duration startupTimeout, Duration limit) {
+        this.topics = topics;
+        this.database = database;
+        this.clock = clock;
+        this.startupTimeout = startupTimeout;
+        this.limit = limit;
+    }
+
+    /**
+     * Who is killed and what is watched.
+     *
+     * @param worker index among the workers
+     * @param staticMember whether its instance id was found among the group's members
+     * @param partitions its partitions (empty if not a static member)
+     * @param products the products watched: the load's products on its partitions, or all of them
+     */
+    record Victim(int worker, boolean staticMember, List<Integer> partitions, List<UUID> products) {
+
+        Victim {
+            partitions = List.copyOf(partitions);
+            products = List.copyOf(products);
+        }
+    }
+
+    /**
+     * The worker whose partitions carry most of the products (the first on a tie). Members are told apart by their
+     * instance id, the worker's name or, with more than one listener thread, the name and {@code -<index>}; without
+     * one (dynamic membership) the first worker is chosen and every product watched.
+     */
+    static Victim choose(List<String> workers, List<TopicReader.Member> members, Map<UUID, Integer> partitionOf) {
+        var victims = new ArrayList<Victim>();
+        for (var index = 0; index < workers.size(); index++) {
+            var name = workers.get(index);
+            var partitions = members.stream()
+                    .filter(member -> member.instanceId() != null
+                            && (member.instanceId().equals(name)
+                                    || member.instanceId().startsWith(name + "-")))
+                    .flatMap(member -> member.partitions().stream())
+                    .sorted()
+                    .toList();
+            var owned = partitionOf.entrySet().stream()
+                    .filter(entry -> partitions.contains(entry.getValue()))
+                    .map(Map.Entry::getKey)
+                    .sorted()
+                    .toList();
+            if (!partitions.isEmpty()) {
+                victims.add(new Victim(index, true, partitions, owned));
+            }
+        }
+        return victims.stream()
+                .max(Comparator.comparingInt(
+                                (Victim victim) -> victim.products().size())
+                        .thenComparingInt(victim -> -victim.worker()))
+                .orElseGet(() -> new Victim(
+                        0,
+                        false,
+                        List.of(),
+                        partitionOf.keySet().stream().sorted().toList()));
+    }
+
+    /** The partition the producer's default partitioner sends a product's commands to (murmur2 of the key). */
+    static int partitionOf(UUID product, int partitions) {
+        var key = product.toString().getBytes(StandardCharsets.UTF_8);
+        return Utils.toPositive(Utils.murmur2(key)) % partitions;
+    }
+
+    FaultWindow inject(List<AppProcess> workers, List<UUID> products) {
+        var name = "kill -9 and restart under its name";
+        var start = clock.now();
+        var partitionCount = topics.endOffsets(Topics.CHECKOUT_COMMANDS).size();
+        var partitionOf = new HashMap<UUID, Integer>();
+        products.forEach(product -> partitionOf.put(product, partitionOf(product, partitionCount)));
+        var victim = choose(
+                workers.stream().map(AppProcess::name).toList(),
+                topics.members(LIVE_GROUP, Topics.CHECKOUT_COMMANDS),
+                partitionOf);
+        var worker = workers.get(victim.worker());
+        var offsetsBefore = committed(victim.partitions());
+
+        var pid = worker.pid();
+        var killedAtMillis = System.currentTimeMillis();
+        var killed = clock.now();
+        var exit = worker.kill();
+        worker.start();
+        worker.awaitReady(startupTimeout);
+        var ready = clock.now() - killed;
+
+        @Nullable Double committedAgain = null;
+        @Nullable Double resumed = null;
+        var deadline = System.nanoTime() + limit.toNanos();
+        var watchOffsets = !victim.partitions().isEmpty();
+        var watchDecisions = !victim.products().isEmpty();
+        while ((watchOffsets && committedAgain == null) || (watchDecisions && resumed == null)) {
+            if (System.nanoTime() - deadline > 0) {
+                break;
+            }
+            if (committedAgain == null && moved(offsetsBefore, committed(victim.partitions()))) {
+                committedAgain = ChaosJudge.round(clock.now() - killed);
+            }
+            if (watchDecisions && resumed == null) {
+                var first = database.firstDecisionsAfter(victim.products(), killedAtMillis);
+                if (first.size() == victim.products().size()) {
+                    var last = first.values().stream()
+                            .mapToLong(Long::longValue)
+                            .max()
+                            .orElseThrow();
+                    resumed = ChaosJudge.round(Math.max(0, (last - killedAtMillis) / 1000.0));
+                }
+            }
+            FaultInjector.pause(POLL);
+        }
+        var end = clock.now();
+        var restart = new WorkerRestart(
+                worker.name(),
+                victim.staticMember(),
+                victim.partitions(),
+                victim.products().size(),
+                ChaosJudge.round(ready),
+                committedAgain,
+                resumed);
+        return new FaultWindow(
+                FaultKind.WORKER_KILL_RESTART,
+                name,
+                start,
+                end,
+                String.format(
+                        Locale.ROOT,
+                        "SIGKILL to %s (pid %d, exit code %d, %s, partitions %s holding %d of the load's %d"
+                                + " products), started again at once under its name as pid %d: ready %.1f s after the"
+                                + " kill, offsets committed again after %s, decisions on its products again after %s",
+                        worker.name(),
+                        pid,
+                        exit,
+                        victim.staticMember() ? "a static member" : "no static member with its name in the group",
+                        victim.partitions(),
+                        victim.products().size(),
+                        products.size(),
+                        worker.pid(),
+                        ready,
+                        ChaosJudge.seconds(committedAgain),
+                        resumed == null ? "none within " + limit.toSeconds() + " s" : ChaosJudge.seconds(resumed)),
+                null,
+                restart);
+    }
+
+    private Map<Integer, Long> committed(List<Integer> partitions) {
+        var offsets = new HashMap<Integer, Long>();
+        if (partitions.isEmpty()) {
+            return offsets;
+        }
+        for (Map.Entry<TopicPartition, Long> entry :
+                topics.committed(LIVE_GROUP, Topics.CHECKOUT_COMMANDS).entrySet()) {
+            if (partitions.contains(entry.getKey().partition())) {
+                offsets.put(entry.getKey().partition(), entry.getValue());
+            }
+        }
+        return offsets;
+    }
+
+    private static boolean moved(Map<Integer, Long> before, Map<Integer, Long> now) {
+        return now.entrySet().stream().anyMatch(entry -> entry.getValue() > before.getOrDefault(entry.getKey(), -1L));
+    }
+}
