@@ -1,5 +1,6 @@
 package dev.orderpipeline.api.checkout;
 
+import dev.orderpipeline.api.web.RetryAfterSetting;
 import java.time.Duration;
 import java.util.Objects;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -11,7 +12,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxWait the longest {@code Prefer: wait} honoured; longer requests are cut to it
  * @param publishTimeout how long a request waits for the broker to acknowledge a command; the producer's own
  *     bounds ({@code max.block.ms}, {@code delivery.timeout.ms}) normally end the wait first
- * @param retryAfter what a 503 tells clients to wait before retrying
+ * @param retryAfter what a 503 tells clients to wait before retrying, on every endpoint (a database failure outside
+ *     checkout included)
  * @param resultsGroupPrefix consumer group prefix for the results listener; each instance adds a random suffix so
  *     that every instance sees every result
  */
@@ -20,7 +22,8 @@ public record CheckoutProperties(
         @DefaultValue("30s") Duration maxWait,
         @DefaultValue("15s") Duration publishTimeout,
         @DefaultValue("5s") Duration retryAfter,
-        @DefaultValue("order-api-results-") String resultsGroupPrefix) {
+        @DefaultValue("order-api-results-") String resultsGroupPrefix)
+        implements RetryAfterSetting {
 
     public CheckoutProperties {
         Objects.requireNonNull(maxWait, "maxWait");
