@@ -14,22 +14,18 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     bounds ({@code max.block.ms}, {@code delivery.timeout.ms}) normally end the wait first
  * @param retryAfter what a 503 tells clients to wait before retrying, on every endpoint (a database failure outside
  *     checkout included)
- * @param resultsGroupPrefix consumer group prefix for the results listener; each instance adds a random suffix so
- *     that every instance sees every result
  */
 @ConfigurationProperties("orderpipeline.checkout")
 public record CheckoutProperties(
         @DefaultValue("30s") Duration maxWait,
         @DefaultValue("15s") Duration publishTimeout,
-        @DefaultValue("5s") Duration retryAfter,
-        @DefaultValue("order-api-results-") String resultsGroupPrefix)
+        @DefaultValue("5s") Duration retryAfter)
         implements RetryAfterSetting {
 
     public CheckoutProperties {
         Objects.requireNonNull(maxWait, "maxWait");
         Objects.requireNonNull(publishTimeout, "publishTimeout");
         Objects.requireNonNull(retryAfter, "retryAfter");
-        Objects.requireNonNull(resultsGroupPrefix, "resultsGroupPrefix");
         if (maxWait.toSeconds() < 1) {
             throw new IllegalArgumentException("orderpipeline.checkout.max-wait must be at least 1s, was " + maxWait);
         }
@@ -40,9 +36,6 @@ public record CheckoutProperties(
         if (retryAfter.toSeconds() < 1) {
             throw new IllegalArgumentException(
                     "orderpipeline.checkout.retry-after must be at least 1s, was " + retryAfter);
-        }
-        if (resultsGroupPrefix.isBlank()) {
-            throw new IllegalArgumentException("orderpipeline.checkout.results-group-prefix must not be blank");
         }
     }
 }
