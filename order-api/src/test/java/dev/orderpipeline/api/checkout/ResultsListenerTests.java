@@ -33,6 +33,8 @@ import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.listener.MessageListenerContainer;
 import org.springframework.kafka.test.context.EmbeddedKafka;
 import org.springframework.kafka.test.utils.ContainerTestUtils;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * The results listener reads every partition of the results topic by itself, without a consumer group: here the
@@ -40,6 +42,10 @@ import org.springframework.kafka.test.utils.ContainerTestUtils;
  * added some. A result on any of them completes the waiting request, and the broker knows no group of the API's.
  */
 @EmbeddedKafka(topics = Topics.CHECKOUT_RESULTS, partitions = ResultsListenerTests.RESULT_PARTITIONS)
+// a context of its own (its broker differs): closed after the class, with a small pool, so that it does not hold
+// connections of the shared test server while the other classes run
+@TestPropertySource(properties = "spring.datasource.hikari.maximum-pool-size=4")
+@DirtiesContext
 class ResultsListenerTests extends ApiTestSupport {
 
     /** More than the configured {@code orderpipeline.topics.result-partitions} (3). */

@@ -19,6 +19,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.kafka.test.context.EmbeddedKafka;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -35,10 +36,13 @@ import org.springframework.test.context.DynamicPropertySource;
             "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
             // a request gives up on the pool after this, instead of the 30 s the other tests allow
             "spring.datasource.hikari.connection-timeout=1000",
+            // the test server's connections are shared by every cached context; this one needs few
+            "spring.datasource.hikari.maximum-pool-size=4",
             // not the default, so that the answer shows it is the configured value
             "orderpipeline.checkout.retry-after=9s",
         })
 @EmbeddedKafka
+@DirtiesContext
 class DatabaseOutageTests {
 
     private static final String DATABASE_URL = Postgres.forTests().createDatabase("order_api_outage");
