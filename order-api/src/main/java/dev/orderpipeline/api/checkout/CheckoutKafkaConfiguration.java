@@ -1,9 +1,19 @@
 package dev.orderpipeline.api.checkout;
 
 import dev.orderpipeline.contract.CheckoutResult;
+import dev.orderpipeline.contract.Topics;
+import java.time.Duration;
 import java.util.HashMap;
-import java.util.UUID;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,36 +22,127 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.KafkaAdmin;
+import org.springframework.kafka.listener.ContainerProperties.AckMode;
+import org.springframework.kafka.listener.ContainerProperties.AssignmentCommitOption;
 import org.springframework.kafka.support.serializer.ErrorHandlingDeserializer;
 import org.springframework.kafka.support.serializer.JacksonJsonDeserializer;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The results consumer. Every instance must see every result (the request waiting for one may be on any
- * instance), so each gets a consumer group of its own; it starts at the end of the topic because a result from
- * before it started has nobody waiting for it here. A record that does not read as a {@link CheckoutResult} is
- * logged and skipped by the error handler instead of blocking its partition.
+ * instance), so each reads all partitions of the results topic itself, assigned by hand rather than through a
+ * consumer group: there is nothing to share, no offset worth keeping (a result from before the instance started has
+ * nobody waiting for it here, so it starts at the end), and a group per instance would outlive the instance in the
+ * broker. A record that does not read as a {@link CheckoutResult} is logged and skipped by the error handler instead
+ * of blocking its partition.
  */
 @Configuration(proxyBeanMethods = false)
 class CheckoutKafkaConfiguration {
 
     static final String RESULTS_CONTAINER_FACTORY = "checkoutResultsContainerFactory";
 
+    /** The bean the results listener takes its partitions from. */
+    static final String RESULT_PARTITIONS = "checkoutResultPartitions";
+
     private static final Logger log = LoggerFactory.getLogger(CheckoutKafkaConfiguration.class);
 
     @Bean(RESULTS_CONTAINER_FACTORY)
     ConcurrentKafkaListenerContainerFactory<String, CheckoutResult> checkoutResultsContainerFactory(
-            ConsumerFactory<?, ?> bootConsumerFactory, CheckoutProperties properties, JsonMapper jsonMapper) {
+            ConsumerFactory<?, ?> bootConsumerFactory, JsonMapper jsonMapper) {
         // start from Boot's consumer settings (bootstrap servers, security, client tuning) and own the rest
         var config = new HashMap<>(bootConsumerFactory.getConfigurationProperties());
-        var groupId = properties.resultsGroupPrefix() + UUID.randomUUID();
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        // no group: a consumer without one joins nothing and commits nothing, so it leaves nothing in the broker
+        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        config.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        // without committed offsets every partition starts where this says: at the end
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
         var values = new ErrorHandlingDeserializer<CheckoutResult>(
                 new JacksonJsonDeserializer<>(CheckoutResult.class, jsonMapper, false));
         var factory = new ConcurrentKafkaListenerContainerFactory<String, CheckoutResult>();
         factory.setConsumerFactory(new DefaultKafkaConsumerFactory<>(config, new StringDeserializer(), values));
-        log.info("Checkout results are read in consumer group {}", groupId);
+        // the listener never acknowledges, and the container commits neither positions on assignment nor after
+        // handling a record: there is no group to commit to
+        factory.getContainerProperties().setAckMode(AckMode.MANUAL);
+        factory.getContainerProperties().setAssignmentCommitOption(AssignmentCommitOption.NEVER);
         return factory;
+    }
+
+    /**
+     * Every partition of the results topic, as the broker has it when the API starts: the topic may have been
+     * given more partitions than {@code orderpipeline.topics.result-partitions} says, and a result on a partition
+     * not read here would leave its request waiting until its {@code Prefer: wait} ran out. A topic that does not
+     * exist yet is created at startup with the configured count, which is then the right one. Partitions added while
+     * the API runs are read from its next start.
+     */
+    @Bean(RESULT_PARTITIONS)
+    ResultPartitions checkoutResultPartitions(KafkaAdmin kafkaAdmin, TopicsProperties topics) {
+        var count = topics.resultPartitions();
+        try {
+            count = partitionsOfResultsTopic(kafkaAdmin);
+        } catch (ExecutionException ex) {
+            if (ex.getCause() instanceof UnknownTopicOrPartitionException) {
+                log.info(
+                        "{} does not exist yet; reading the {} partitions it is created with",
+                        Topics.CHECKOUT_RESULTS,
+                        count);
+            } else {
+                unknownPartitions(count, ex);
+            }
+        } catch (TimeoutException ex) {
+            unknownPartitions(count, ex);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            unknownPartitions(count, ex);
+        }
+        var partitions = IntStream.range(0, count).boxed().toList();
+        log.info(
+                "Checkout results are read from partitions {} of {}, without a consumer group",
+                partitions,
+                Topics.CHECKOUT_RESULTS);
+        return new ResultPartitions(partitions);
+    }
+
+    /**
+     * Asks the broker, within the admin operation timeout, so that an API started while the broker is down starts
+     * as fast as it does otherwise ({@link KafkaAdmin#describeTopics} would wait for its client to close for a
+     * minute).
+     */
+    private static int partitionsOfResultsTopic(KafkaAdmin kafkaAdmin)
+            throws ExecutionException, TimeoutException, InterruptedException {
+        var timeout = Duration.ofSeconds(Math.max(1, kafkaAdmin.getOperationTimeout()));
+        var config = new HashMap<>(kafkaAdmin.getConfigurationProperties());
+        config.put(AdminClientConfig.CLIENT_ID_CONFIG, "order-api-result-partitions");
+        var admin = Admin.create(config);
+        try {
+            return admin.describeTopics(List.of(Topics.CHECKOUT_RESULTS), new DescribeTopicsOptions().timeoutMs((int)
+                                    timeout.toMillis()))
+                    .allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .get(Topics.CHECKOUT_RESULTS)
+                    .partitions()
+                    .size();
+        } finally {
+            // nothing is left to wait for: the answer came, or it is too late for it
+            admin.close(Duration.ZERO);
+        }
+    }
+
+    private static void unknownPartitions(int configured, Exception ex) {
+        log.warn(
+                "Could not read the partitions of {}; reading the {} configured, so results on any others are not"
+                        + " awaited until the next start",
+                Topics.CHECKOUT_RESULTS,
+                configured,
+                ex);
+    }
+
+    /** The partitions of the results topic that the listener is assigned. */
+    record ResultPartitions(List<Integer> ids) {
+
+        ResultPartitions {
+            ids = List.copyOf(ids);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.orderpipeline.api.checkout;
 
+import dev.orderpipeline.api.web.RetryAfterSetting;
 import java.time.Duration;
 import java.util.Objects;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -11,26 +12,24 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxWait the longest {@code Prefer: wait} honoured; longer requests are cut to it
  * @param publishTimeout how long a request waits for the broker to acknowledge a command; the producer's own
  *     bounds ({@code max.block.ms}, {@code delivery.timeout.ms}) normally end the wait first
- * @param retryAfter what a 503 tells clients to wait before retrying
+ * @param retryAfter what a 503 tells clients to wait before retrying, on every endpoint (a database failure outside
+ *     checkout included)
  * @param maxWaiters how many checkouts of this instance may wait for their decision at once ({@code Prefer: wait});
  *     a wait holds no thread, only a little memory, but the bound keeps a worker outage from growing it without end.
  *     Beyond it a checkout answers 202 at once, without {@code Preference-Applied}
- * @param resultsGroupPrefix consumer group prefix for the results listener; each instance adds a random suffix so
- *     that every instance sees every result
  */
 @ConfigurationProperties("orderpipeline.checkout")
 public record CheckoutProperties(
         @DefaultValue("30s") Duration maxWait,
         @DefaultValue("15s") Duration publishTimeout,
         @DefaultValue("5s") Duration retryAfter,
-        @DefaultValue("10000") int maxWaiters,
-        @DefaultValue("order-api-results-") String resultsGroupPrefix) {
+        @DefaultValue("10000") int maxWaiters)
+        implements RetryAfterSetting {
 
     public CheckoutProperties {
         Objects.requireNonNull(maxWait, "maxWait");
         Objects.requireNonNull(publishTimeout, "publishTimeout");
         Objects.requireNonNull(retryAfter, "retryAfter");
-        Objects.requireNonNull(resultsGroupPrefix, "resultsGroupPrefix");
         if (maxWait.toSeconds() < 1) {
             throw new IllegalArgumentException("orderpipeline.checkout.max-wait must be at least 1s, was " + maxWait);
         }
@@ -45,9 +44,6 @@ public record CheckoutProperties(
         if (retryAfter.toSeconds() < 1) {
             throw new IllegalArgumentException(
                     "orderpipeline.checkout.retry-after must be at least 1s, was " + retryAfter);
-        }
-        if (resultsGroupPrefix.isBlank()) {
-            throw new IllegalArgumentException("orderpipeline.checkout.results-group-prefix must not be blank");
         }
     }
 }

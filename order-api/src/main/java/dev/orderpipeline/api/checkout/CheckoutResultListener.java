@@ -5,6 +5,7 @@ import dev.orderpipeline.contract.Topics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.kafka.annotation.TopicPartition;
 import org.springframework.stereotype.Component;
 
 /**
@@ -24,11 +25,16 @@ final class CheckoutResultListener {
         this.waiters = waiters;
     }
 
-    // idIsGroup = false: the group id is the per-instance one set on the consumer factory
+    // every partition assigned by hand (see CheckoutKafkaConfiguration); idIsGroup = false: there is no group at all
     @KafkaListener(
             id = LISTENER_ID,
             idIsGroup = false,
-            topics = Topics.CHECKOUT_RESULTS,
+            // without a group the client id is how the broker's logs and quotas tell this consumer apart
+            clientIdPrefix = "order-api-results",
+            topicPartitions =
+                    @TopicPartition(
+                            topic = Topics.CHECKOUT_RESULTS,
+                            partitions = "#{@" + CheckoutKafkaConfiguration.RESULT_PARTITIONS + ".ids()}"),
             containerFactory = CheckoutKafkaConfiguration.RESULTS_CONTAINER_FACTORY)
     void onResult(CheckoutResult result) {
         log.debug("Checkout result {} for order {}", result.outcome(), result.orderId());

@@ -1,6 +1,7 @@
 package dev.orderpipeline.api.order;
 
 import static dev.orderpipeline.api.web.ProblemKind.AUTHENTICATION_REQUIRED;
+import static dev.orderpipeline.api.web.ProblemKind.DATABASE_UNAVAILABLE;
 import static dev.orderpipeline.api.web.ProblemKind.INVALID_TOKEN;
 import static dev.orderpipeline.api.web.ProblemKind.MALFORMED_REQUEST;
 import static dev.orderpipeline.api.web.ProblemKind.ORDER_NOT_FOUND;
@@ -76,7 +77,8 @@ class OrderController {
         INVALID_TOKEN,
         PRODUCT_NOT_FOUND,
         PAYLOAD_TOO_LARGE,
-        UNSUPPORTED_MEDIA_TYPE
+        UNSUPPORTED_MEDIA_TYPE,
+        DATABASE_UNAVAILABLE
     })
     ResponseEntity<Order> create(Caller caller, @Valid @RequestBody CreateOrderRequest request) {
         var newOrder = request.toNewOrder(caller);
@@ -106,7 +108,8 @@ class OrderController {
                                 @ExampleObject(name = "completed", value = OrderExamples.COMPLETED),
                                 @ExampleObject(name = "rejected", value = OrderExamples.REJECTED)
                             }))
-    @ProblemResponses({MALFORMED_REQUEST, AUTHENTICATION_REQUIRED, INVALID_TOKEN, ORDER_NOT_FOUND})
+    @ProblemResponses({MALFORMED_REQUEST, AUTHENTICATION_REQUIRED, INVALID_TOKEN, ORDER_NOT_FOUND, DATABASE_UNAVAILABLE
+    })
     Order get(
             Caller caller,
             @Parameter(description = "The order's id", example = OrderExamples.ID) @PathVariable UUID id) {

@@ -1,6 +1,7 @@
 package dev.orderpipeline.api.product;
 
 import static dev.orderpipeline.api.web.ProblemKind.AUTHENTICATION_REQUIRED;
+import static dev.orderpipeline.api.web.ProblemKind.DATABASE_UNAVAILABLE;
 import static dev.orderpipeline.api.web.ProblemKind.FORBIDDEN;
 import static dev.orderpipeline.api.web.ProblemKind.INVALID_TOKEN;
 import static dev.orderpipeline.api.web.ProblemKind.MALFORMED_REQUEST;
@@ -72,7 +73,8 @@ class ProductController {
         INVALID_TOKEN,
         FORBIDDEN,
         PAYLOAD_TOO_LARGE,
-        UNSUPPORTED_MEDIA_TYPE
+        UNSUPPORTED_MEDIA_TYPE,
+        DATABASE_UNAVAILABLE
     })
     ResponseEntity<Product> create(@Valid @RequestBody CreateProductRequest request) {
         var product = products.insert(request.toNewProduct());
@@ -93,7 +95,7 @@ class ProductController {
                             mediaType = MediaType.APPLICATION_JSON_VALUE,
                             schema = @Schema(implementation = Product.class),
                             examples = @ExampleObject(name = "product", value = ProductExamples.PRODUCT)))
-    @ProblemResponses({MALFORMED_REQUEST, INVALID_TOKEN, PRODUCT_NOT_FOUND})
+    @ProblemResponses({MALFORMED_REQUEST, INVALID_TOKEN, PRODUCT_NOT_FOUND, DATABASE_UNAVAILABLE})
     Product get(@Parameter(description = "The product's id", example = ProductExamples.ID) @PathVariable UUID id) {
         return products.findById(id).orElseThrow(() -> new ProductNotFoundException(id));
     }

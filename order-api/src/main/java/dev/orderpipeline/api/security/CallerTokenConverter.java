@@ -16,33 +16,39 @@ import org.springframework.security.oauth2.server.resource.authentication.JwtAut
 
 /**
  * Turns a verified token into the caller: the subject is the user id (the same ids {@code orders.user_id} holds,
- * so it must be one {@link Caller} accepts), and each name in the {@code roles} array claim becomes an authority
- * {@code ROLE_<NAME>} ({@code admin} gives {@code ROLE_ADMIN}). A token without a usable subject is refused as
- * invalid (401) rather than failing later in a controller.
+ * so it must be one {@link Caller} accepts), and each name in the roles array claim ({@link
+ * TokenProperties#rolesClaim()}) becomes an authority {@code ROLE_<NAME>} ({@code admin} gives {@code ROLE_ADMIN}).
+ * A token without a usable subject is refused as invalid (401) here, before anything reads or writes with it,
+ * rather than failing later in a controller or in the database.
  */
 final class CallerTokenConverter implements Converter<Jwt, AbstractAuthenticationToken> {
 
-    static final String ROLES_CLAIM = "roles";
-
     private static final Pattern ROLE_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_-]{0,63}");
+
+    private final String rolesClaim;
+
+    CallerTokenConverter(String rolesClaim) {
+        this.rolesClaim = rolesClaim;
+    }
 
     @Override
     public AbstractAuthenticationToken convert(Jwt jwt) {
         var subject = jwt.getSubject();
-        if (subject == null || subject.isBlank()) {
+        if (subject == null) {
             throw new InvalidBearerTokenException("The token has no subject");
         }
-        if (subject.length() > Caller.MAX_USER_ID_LENGTH || !subject.equals(subject.strip())) {
-            throw new InvalidBearerTokenException("The token's subject is not a user id: at most "
-                    + Caller.MAX_USER_ID_LENGTH + " characters without surrounding whitespace");
+        var problem = Caller.whyNotAUserId(subject);
+        if (problem.isPresent()) {
+            // the description goes back to the caller: it says what is wrong, never repeats the subject
+            throw new InvalidBearerTokenException("The token's subject is not a user id: it " + problem.get());
         }
         return new JwtAuthenticationToken(jwt, authorities(jwt), subject);
     }
 
     /** Names that are not plain role names (or a claim that is not an array) grant nothing, and fail nothing. */
-    private static List<GrantedAuthority> authorities(Jwt jwt) {
+    private List<GrantedAuthority> authorities(Jwt jwt) {
         var authorities = new ArrayList<GrantedAuthority>();
-        if (jwt.getClaims().get(ROLES_CLAIM) instanceof Collection<?> roles) {
+        if (jwt.getClaims().get(rolesClaim) instanceof Collection<?> roles) {
             for (var role : roles) {
                 if (role instanceof String name && ROLE_NAME.matcher(name).matches()) {
                     authorities.add(new SimpleGrantedAuthority("ROLE_" + name.toUpperCase(Locale.ROOT)));

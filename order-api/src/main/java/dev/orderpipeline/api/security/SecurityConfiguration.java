@@ -4,13 +4,17 @@ import dev.orderpipeline.api.web.ProblemKind;
 import dev.orderpipeline.api.web.ProblemWriter;
 import jakarta.servlet.DispatcherType;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import javax.crypto.spec.SecretKeySpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.ObjectPostProcessor;
@@ -23,6 +27,7 @@ import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
+import org.springframework.util.StringUtils;
 
 /**
  * The API as an OAuth2 resource server, and who may call what:
@@ -40,9 +45,10 @@ import org.springframework.security.web.firewall.RequestRejectedHandler;
  * </ul>
  *
  * Tokens are verified by the decoder Spring Boot builds from {@code spring.security.oauth2.resourceserver.jwt.*}
- * (production: a JWK set URI, with issuer and audiences checked when configured) or, when none of those is set, with
- * the development key of {@link TokenProperties}. Stateless: no session, no CSRF token (a bearer token is not sent by
- * the browser on its own, so there is no cross-site request to forge).
+ * (production: a JWK set URI, with the audiences it requires, which must be configured, and the issuer when that is
+ * configured) or, when none of those is set, with the development key of {@link TokenProperties}. Stateless: no
+ * session, no CSRF token (a bearer token is not sent by the browser on its own, so there is no cross-site request to
+ * forge).
  */
 @Configuration(proxyBeanMethods = false)
 public class SecurityConfiguration {
@@ -55,8 +61,10 @@ public class SecurityConfiguration {
     private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
 
     @Bean
-    SecurityFilterChain apiSecurity(HttpSecurity http, ObjectProvider<JwtDecoder> decoders, TokenProperties tokens)
+    SecurityFilterChain apiSecurity(
+            HttpSecurity http, ObjectProvider<JwtDecoder> decoders, TokenProperties tokens, Environment environment)
             throws Exception {
+        requireAudiencesWithIdentityProvider(environment);
         var decoder = decoders.getIfAvailable();
         if (decoder == null) {
             throw new MissingTokenKeyException();
@@ -96,8 +104,8 @@ public class SecurityConfiguration {
                         .hasRole(ADMIN)
                         .anyRequest()
                         .authenticated())
-                .oauth2ResourceServer(server -> server.jwt(
-                                jwt -> jwt.decoder(decoder).jwtAuthenticationConverter(new CallerTokenConverter()))
+                .oauth2ResourceServer(server -> server.jwt(jwt -> jwt.decoder(decoder)
+                                .jwtAuthenticationConverter(new CallerTokenConverter(tokens.rolesClaim())))
                         .authenticationEntryPoint(problems)
                         .accessDeniedHandler(problems)
                         .withObjectPostProcessor(new ObjectPostProcessor<BearerTokenAuthenticationFilter>() {
@@ -117,6 +125,26 @@ public class SecurityConfiguration {
                 .httpBasic(basic -> basic.disable())
                 .anonymous(Customizer.withDefaults());
         return http.build();
+    }
+
+    /**
+     * Refuses to start when an identity provider verifies the tokens but no audience is configured: Spring Boot then
+     * checks the audience of none, and a token the provider issued for another of its applications would be
+     * accepted here. The development key needs none: only this pipeline's tools sign with it.
+     */
+    private static void requireAudiencesWithIdentityProvider(Environment environment) {
+        var provider = DevelopmentKeyCondition.PRODUCTION_PROPERTIES.stream()
+                .filter(property -> StringUtils.hasText(environment.getProperty(property)))
+                .findFirst();
+        if (provider.isEmpty()) {
+            return;
+        }
+        var audiences = Binder.get(environment)
+                .bind(MissingTokenAudienceException.AUDIENCES_PROPERTY, Bindable.listOf(String.class))
+                .orElse(List.of());
+        if (audiences.stream().noneMatch(StringUtils::hasText)) {
+            throw new MissingTokenAudienceException(provider.get());
+        }
     }
 
     /** Verifies tokens with the development key when no identity provider is configured. */

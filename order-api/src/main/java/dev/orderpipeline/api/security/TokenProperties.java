@@ -6,18 +6,22 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * How bearer tokens are verified when no identity provider is configured. Production sets Spring Boot's {@code
- * spring.security.oauth2.resourceserver.jwt.jwk-set-uri} (with {@code issuer-uri} and {@code audiences} to check
- * those claims) and leaves these alone; a development key is ignored as soon as one of Boot's is set.
+ * How bearer tokens are read, and verified when no identity provider is configured. Production sets Spring Boot's
+ * {@code spring.security.oauth2.resourceserver.jwt.jwk-set-uri} (with {@code audiences}, required, and {@code
+ * issuer-uri} to check those claims) and leaves the development settings alone; a development key is ignored as
+ * soon as one of Boot's is set.
  *
  * @param developmentKey an HS256 key of at least 32 bytes, for the local run and the tests, which mint their own
  *     tokens with it; anyone who knows it can call the API as anyone, so it never guards real data
  * @param developmentIssuer the {@code iss} that tokens signed with the development key must carry
+ * @param rolesClaim the claim holding the caller's roles as an array of names, whichever key verified the token;
+ *     identity providers name it differently ({@code roles}, {@code groups}, a namespaced URI)
  */
 @ConfigurationProperties("orderpipeline.security")
 record TokenProperties(
         @Nullable String developmentKey,
-        @DefaultValue("order-pipeline-development") String developmentIssuer) {
+        @DefaultValue("order-pipeline-development") String developmentIssuer,
+        @DefaultValue("roles") String rolesClaim) {
 
     static final int MIN_KEY_BYTES = 32;
 
@@ -31,6 +35,9 @@ record TokenProperties(
         }
         if (developmentIssuer.isBlank()) {
             throw new IllegalArgumentException("orderpipeline.security.development-issuer must not be blank");
+        }
+        if (rolesClaim.isBlank()) {
+            throw new IllegalArgumentException("orderpipeline.security.roles-claim must not be blank");
         }
     }
 }

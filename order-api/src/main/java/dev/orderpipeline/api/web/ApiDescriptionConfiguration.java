@@ -57,15 +57,17 @@ class ApiDescriptionConfiguration {
 
             **Callers** authenticate with a JWT bearer token (`Authorization: Bearer <token>`): its subject is the \
             user id, and an order is visible to its owner only (anyone else gets 404, as for a missing order). \
-            Creating products needs the role `admin` (the token's `roles` claim). Reading a \
-            product, this description and the health and Prometheus endpoints are public. A missing token is a \
-            401 `authentication-required`, a token that does not verify (signature, expiry, issuer) a 401 \
+            Creating products needs the role `admin` (in the token's roles claim, `roles` unless configured \
+            otherwise). Reading a product, this description and the health and Prometheus endpoints are public. A \
+            missing token is a 401 `authentication-required`, a token that does not verify (signature, expiry, \
+            issuer, audience) or whose subject is not a user id a 401 \
             `invalid-token`, both with `WWW-Authenticate: Bearer`; a missing role is a 403 `forbidden`.
 
             **Errors** are RFC 9457 problem details (`application/problem+json`, whatever `Accept` says) with a \
             stable `type` per kind (`urn:order-pipeline:problem:<kind>`) and `title`; `detail` describes the \
             occurrence. A rejected request changes nothing. Bodies are limited to %d bytes (413) and JSON to a \
-            nesting depth of %d. A 503 comes with `Retry-After`; a 500 is a bug.
+            nesting depth of %d. A 503 comes with `Retry-After`: every endpoint answers 503 \
+            `database-unavailable` when the database cannot answer; a 500 is a bug.
             """;
 
     static {

@@ -1,6 +1,7 @@
 package dev.orderpipeline.api.web;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Who is calling. Controllers take it as a parameter and never read credentials themselves; {@link
@@ -15,11 +16,30 @@ public record Caller(String userId) {
 
     public Caller {
         Objects.requireNonNull(userId, "userId");
-        if (userId.isBlank()) {
-            throw new IllegalArgumentException("userId must not be blank");
+        whyNotAUserId(userId).ifPresent(reason -> {
+            throw new IllegalArgumentException("userId " + reason);
+        });
+    }
+
+    /**
+     * Why {@code candidate} cannot be a user id, or empty when it can. A user id is stored, compared and logged as
+     * it is, so it must be plain text (a NUL cannot even be stored in a {@code text} column, and other control
+     * characters would forge log lines) of a bounded length, without surrounding whitespace that would make two ids
+     * look alike.
+     */
+    public static Optional<String> whyNotAUserId(String candidate) {
+        if (candidate.isBlank()) {
+            return Optional.of("is blank");
         }
-        if (userId.length() > MAX_USER_ID_LENGTH) {
-            throw new IllegalArgumentException("userId must be at most " + MAX_USER_ID_LENGTH + " characters");
+        if (candidate.length() > MAX_USER_ID_LENGTH) {
+            return Optional.of("is longer than " + MAX_USER_ID_LENGTH + " characters");
         }
+        if (!PlainTextValidator.isPlainText(candidate)) {
+            return Optional.of("contains control characters or unpaired surrogates");
+        }
+        if (!candidate.equals(candidate.strip())) {
+            return Optional.of("has surrounding whitespace");
+        }
+        return Optional.empty();
     }
 }

@@ -43,12 +43,20 @@ import tools.jackson.core.exc.StreamReadException;
 /**
  * Turns every error into an RFC 9457 problem detail with a stable {@link ProblemKind}: the API's own {@link
  * ProblemException}s as they are, Spring MVC's exceptions (unknown path, wrong method or media type, unreadable
- * body, bean validation...) re-typed, and anything unexpected into a 500 that is logged, because it is a bug.
+ * body, bean validation...) re-typed, a database that cannot answer now into a 503 {@link
+ * ProblemKind#DATABASE_UNAVAILABLE} with {@code Retry-After} (whichever endpoint met it, so that no endpoint has to
+ * remember), and anything else unexpected into a 500 that is logged, because it is a bug.
  */
 @RestControllerAdvice
 class ProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+
+    private final RetryAfterSetting retryAfter;
+
+    ProblemHandler(RetryAfterSetting retryAfter) {
+        this.retryAfter = retryAfter;
+    }
 
     /**
      * The server could not parse the query string (or a form body): a parameter without a name, an escape that
@@ -74,9 +82,21 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return handleExceptionInternal(ex, problem, new HttpHeaders(), HttpStatus.BAD_REQUEST, request);
     }
 
+    /**
+     * Everything no other handler took. A database failure usually arrives here as Spring's {@code
+     * DataAccessException} or {@code TransactionException}, but is told by its causes, so one wrapped by anything
+     * else is recognised too.
+     */
     @ExceptionHandler(Exception.class)
     @Nullable
     ResponseEntity<Object> handleUnexpected(Exception ex, WebRequest request) {
+        if (DatabaseFailures.isUnavailable(ex)) {
+            log.warn("The database failed answering {}", describe(request), ex);
+            var unavailable = new DatabaseUnavailableException(
+                    "The database cannot answer now; retry later", retryAfter.retryAfter(), ex);
+            return handleExceptionInternal(
+                    unavailable, null, unavailable.getHeaders(), unavailable.getStatusCode(), request);
+        }
         log.error("Unexpected error answering {}", describe(request), ex);
         var problem = ProblemKind.INTERNAL_ERROR.problem("The request failed unexpectedly; the error has been logged");
         return handleExceptionInternal(ex, problem, new HttpHeaders(), HttpStatus.INTERNAL_SERVER_ERROR, request);

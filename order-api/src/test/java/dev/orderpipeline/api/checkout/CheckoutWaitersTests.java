@@ -21,7 +21,7 @@ class CheckoutWaitersTests {
         var waiters = new CheckoutWaiters(
                 new SimpleMeterRegistry(),
                 new CheckoutProperties(
-                        Duration.ofSeconds(30), Duration.ofSeconds(15), Duration.ofSeconds(5), maxWaiters, "results-"));
+                        Duration.ofSeconds(30), Duration.ofSeconds(15), Duration.ofSeconds(5), maxWaiters));
         waiters.start();
         return waiters;
     }

@@ -8,7 +8,10 @@ import jakarta.servlet.Filter;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration;
@@ -72,7 +75,9 @@ class TokenKeyConfigurationTests {
     @Test
     void answers503NotA500WhenTheIdentityProvidersKeysCannotBeRead() {
         // nothing listens on port 1: the decoder cannot fetch the keys to check the signature with
-        runner.withPropertyValues("spring.security.oauth2.resourceserver.jwt.jwk-set-uri=http://127.0.0.1:1/jwks")
+        runner.withPropertyValues(
+                        "spring.security.oauth2.resourceserver.jwt.jwk-set-uri=http://127.0.0.1:1/jwks",
+                        "spring.security.oauth2.resourceserver.jwt.audiences=order-api")
                 .run(context -> {
                     var mvc = MockMvcBuilders.webAppContextSetup(context)
                             .addFilters(context.getBean("springSecurityFilterChain", Filter.class))
@@ -103,10 +108,55 @@ class TokenKeyConfigurationTests {
     void ignoresTheDevelopmentKeyOnceAJwkSetUriIsConfigured() {
         runner.withPropertyValues(
                         DevelopmentTokens.KEY_PROPERTY + "=" + DevelopmentTokens.DEFAULT_KEY,
-                        "spring.security.oauth2.resourceserver.jwt.jwk-set-uri=https://issuer.example.test/jwks")
+                        "spring.security.oauth2.resourceserver.jwt.jwk-set-uri=https://issuer.example.test/jwks",
+                        "spring.security.oauth2.resourceserver.jwt.audiences=order-api")
                 .run(context -> {
                     assertThat(context).hasNotFailed().hasSingleBean(JwtDecoder.class);
                     assertThat(context).doesNotHaveBean("developmentJwtDecoder");
                 });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "spring.security.oauth2.resourceserver.jwt.jwk-set-uri=https://issuer.example.test/jwks|",
+                "spring.security.oauth2.resourceserver.jwt.issuer-uri=https://issuer.example.test/|",
+                "spring.security.oauth2.resourceserver.jwt.jwk-set-uri=https://issuer.example.test/jwks"
+                        + "|spring.security.oauth2.resourceserver.jwt.audiences= ",
+            })
+    void refusesToStartWithAnIdentityProviderButNoAudience(String provider, @Nullable String audiences) {
+        var properties = audiences == null ? new String[] {provider} : new String[] {provider, audiences};
+        runner.withPropertyValues(properties).run(context -> {
+            var failure = context.getStartupFailure();
+            assertThat(failure).isNotNull();
+            assertThat(NestedExceptionUtils.getMostSpecificCause(failure))
+                    .isInstanceOf(MissingTokenAudienceException.class);
+            var analysis = new MissingTokenAudienceFailureAnalyzer().analyze(failure);
+            assertThat(analysis).isNotNull();
+            assertThat(analysis.getDescription()).contains(provider.substring(0, provider.indexOf('=')));
+            assertThat(analysis.getAction())
+                    .contains(
+                            "spring.security.oauth2.resourceserver.jwt.audiences",
+                            "SPRING_SECURITY_OAUTH2_RESOURCESERVER_JWT_AUDIENCES");
+        });
+    }
+
+    @Test
+    void startsWithAnIdentityProviderAndAnAudience() {
+        runner.withPropertyValues(
+                        "spring.security.oauth2.resourceserver.jwt.issuer-uri=https://issuer.example.test/",
+                        "spring.security.oauth2.resourceserver.jwt.jwk-set-uri=https://issuer.example.test/jwks",
+                        "spring.security.oauth2.resourceserver.jwt.audiences=order-api,order-api-staging")
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(SecurityFilterChain.class));
+    }
+
+    @Test
+    void refusesABlankRolesClaim() {
+        runner.withPropertyValues(
+                        DevelopmentTokens.KEY_PROPERTY + "=" + DevelopmentTokens.DEFAULT_KEY,
+                        "orderpipeline.security.roles-claim= ")
+                .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                        .hasMessageContaining("orderpipeline.security.roles-claim"));
     }
 }

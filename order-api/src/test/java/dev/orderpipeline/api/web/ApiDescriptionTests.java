@@ -126,21 +126,25 @@ class ApiDescriptionTests extends ApiTestSupport {
                         401, List.of("authentication-required", "invalid-token"),
                         403, List.of("forbidden"),
                         413, List.of("payload-too-large"),
-                        415, List.of("unsupported-media-type")));
+                        415, List.of("unsupported-media-type"),
+                        503, List.of("database-unavailable")));
         assertProblems(
                 "get /api/products/{id}",
                 Map.of(
                         400, List.of("malformed-request"),
                         401, List.of("invalid-token"),
-                        404, List.of("product-not-found")));
+                        404, List.of("product-not-found"),
+                        503, List.of("database-unavailable")));
         assertProblems(
                 "post /api/orders",
                 Map.of(
                         400, List.of("validation-failed", "malformed-request"),
                         401, List.of("authentication-required", "invalid-token"),
                         404, List.of("product-not-found"),
-                        413, List.of("payload-too-large")));
-        assertProblems("get /api/orders/{id}", Map.of(404, List.of("order-not-found")));
+                        413, List.of("payload-too-large"),
+                        503, List.of("database-unavailable")));
+        assertProblems(
+                "get /api/orders/{id}", Map.of(404, List.of("order-not-found"), 503, List.of("database-unavailable")));
         assertProblems(
                 "post /api/orders/{id}/checkout",
                 Map.of(
@@ -154,10 +158,16 @@ class ApiDescriptionTests extends ApiTestSupport {
                         .values())
                 .extracting(JsonNode::asString)
                 .containsExactly("strategy");
-        assertThat(operation("post /api/orders/{id}/checkout")
-                        .at("/responses/503/headers")
-                        .propertyNames())
-                .contains("Retry-After");
+        for (var key : List.of(
+                "post /api/orders/{id}/checkout",
+                "post /api/products",
+                "get /api/products/{id}",
+                "post /api/orders",
+                "get /api/orders/{id}")) {
+            assertThat(operation(key).at("/responses/503/headers").propertyNames())
+                    .as(key)
+                    .contains("Retry-After");
+        }
         var problem = description.at("/components/schemas/Problem");
         assertThat(problem.get("properties").propertyNames()).contains("type", "title", "status", "detail", "instance");
         assertThat(problem.get("required").values())
