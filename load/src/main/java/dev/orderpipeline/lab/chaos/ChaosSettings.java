@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
@@ -119,7 +120,7 @@ public record ChaosSettings(
     public Duration plannedLoad() {
         var total = warmup;
         for (var fault : faults) {
-            var length = PLANNED.get(fault);
+            var length = Objects.requireNonNull(PLANNED.get(fault), fault.name());
             if (fault == FaultKind.WORKER_KILL) {
                 length = length.plus(recovery).multipliedBy(workerKills);
             } else if (fault == FaultKind.BROKER_RESTART) {
