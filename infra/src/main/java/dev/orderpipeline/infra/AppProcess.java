@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A Spring Boot application run from its executable jar as a process of its own, on a given HTTP port, with its
@@ -71,7 +72,8 @@ public final class AppProcess {
         // the readiness group exists by itself only on Kubernetes; the launcher waits on it everywhere
         command.add("--management.endpoint.health.probes.enabled=true");
         command.addAll(arguments);
-        var workingDirectory = logFile.toAbsolutePath().getParent();
+        // an absolute file path always has a parent
+        var workingDirectory = Objects.requireNonNull(logFile.toAbsolutePath().getParent(), "log file's folder");
         return new AppProcess(name, port, new ManagedProcess(name, command, workingDirectory, logFile, environment));
     }
 

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.function.IntUnaryOperator;
@@ -97,7 +98,7 @@ public final class BacklogWriter {
         var ids = backlog.products().toArray(UUID[]::new);
         var stocks = new Integer[ids.length];
         for (var i = 0; i < ids.length; i++) {
-            stocks[i] = backlog.initialStock().get(ids[i]);
+            stocks[i] = Objects.requireNonNull(backlog.initialStock().get(ids[i]), "initial stock");
         }
         try (var statement = connection.prepareStatement(INSERT_PRODUCTS)) {
             statement.setString(1, "lab " + tag);

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
@@ -66,8 +67,8 @@ public final class GroupWatch implements AutoCloseable {
 
     /** The partition numbers of a topic. */
     public List<Integer> partitions(String topic) {
-        var description =
-                get(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic);
+        var description = Objects.requireNonNull(
+                get(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic), topic);
         return description.partitions().stream()
                 .map(info -> info.partition())
                 .sorted()
@@ -105,8 +106,8 @@ public final class GroupWatch implements AutoCloseable {
 
     /** The group's state, protocol type and members; members by client id (the lab names each worker's client). */
     public GroupView describe(String group) {
-        var description = get(
-                admin.describeConsumerGroups(List.of(group)).describedGroups().get(group));
+        var description = get(Objects.requireNonNull(
+                admin.describeConsumerGroups(List.of(group)).describedGroups().get(group), group));
         var members = new TreeMap<String, List<Integer>>();
         for (var member : description.members()) {
             var partitions = member.assignment().topicPartitions().stream()
@@ -214,7 +215,8 @@ public final class GroupWatch implements AutoCloseable {
         try {
             return future.get(CALL_TIMEOUT.toMillis() + 5_000, TimeUnit.MILLISECONDS);
         } catch (ExecutionException ex) {
-            throw new IllegalStateException(ex.getCause().getMessage(), ex.getCause());
+            var cause = ex.getCause() == null ? ex : ex.getCause();
+            throw new IllegalStateException(cause.getMessage(), cause);
         } catch (TimeoutException ex) {
             throw new IllegalStateException("the broker did not answer within " + CALL_TIMEOUT.toSeconds() + " s", ex);
         } catch (InterruptedException ex) {

@@ -138,7 +138,7 @@ public record ChaosSettings(
     public Duration plannedLoad() {
         var total = warmup;
         for (var fault : faults) {
-            var length = PLANNED.get(fault);
+            var length = Objects.requireNonNull(PLANNED.get(fault), fault.name());
             if (fault == FaultKind.WORKER_KILL) {
                 length = length.plus(recovery).multipliedBy(workerKills);
             } else if (fault == FaultKind.BROKER_RESTART) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -45,8 +46,8 @@ final class TopicReader implements AutoCloseable {
 
     /** The end offset (the offset the next record will get) of every partition of the topic. */
     Map<TopicPartition, Long> endOffsets(String topic) {
-        var description =
-                get(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic);
+        var description = Objects.requireNonNull(
+                get(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic), topic);
         var request = new HashMap<TopicPartition, OffsetSpec>();
         description
                 .partitions()

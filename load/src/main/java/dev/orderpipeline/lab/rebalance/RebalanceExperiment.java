@@ -316,8 +316,8 @@ public final class RebalanceExperiment {
         try {
             return sending.get();
         } catch (ExecutionException ex) {
-            throw new IllegalStateException(
-                    "sending the backlog failed: " + ex.getCause().getMessage(), ex.getCause());
+            var cause = ex.getCause() == null ? ex : ex.getCause();
+            throw new IllegalStateException("sending the backlog failed: " + cause.getMessage(), cause);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", ex);
