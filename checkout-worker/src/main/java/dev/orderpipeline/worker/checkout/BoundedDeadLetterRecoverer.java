@@ -33,7 +33,7 @@ class BoundedDeadLetterRecoverer extends DeadLetterPublishingRecoverer {
 
     BoundedDeadLetterRecoverer(
             KafkaOperations<?, ?> template,
-            BiFunction<ConsumerRecord<?, ?>, Exception, TopicPartition> destinationResolver) {
+            BiFunction<ConsumerRecord<?, ?>, Exception, @Nullable TopicPartition> destinationResolver) {
         super(template, destinationResolver);
     }
 

@@ -85,8 +85,8 @@ final class TopicReader implements AutoCloseable {
 
     /** The group's members as its coordinator sees them now, with their partitions of {@code topic}. */
     List<Member> members(String group, String topic) {
-        var description = get(
-                admin.describeConsumerGroups(List.of(group)).describedGroups().get(group));
+        var description = get(Objects.requireNonNull(
+                admin.describeConsumerGroups(List.of(group)).describedGroups().get(group), group));
         return description.members().stream()
                 .map(member -> new Member(
                         member.groupInstanceId().orElse(null),

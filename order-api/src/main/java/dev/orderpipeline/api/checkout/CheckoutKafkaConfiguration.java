@@ -5,6 +5,7 @@ import dev.orderpipeline.contract.Topics;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -116,11 +117,13 @@ class CheckoutKafkaConfiguration {
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, "order-api-result-partitions");
         var admin = Admin.create(config);
         try {
-            return admin.describeTopics(List.of(Topics.CHECKOUT_RESULTS), new DescribeTopicsOptions().timeoutMs((int)
-                                    timeout.toMillis()))
+            var topics = admin.describeTopics(
+                            List.of(Topics.CHECKOUT_RESULTS),
+                            new DescribeTopicsOptions().timeoutMs((int) timeout.toMillis()))
                     .allTopicNames()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                    .get(Topics.CHECKOUT_RESULTS)
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            // the admin client answers for every topic asked, or fails
+            return Objects.requireNonNull(topics.get(Topics.CHECKOUT_RESULTS), Topics.CHECKOUT_RESULTS)
                     .partitions()
                     .size();
         } finally {
