@@ -336,6 +336,14 @@ public final class KafkaBroker implements AutoCloseable {
         properties.put("share.coordinator.state.topic.min.isr", "1");
         // consumers join at once instead of waiting 3 s for more members: faster tests and restarts
         properties.put("group.initial.rebalance.delay.ms", "0");
+        // Under the consumer group protocol (KIP-848) the session timeout and the heartbeat interval are the
+        // broker's, 45 s and 5 s by default: a worker that dies for good would hold its partitions for 45 s whatever
+        // the worker asks. This broker uses the session the workers ask for under the classic protocol (15 s,
+        // orderpipeline.worker.session-timeout) and a 3 s heartbeat; a production cluster sets the same four.
+        properties.put("group.consumer.min.session.timeout.ms", "6000");
+        properties.put("group.consumer.session.timeout.ms", "15000");
+        properties.put("group.consumer.min.heartbeat.interval.ms", "1000");
+        properties.put("group.consumer.heartbeat.interval.ms", "3000");
         // the apps declare their topics with the partition count that the design depends on; a topic created
         // on first use would get the broker default of 1 partition and hide a missing declaration
         properties.put("auto.create.topics.enable", "false");

@@ -12,10 +12,14 @@ import dev.orderpipeline.contract.CheckoutOutcome;
 import dev.orderpipeline.contract.CheckoutResult;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import jakarta.annotation.PreDestroy;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -39,12 +43,21 @@ final class CheckoutService {
 
     private static final Logger log = LoggerFactory.getLogger(CheckoutService.class);
 
+    private static final int FINAL_READ_THREADS = 2;
+
     private final OrderRepository orders;
     private final CheckoutCommandPublisher publisher;
     private final CheckoutWaiters waiters;
     private final MeterRegistry meters;
     private final CheckoutProperties properties;
     private final Clock clock = Clock.systemUTC();
+
+    /**
+     * Where a wait that ran out reads the order once more (the worker may have decided it and died before publishing
+     * its result). A few threads, and a queue no longer than the waits it serves: beyond it the answer is the 202
+     * without that read.
+     */
+    private final ThreadPoolExecutor finalReads;
 
     CheckoutService(
             OrderRepository orders,
@@ -57,6 +70,19 @@ final class CheckoutService {
         this.waiters = waiters;
         this.meters = meters;
         this.properties = properties;
+        this.finalReads = new ThreadPoolExecutor(
+                FINAL_READ_THREADS,
+                FINAL_READ_THREADS,
+                30,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(Math.max(1, properties.maxWaiters())),
+                Thread.ofPlatform().name("checkout-final-read-", 0).daemon().factory());
+        this.finalReads.allowCoreThreadTimeOut(true);
+    }
+
+    @PreDestroy
+    void stopFinalReads() {
+        finalReads.shutdownNow();
     }
 
     /** Checks out one of the caller's orders: answers once the broker has the command. */
@@ -101,12 +127,15 @@ final class CheckoutService {
                 record(started, reply.outcome());
                 return new PendingCheckout(CompletableFuture.completedFuture(reply), () -> {});
             }
-            var reply = waiter.get().result(wait).thenApply(result -> {
-                var decided = result.map(decision -> decided(order, decision, wait))
-                        .orElseGet(() -> accepted(order, command, wait));
-                record(started, decided.outcome());
-                return decided;
-            });
+            var reply = waiter.get()
+                    .result(wait)
+                    .thenCompose(result -> result.map(
+                                    decision -> CompletableFuture.completedFuture(decided(order, decision, wait)))
+                            .orElseGet(() -> readAgain(order, command, wait)))
+                    .thenApply(decided -> {
+                        record(started, decided.outcome());
+                        return decided;
+                    });
             return new PendingCheckout(reply, waiter.get()::close);
         } catch (RuntimeException ex) {
             record(started, outcomeOf(ex));
@@ -139,6 +168,29 @@ final class CheckoutService {
                 CheckoutCommand.of(order.id(), order.productId(), order.userId(), order.quantity(), clock.instant());
         publisher.publish(command);
         return command;
+    }
+
+    /**
+     * The order as the database has it after a wait without a result: decided (its result was lost, or is still on
+     * its way) or still accepted. Off the thread that ended the wait; a read that cannot run or fails answers 202.
+     */
+    private CompletableFuture<CheckoutReply> readAgain(Order order, CheckoutCommand command, Duration wait) {
+        try {
+            return CompletableFuture.supplyAsync(() -> current(order, command, wait), finalReads)
+                    .exceptionally(failure -> {
+                        log.debug("Order {}: could not read it after the wait; answering 202", order.id(), failure);
+                        return accepted(order, command, wait);
+                    });
+        } catch (RejectedExecutionException ex) {
+            return CompletableFuture.completedFuture(accepted(order, command, wait));
+        }
+    }
+
+    private CheckoutReply current(Order order, CheckoutCommand command, Duration wait) {
+        var current = orders.findById(order.id()).orElse(order);
+        return current.status().isFinal()
+                ? new CheckoutReply.Decided(current, wait)
+                : new CheckoutReply.Accepted(current.id(), command.commandId(), current.status(), wait);
     }
 
     private static CheckoutReply accepted(Order order, CheckoutCommand command, @Nullable Duration waited) {
