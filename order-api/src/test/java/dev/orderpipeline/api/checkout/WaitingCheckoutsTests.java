@@ -101,10 +101,11 @@ class WaitingCheckoutsTests extends ApiTestSupport {
             assertThat(applied).isEqualTo(WAITING);
             assertThat(probes).allSatisfy(probe -> assertThat(probe.status()).isEqualTo(200));
             assertThat(waitingPhase).hasSizeGreaterThan(10);
-            // Starved request threads leave a probe unanswered for seconds (seen before the waits went asynchronous:
-            // 6.2 s for liveness); a second tells the two apart on a busy machine without timing the machine itself.
-            // The p99 is printed above and recorded in the README (about 35-45 ms on an otherwise idle machine).
-            assertThat(percentile(waitingPhase, 1.0)).isLessThan(1_000);
+            // Starved request threads leave the probes unanswered for seconds (seen before the waits went
+            // asynchronous: 6.2 s for liveness); half a second at p99 tells the two apart on a busy machine without
+            // timing the machine itself. The figures are printed above and recorded in the README (p99 about 30-45 ms
+            // on an otherwise idle machine; single probes can take a second while 2,000 waits end at once).
+            assertThat(percentile(waitingPhase, 0.99)).isLessThan(500);
         }
         assertThat(jdbc.sql("SELECT count(*) FROM orders WHERE product_id = :product AND status = 'CREATED'")
                         .param("product", product)
