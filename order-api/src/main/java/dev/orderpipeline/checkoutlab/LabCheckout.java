@@ -3,6 +3,7 @@ package dev.orderpipeline.checkoutlab;
 import dev.orderpipeline.api.checkout.CheckoutProperties;
 import dev.orderpipeline.api.order.OrderNotFoundException;
 import dev.orderpipeline.api.web.Caller;
+import dev.orderpipeline.api.web.DatabaseFailures;
 import dev.orderpipeline.api.web.DatabaseUnavailableException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -12,10 +13,6 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
-import org.springframework.dao.IncorrectResultSizeDataAccessException;
-import org.springframework.dao.InvalidDataAccessApiUsageException;
-import org.springframework.dao.InvalidDataAccessResourceUsageException;
-import org.springframework.dao.TypeMismatchDataAccessException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.TransactionException;
 import org.springframework.web.ErrorResponseException;
@@ -58,7 +55,7 @@ final class LabCheckout {
             };
             throw ex;
         } catch (DataAccessException | TransactionException ex) {
-            if (isBug(ex)) {
+            if (DatabaseFailures.isMisuse(ex)) {
                 throw ex;
             }
             outcome = "unavailable";
@@ -88,13 +85,5 @@ final class LabCheckout {
             throw new NotCheckoutableException(order.id(), order.status());
         }
         return order;
-    }
-
-    /** Failures that say our SQL or our use of the API is wrong: a 500, not the database's fault. */
-    private static boolean isBug(RuntimeException ex) {
-        return ex instanceof InvalidDataAccessResourceUsageException
-                || ex instanceof InvalidDataAccessApiUsageException
-                || ex instanceof IncorrectResultSizeDataAccessException
-                || ex instanceof TypeMismatchDataAccessException;
     }
 }

@@ -5,6 +5,7 @@ import dev.orderpipeline.api.order.OrderNotFoundException;
 import dev.orderpipeline.api.order.OrderRepository;
 import dev.orderpipeline.api.order.OrderStatus;
 import dev.orderpipeline.api.web.Caller;
+import dev.orderpipeline.api.web.DatabaseFailures;
 import dev.orderpipeline.api.web.DatabaseUnavailableException;
 import dev.orderpipeline.api.web.ProblemException;
 import dev.orderpipeline.contract.CheckoutCommand;
@@ -25,10 +26,6 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
-import org.springframework.dao.IncorrectResultSizeDataAccessException;
-import org.springframework.dao.InvalidDataAccessApiUsageException;
-import org.springframework.dao.InvalidDataAccessResourceUsageException;
-import org.springframework.dao.TypeMismatchDataAccessException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.TransactionException;
 
@@ -229,7 +226,8 @@ final class CheckoutService {
 
     /** A database failure answers 503 with Retry-After; problems and bugs pass as they are. */
     private RuntimeException translated(UUID orderId, RuntimeException ex) {
-        if (!(ex instanceof DataAccessException || ex instanceof TransactionException) || isBug(ex)) {
+        if (!(ex instanceof DataAccessException || ex instanceof TransactionException)
+                || DatabaseFailures.isMisuse(ex)) {
             return ex;
         }
         log.warn("Checkout of order {} failed in the database", orderId, ex);
@@ -245,13 +243,5 @@ final class CheckoutService {
                 .publishPercentileHistogram()
                 .register(meters)
                 .record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-    }
-
-    /** Failures that say our SQL or our use of the API is wrong: a 500, not the database's fault. */
-    private static boolean isBug(RuntimeException ex) {
-        return ex instanceof InvalidDataAccessResourceUsageException
-                || ex instanceof InvalidDataAccessApiUsageException
-                || ex instanceof IncorrectResultSizeDataAccessException
-                || ex instanceof TypeMismatchDataAccessException;
     }
 }

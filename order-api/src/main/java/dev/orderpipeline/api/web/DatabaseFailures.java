@@ -6,8 +6,12 @@ import java.sql.SQLTransientException;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.IncorrectResultSizeDataAccessException;
+import org.springframework.dao.InvalidDataAccessApiUsageException;
+import org.springframework.dao.InvalidDataAccessResourceUsageException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
+import org.springframework.dao.TypeMismatchDataAccessException;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionSystemException;
 import org.springframework.transaction.TransactionTimedOutException;
@@ -18,7 +22,7 @@ import org.springframework.transaction.TransactionTimedOutException;
  * state says it for those Spring leaves uncategorized, such as a write refused by a read-only database (a standby
  * promoted late, a database switched to read-only for maintenance).
  */
-final class DatabaseFailures {
+public final class DatabaseFailures {
 
     /**
      * SQL state classes of an unavailable server: 08 connection exception, 53 insufficient resources (too many
@@ -32,6 +36,17 @@ final class DatabaseFailures {
      * in a read-only transaction (the server or the database is read-only for now).
      */
     private static final Set<String> UNAVAILABLE_STATES = Set.of("40001", "40P01", "55P03", "25006");
+
+    /**
+     * Whether a failure of a data access says that our SQL or our use of the API is wrong, whatever the database's
+     * state: a checkout answers 503 for any other failure of its database work, and a 500 for these.
+     */
+    public static boolean isMisuse(RuntimeException failure) {
+        return failure instanceof InvalidDataAccessResourceUsageException
+                || failure instanceof InvalidDataAccessApiUsageException
+                || failure instanceof IncorrectResultSizeDataAccessException
+                || failure instanceof TypeMismatchDataAccessException;
+    }
 
     /** How deep a chain of causes is followed; real ones are a handful deep, a cycle would be endless. */
     private static final int MAX_CAUSES = 32;
