@@ -101,7 +101,7 @@ final class DatabaseFaults {
     /** The database read-only for the apps for {@code length}, then writable again. */
     Outcome readOnly(Duration length) {
         return withSetting(READ_ONLY, READ_WRITE, () -> {
-            FaultInjector.pause(length);
+            FaultRun.pause(length);
             return Locks.NONE;
         });
     }
@@ -156,9 +156,9 @@ final class DatabaseFaults {
                 longestWait = Math.max(
                         longestWait, Duration.ofNanos(System.nanoTime() - asked).toMillis());
                 holds++;
-                FaultInjector.pause(LOCK_HOLD);
+                FaultRun.pause(LOCK_HOLD);
                 connection.commit();
-                FaultInjector.pause(LOCK_GAP);
+                FaultRun.pause(LOCK_GAP);
             }
         }
         return new Locks(holds, longestWait);

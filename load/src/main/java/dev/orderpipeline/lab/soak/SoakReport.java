@@ -72,13 +72,13 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                                 run.saturated() ? "yes: " + String.join("; ", run.saturationReasons()) : "no"))
                         .toList(),
                 "Latency from the scheduled start to the answer. Saturated: achieved below "
-                        + Math.round(SoakExperiment.KEEPING_UP * 100) + "% of the target, p99 over "
+                        + Math.round(Saturation.KEEPING_UP * 100) + "% of the target, p99 over "
                         + settings.p99Limit().toMillis() + " ms, or arrivals dropped."));
         tables.add(new Table(
                 "Where each strategy saturates",
                 List.of("Strategy", "Saturates at", "Highest rate kept up"),
                 saturation(),
-                "Kept up: achieved at least " + Math.round(SoakExperiment.KEEPING_UP * 100) + "% of the target, p99"
+                "Kept up: achieved at least " + Math.round(Saturation.KEEPING_UP * 100) + "% of the target, p99"
                         + " (and for kafka the decision's p99) under "
                         + settings.p99Limit().toMillis()
                         + " ms, nothing dropped, every accepted checkout decided."));
@@ -262,7 +262,7 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                 List.of("Strategy", "Sustained, hot", "Sustained, spread", "Hot / spread", "Hot against the best lock"),
                 rows,
                 "Sustained: the highest achieved rate among the runs that kept up (achieved at least "
-                        + Math.round(SoakExperiment.KEEPING_UP * 100) + "% of the target, p99 under "
+                        + Math.round(Saturation.KEEPING_UP * 100) + "% of the target, p99 under "
                         + settings.p99Limit().toMillis()
                         + " ms, for kafka the decision's too, nothing dropped); bounded by the highest rate tried."
                         + bestLock.map(entry ->
