@@ -1,7 +1,6 @@
 package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.lab.LabCommand;
-import dev.orderpipeline.lab.LabVersion;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
@@ -17,11 +16,6 @@ import picocli.CommandLine.Option;
 /** {@code bin/lab chaos}: the fault-injection experiment. Fields are filled by picocli. */
 @Command(
         name = "chaos",
-        sortOptions = false,
-        usageHelpAutoWidth = true,
-        showDefaultValues = true,
-        mixinStandardHelpOptions = true,
-        versionProvider = LabVersion.class,
         description = {
             "Under a sustained open-model checkout load on a few products of limited stock, injects faults one after"
                     + " the other, with a recovery after each: kill -9 of a checkout-worker (restarted at once; at"

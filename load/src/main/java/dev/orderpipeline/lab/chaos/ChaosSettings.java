@@ -2,11 +2,8 @@ package dev.orderpipeline.lab.chaos;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -150,32 +147,5 @@ public record ChaosSettings(
             }
         }
         return stocks;
-    }
-
-    /** The settings as the report's parameters. */
-    public Map<String, String> parameters() {
-        var parameters = new LinkedHashMap<String, String>();
-        parameters.put("rate", Integer.toString(rate));
-        parameters.put("products", Integer.toString(products));
-        parameters.put(
-                "stock",
-                stock == null
-                        ? "40-88 % of each product's planned checkouts: "
-                                + stocks().stream().map(String::valueOf).collect(Collectors.joining(","))
-                        : stock.toString());
-        parameters.put("faults", faults.stream().map(FaultKind::label).collect(Collectors.joining(",")));
-        parameters.put("workerKills", Integer.toString(workerKills));
-        parameters.put("brokerDownSeconds", Long.toString(brokerDown.toSeconds()));
-        parameters.put("databaseDownSeconds", Long.toString(databaseDown.toSeconds()));
-        parameters.put("databaseFaultSeconds", Long.toString(databaseFault.toSeconds()));
-        parameters.put("poisonRecords", Integer.toString(poisonRecords));
-        parameters.put("warmupSeconds", Long.toString(warmup.toSeconds()));
-        parameters.put("recoverySeconds", Long.toString(recovery.toSeconds()));
-        parameters.put("catchUpLimitSeconds", Long.toString(catchUpLimit.toSeconds()));
-        parameters.put("finalDeadlineSeconds", Long.toString(finalDeadline.toSeconds()));
-        parameters.put("maxInFlight", Integer.toString(maxInFlight));
-        parameters.put("maxAttempts", Integer.toString(maxAttempts));
-        parameters.put("ordersPrepared", Integer.toString(ordersToPrepare()));
-        return parameters;
     }
 }

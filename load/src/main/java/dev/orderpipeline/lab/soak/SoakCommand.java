@@ -1,7 +1,6 @@
 package dev.orderpipeline.lab.soak;
 
 import dev.orderpipeline.lab.LabCommand;
-import dev.orderpipeline.lab.LabVersion;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
@@ -18,11 +17,6 @@ import picocli.CommandLine.Option;
 /** {@code bin/lab soak}: sustained open-model load. Fields are filled by picocli. */
 @Command(
         name = "soak",
-        sortOptions = false,
-        usageHelpAutoWidth = true,
-        showDefaultValues = true,
-        mixinStandardHelpOptions = true,
-        versionProvider = LabVersion.class,
         description = {
             "Sustained open-model load on one hot product (or spread keys, --keys) with a large stock: checkouts start at a target rate"
                     + " (not when earlier ones are answered) for a given duration, per strategy and rate; throughput"
