@@ -32,7 +32,7 @@ final class ChaosDatabase {
             """;
 
     /** Every client session of the pipeline's database but the lab's own, ended as an administrator would. */
-    private static final String TERMINATE_SESSIONS = """
+    static final String TERMINATE_SESSIONS = """
             SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))
             FROM pg_stat_activity
             WHERE datname = current_database()

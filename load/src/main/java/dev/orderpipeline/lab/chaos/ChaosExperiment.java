@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -252,11 +253,9 @@ public final class ChaosExperiment {
         FaultRun.pause(settings.recovery());
         var deadline = System.nanoTime() + settings.catchUpLimit().toNanos();
         while (true) {
-            var owed = load.acceptedBefore(OWED_AFTER);
             try {
-                var decided = database.decidedAmong(owed);
-                load.markDecided(decided);
-                if (decided.size() == owed.size()) {
+                var undecided = undecided(load, database, OWED_AFTER);
+                if (undecided == 0) {
                     return;
                 }
                 if (System.nanoTime() - deadline > 0) {
@@ -266,7 +265,7 @@ public final class ChaosExperiment {
                                     + " undecided; the run went on.",
                             window.name(),
                             settings.recovery().plus(settings.catchUpLimit()).toSeconds(),
-                            owed.size() - decided.size());
+                            undecided);
                     notes.add(message);
                     progress.note(message);
                     return;
@@ -282,6 +281,14 @@ public final class ChaosExperiment {
         }
     }
 
+    /** Checkouts accepted at least {@code age} ago that the database has not decided yet. */
+    private static int undecided(ChaosLoad load, ChaosDatabase database, Duration age) {
+        var owed = load.acceptedBefore(age);
+        var decided = database.decidedAmong(owed);
+        load.markDecided(decided);
+        return owed.size() - decided.size();
+    }
+
     /**
      * Waits until every accepted checkout is decided, or until well past the deadline (end of the faults plus the
      * final deadline), so that a late one is measured rather than cut off.
@@ -289,11 +296,8 @@ public final class ChaosExperiment {
     private void awaitDecisions(ChaosLoad load, ChaosDatabase database, RunClock clock, double faultsEnd) {
         var until = faultsEnd + settings.finalDeadline().toMillis() / 1000.0 + LATE_GRACE.toMillis() / 1000.0;
         while (clock.now() < until) {
-            var owed = load.acceptedBefore(Duration.ZERO);
             try {
-                var decided = database.decidedAmong(owed);
-                load.markDecided(decided);
-                if (decided.size() == owed.size()) {
+                if (undecided(load, database, Duration.ZERO) == 0) {
                     return;
                 }
             } catch (IllegalStateException ex) {
@@ -312,15 +316,15 @@ public final class ChaosExperiment {
         var deadline = System.nanoTime() + DEAD_LETTER_WAIT.toNanos();
         var found = 0L;
         while (System.nanoTime() - deadline < 0) {
-            var counter = new long[1];
+            var counter = new AtomicLong();
             topics.readAll(Topics.CHECKOUT_COMMANDS_DLT, record -> {
                 var tag = record.headers().lastHeader(PoisonRecords.TAG_HEADER);
                 if (tag != null
                         && PoisonRecords.kindOf(runTag, new String(tag.value(), StandardCharsets.UTF_8)) != null) {
-                    counter[0]++;
+                    counter.incrementAndGet();
                 }
             });
-            found = counter[0];
+            found = counter.get();
             if (found >= expected) {
                 return;
             }

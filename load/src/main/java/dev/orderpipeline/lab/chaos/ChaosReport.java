@@ -50,8 +50,27 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
 
     @Override
     public List<Table> tables() {
-        var tables = new ArrayList<Table>();
-        tables.add(new Table(
+        var tables = new ArrayList<>(List.of(verdict(), phases()));
+        if (run.faults().stream().anyMatch(fault -> fault.restart() != null)) {
+            tables.add(restarts());
+        }
+        tables.addAll(List.of(faults(), products(), acceptance(), retries()));
+        if (!run.poison().isEmpty()) {
+            tables.add(poison());
+        }
+        tables.add(topics());
+        if (!run.notes().isEmpty()) {
+            tables.add(new Table(
+                    "Noticed on the way",
+                    List.of("Note"),
+                    run.notes().stream().map(List::of).toList(),
+                    ""));
+        }
+        return tables;
+    }
+
+    private Table verdict() {
+        return new Table(
                 "Verdict",
                 List.of("Criterion", "Expected", "Measured", "Holds"),
                 run.checks().stream()
@@ -59,8 +78,11 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                                 List.of(check.what(), check.expected(), check.measured(), Cells.yesNo(check.holds())))
                         .toList(),
                 "Read from the database (orders, payment, processed_command, product) and the topics after the run,"
-                        + " not from what the clients were told."));
-        tables.add(new Table(
+                        + " not from what the clients were told.");
+    }
+
+    private Table phases() {
+        return new Table(
                 "Faults and recovery",
                 List.of(
                         "Phase",
@@ -112,40 +134,44 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                         + " every checkout accepted before the end was decided. Longest stall: the longest time a"
                         + " product had an accepted checkout waiting and no decision. Valid commands dead-lettered:"
                         + " real commands of the run in checkout.commands.dlt, by the dead letter's timestamp (must be"
-                        + " 0). Statuses count the requests sent in the phase; Other: timeouts and I/O errors."));
+                        + " 0). Statuses count the requests sent in the phase; Other: timeouts and I/O errors.");
+    }
+
+    private Table restarts() {
         var restarts =
                 run.faults().stream().filter(fault -> fault.restart() != null).toList();
-        if (!restarts.isEmpty()) {
-            tables.add(new Table(
-                    "Worker killed and restarted under its name",
-                    List.of(
-                            "Fault",
-                            "Worker",
-                            "Static member",
-                            "Its partitions",
-                            "Products watched",
-                            "Ready after",
-                            "Offsets committed again after",
-                            "Decisions resumed after"),
-                    restarts.stream()
-                            .map(fault -> {
-                                var restart = Objects.requireNonNull(fault.restart());
-                                return List.of(
-                                        fault.name(),
-                                        restart.worker(),
-                                        Cells.yesNo(restart.staticMember()),
-                                        restart.partitions().toString(),
-                                        Integer.toString(restart.products()),
-                                        seconds(restart.readyAfter()),
-                                        seconds(restart.committedAgainAfter()),
-                                        seconds(restart.firstDecisionAfter()));
-                            })
-                            .toList(),
-                    "Seconds from the kill. Decisions resumed after: until every product of the load on the killed"
-                            + " worker's partitions had a decision committed after the kill (every product of the load"
-                            + " when the worker was not a static member, its partitions then unknown)."));
-        }
-        tables.add(new Table(
+        return new Table(
+                "Worker killed and restarted under its name",
+                List.of(
+                        "Fault",
+                        "Worker",
+                        "Static member",
+                        "Its partitions",
+                        "Products watched",
+                        "Ready after",
+                        "Offsets committed again after",
+                        "Decisions resumed after"),
+                restarts.stream()
+                        .map(fault -> {
+                            var restart = Objects.requireNonNull(fault.restart());
+                            return List.of(
+                                    fault.name(),
+                                    restart.worker(),
+                                    Cells.yesNo(restart.staticMember()),
+                                    restart.partitions().toString(),
+                                    Integer.toString(restart.products()),
+                                    seconds(restart.readyAfter()),
+                                    seconds(restart.committedAgainAfter()),
+                                    seconds(restart.firstDecisionAfter()));
+                        })
+                        .toList(),
+                "Seconds from the kill. Decisions resumed after: until every product of the load on the killed"
+                        + " worker's partitions had a decision committed after the kill (every product of the load"
+                        + " when the worker was not a static member, its partitions then unknown).");
+    }
+
+    private Table faults() {
+        return new Table(
                 "What each fault did",
                 List.of("Fault", "Window", "What happened"),
                 run.faults().stream()
@@ -154,8 +180,11 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                                 Cells.decimal(fault.start(), 1) + "-" + Cells.decimal(fault.end(), 1) + " s",
                                 fault.failure() == null ? fault.detail() : "FAILED: " + fault.failure()))
                         .toList(),
-                ""));
-        tables.add(new Table(
+                "");
+    }
+
+    private Table products() {
+        return new Table(
                 "Products, from the database",
                 List.of(
                         "Product",
@@ -186,9 +215,12 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                                 Long.toString(book.notFinal())))
                         .toList(),
                 "Not final: orders never accepted (the load stopped before their turn, or gave up) and, if any, lost"
-                        + " ones; the verdict counts the lost ones among the accepted checkouts."));
+                        + " ones; the verdict counts the lost ones among the accepted checkouts.");
+    }
+
+    private Table acceptance() {
         var acceptance = run.acceptance();
-        tables.add(new Table(
+        return new Table(
                 "Accepted checkouts",
                 List.of("Figure", "Value"),
                 List.of(
@@ -210,9 +242,12 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                         : "Not decided, e.g.: "
                                 + acceptance.notDecidedSample().stream()
                                         .map(Object::toString)
-                                        .collect(Collectors.joining(", "))));
+                                        .collect(Collectors.joining(", ")));
+    }
+
+    private Table retries() {
         var retries = run.retries();
-        tables.add(new Table(
+        return new Table(
                 "Client retries",
                 List.of("Figure", "Value"),
                 List.of(
@@ -231,22 +266,26 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                         List.of(
                                 "retried orders with two idempotency rows",
                                 Long.toString(retries.retriedProcessedMoreThanOnce()))),
-                "Up to " + settings.maxAttempts() + " attempts per checkout, the same order each time."));
-        if (!run.poison().isEmpty()) {
-            tables.add(new Table(
-                    "Poison records in checkout.commands.dlt",
-                    List.of("Kind", "Sent", "Dead-lettered", "Last one after", "dlt-reason (ids and numbers masked)"),
-                    run.poison().stream()
-                            .map(poison -> List.of(
-                                    poison.kind().label(),
-                                    Long.toString(poison.sent()),
-                                    Long.toString(poison.deadLettered()),
-                                    seconds(poison.lastDeadLetteredAfter()),
-                                    reasons(poison.reasons())))
-                            .toList(),
-                    "Counted by the lab-poison header the dead letters keep; last one after: from the start of the"
-                            + " injection to the dead letter's timestamp."));
-        }
+                "Up to " + settings.maxAttempts() + " attempts per checkout, the same order each time.");
+    }
+
+    private Table poison() {
+        return new Table(
+                "Poison records in checkout.commands.dlt",
+                List.of("Kind", "Sent", "Dead-lettered", "Last one after", "dlt-reason (ids and numbers masked)"),
+                run.poison().stream()
+                        .map(poison -> List.of(
+                                poison.kind().label(),
+                                Long.toString(poison.sent()),
+                                Long.toString(poison.deadLettered()),
+                                seconds(poison.lastDeadLetteredAfter()),
+                                reasons(poison.reasons())))
+                        .toList(),
+                "Counted by the lab-poison header the dead letters keep; last one after: from the start of the"
+                        + " injection to the dead letter's timestamp.");
+    }
+
+    private Table topics() {
         var topics = run.topics();
         var decoy = run.decoy();
         var topicRows = new ArrayList<List<String>>(List.of(
@@ -265,7 +304,7 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                     "stock " + decoy.stockLeft() + " of " + decoy.initialStock() + ", " + decoy.orders() + " orders, "
                             + decoy.notCreated() + " not CREATED, " + decoy.payments() + " payments"));
         }
-        tables.add(new Table(
+        return new Table(
                 "Topics",
                 List.of("Figure", "Value"),
                 topicRows,
@@ -273,15 +312,7 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                         + " the replay publishes duplicates); the database is the truth."
                         + (topics.untaggedReasons().isEmpty()
                                 ? ""
-                                : " Real commands dead-lettered because: " + reasons(topics.untaggedReasons()) + ".")));
-        if (!run.notes().isEmpty()) {
-            tables.add(new Table(
-                    "Noticed on the way",
-                    List.of("Note"),
-                    run.notes().stream().map(List::of).toList(),
-                    ""));
-        }
-        return tables;
+                                : " Real commands dead-lettered because: " + reasons(topics.untaggedReasons()) + "."));
     }
 
     @Override

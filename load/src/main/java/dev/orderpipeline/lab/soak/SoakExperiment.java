@@ -176,18 +176,7 @@ public final class SoakExperiment {
         var start = System.nanoTime() + LEAD.toNanos();
         var lag = asynchronous ? LagRecorder.start(target.bootstrapServers(), workerGroup, start) : null;
         var arrivals = new SoakArrivals(strategy, prepared, schedule, timeline, start);
-        var load = new OpenLoad(schedule, schedule.arrivals(), settings.maxInFlight(), arrivals);
-        try (load) {
-            load.start(start).awaitArrivals();
-            if (lag != null) {
-                lag.lastArrival();
-            }
-            progress.phase(label + " draining", 0);
-            if (!load.awaitIdle(drainTimeout)) {
-                progress.note("Requests still in flight after " + drainTimeout.toSeconds() + " s");
-            }
-        }
-        var latency = load.latency();
+        var latency = drive(label, schedule, arrivals, start, lag);
         var accepted = arrivals.statuses.snapshot().getOrDefault("202", 0L);
         var decisions = listener == null ? null : decisions(listener, prepared, schedule, start, timeline, accepted);
         var lagFigures = lag == null ? null : lag.stop(accepted, decisions == null ? 0 : decisions.received());
@@ -223,6 +212,23 @@ public final class SoakExperiment {
                 resources,
                 kafka,
                 invariants);
+    }
+
+    /** The arrivals on their schedule, then until those in flight are answered (or a while has passed). */
+    private Latency drive(
+            String label, OpenModelSchedule schedule, SoakArrivals arrivals, long start, @Nullable LagRecorder lag) {
+        var load = new OpenLoad(schedule, schedule.arrivals(), settings.maxInFlight(), arrivals);
+        try (load) {
+            load.start(start).awaitArrivals();
+            if (lag != null) {
+                lag.lastArrival();
+            }
+            progress.phase(label + " draining", 0);
+            if (!load.awaitIdle(drainTimeout)) {
+                progress.note("Requests still in flight after " + drainTimeout.toSeconds() + " s");
+            }
+        }
+        return load.latency();
     }
 
     /** Checkouts of the prepared orders, counted into the run's timeline. */

@@ -39,7 +39,39 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
     @Override
     public List<Table> tables() {
         var tables = new ArrayList<Table>();
+        tables.add(sustainedTable());
         tables.add(new Table(
+                "Where each strategy saturates",
+                List.of("Strategy", "Saturates at", "Highest rate kept up"),
+                saturation(),
+                "Kept up: achieved at least " + Math.round(Saturation.KEEPING_UP * 100) + "% of the target, p99"
+                        + " (and for kafka the decision's p99) under "
+                        + settings.p99Limit().toMillis()
+                        + " ms, nothing dropped, every accepted checkout decided."));
+        var headline = headlineTable();
+        if (!headline.rows().isEmpty()) {
+            tables.add(headline);
+        }
+        var kafka = kafkaTable();
+        if (!kafka.rows().isEmpty()) {
+            tables.add(kafka);
+        }
+        tables.add(cpuTable());
+        tables.add(invariantsTable());
+        if (!skipped.isEmpty()) {
+            tables.add(new Table(
+                    "Not run",
+                    List.of("Strategy", "Reason"),
+                    skipped.stream()
+                            .map(strategy -> List.of(strategy, "order-api does not know it (400 unknown-strategy)"))
+                            .toList(),
+                    ""));
+        }
+        return tables;
+    }
+
+    Table sustainedTable() {
+        return new Table(
                 "Sustained load",
                 List.of(
                         "Run",
@@ -73,35 +105,7 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                         .toList(),
                 "Latency from the scheduled start to the answer. Saturated: achieved below "
                         + Math.round(Saturation.KEEPING_UP * 100) + "% of the target, p99 over "
-                        + settings.p99Limit().toMillis() + " ms, or arrivals dropped."));
-        tables.add(new Table(
-                "Where each strategy saturates",
-                List.of("Strategy", "Saturates at", "Highest rate kept up"),
-                saturation(),
-                "Kept up: achieved at least " + Math.round(Saturation.KEEPING_UP * 100) + "% of the target, p99"
-                        + " (and for kafka the decision's p99) under "
-                        + settings.p99Limit().toMillis()
-                        + " ms, nothing dropped, every accepted checkout decided."));
-        var headline = headlineTable();
-        if (!headline.rows().isEmpty()) {
-            tables.add(headline);
-        }
-        var kafka = kafkaTable();
-        if (!kafka.rows().isEmpty()) {
-            tables.add(kafka);
-        }
-        tables.add(cpuTable());
-        tables.add(invariantsTable());
-        if (!skipped.isEmpty()) {
-            tables.add(new Table(
-                    "Not run",
-                    List.of("Strategy", "Reason"),
-                    skipped.stream()
-                            .map(strategy -> List.of(strategy, "order-api does not know it (400 unknown-strategy)"))
-                            .toList(),
-                    ""));
-        }
-        return tables;
+                        + settings.p99Limit().toMillis() + " ms, or arrivals dropped.");
     }
 
     Table kafkaTable() {
