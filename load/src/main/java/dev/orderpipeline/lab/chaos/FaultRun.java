@@ -6,6 +6,7 @@ import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.ChaosRun.WorkerRestart;
 import dev.orderpipeline.lab.measure.Progress;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -74,8 +75,9 @@ record FaultRun(
             startedAt = at;
         }
 
+        /** In the kinds' order, which the report keeps. */
         Map<PoisonKind, Integer> sent() {
-            return Map.copyOf(sent);
+            return Collections.unmodifiableMap(new EnumMap<>(sent));
         }
 
         int total() {

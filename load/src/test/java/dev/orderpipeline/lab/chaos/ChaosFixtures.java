@@ -65,7 +65,7 @@ final class ChaosFixtures {
     }
 
     FaultWindow fault(FaultKind kind, String name, double start, double end) {
-        var window = new FaultWindow(kind, name, start, end, "made up", null);
+        var window = new FaultWindow(kind, name, start, end, "made up", null, null);
         faults.add(window);
         return window;
     }
