@@ -1,15 +1,31 @@
 package dev.orderpipeline.contract;
 
-/** Topic names. Partition counts and replication are configuration, not part of the contract. */
+/**
+ * The pipeline's topics: each name, and beside it the partition count the apps create it with unless configured
+ * otherwise ({@code orderpipeline.topics.*}). A new topic goes here, as a name and, if the apps create it, its
+ * default partition count.
+ */
 public final class Topics {
 
     /** Checkout commands, keyed by product id so that one partition consumer owns each product's commands. */
     public static final String CHECKOUT_COMMANDS = "checkout.commands";
 
+    /**
+     * Default partitions of {@value #CHECKOUT_COMMANDS} and of its dead-letter topic: the most products checked out
+     * in parallel, and the most worker threads that can share the work.
+     */
+    public static final int CHECKOUT_COMMANDS_PARTITIONS = 6;
+
     /** Outcomes decided by the worker, keyed by order id; every order-api instance listens to all of them. */
     public static final String CHECKOUT_RESULTS = "checkout.results";
 
-    /** Command records the worker cannot apply (unreadable, invalid, inconsistent with their order). */
+    /** Default partitions of {@value #CHECKOUT_RESULTS}. */
+    public static final int CHECKOUT_RESULTS_PARTITIONS = 3;
+
+    /**
+     * Command records the worker cannot apply (unreadable, invalid, inconsistent with their order); as many
+     * partitions as {@value #CHECKOUT_COMMANDS}, so that a dead letter keeps its partition number.
+     */
     public static final String CHECKOUT_COMMANDS_DLT = "checkout.commands.dlt";
 
     /**
@@ -32,6 +48,9 @@ public final class Topics {
 
     /** Reservation reply records the coordinator cannot read. */
     public static final String CHECKOUT_RESERVATION_REPLIES_DLT = "checkout.reservation-replies.dlt";
+
+    /** Default replicas of every topic: one, for a single local broker; a cluster configures its own. */
+    public static final int REPLICATION_FACTOR = 1;
 
     private Topics() {}
 }

@@ -25,8 +25,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Turns what a chaos run collected (the load's attempts, the fault windows, the decisions and books from the
- * database, the counts from the topics) into its figures and the verdict on each of the issue's criteria. Pure
- * computation, so it is tested on made-up evidence.
+ * database, the counts from the topics) into its figures and the verdict on each criterion a chaos run must meet.
+ * Pure computation, so it is tested on made-up evidence.
  */
 final class ChaosJudge {
 
