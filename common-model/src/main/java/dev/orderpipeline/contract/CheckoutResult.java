@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param commandId the command this result answers
  * @param orderId the order checked out; also the record key
- * @param productId the ordered product
+ * @param productId the ordered product, or {@code null} for a cart of several products
  * @param outcome the order's final status
  * @param rejectReason why it was rejected, or {@code null} when completed
  * @param duplicate whether this command had already been applied before this delivery
@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
 public record CheckoutResult(
         UUID commandId,
         UUID orderId,
-        UUID productId,
+        @Nullable UUID productId,
         CheckoutOutcome outcome,
         @Nullable RejectReason rejectReason,
         boolean duplicate,
@@ -32,7 +32,6 @@ public record CheckoutResult(
     public CheckoutResult {
         Objects.requireNonNull(commandId, "commandId");
         Objects.requireNonNull(orderId, "orderId");
-        Objects.requireNonNull(productId, "productId");
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(decidedAt, "decidedAt");
         if ((outcome == CheckoutOutcome.REJECTED) != (rejectReason != null)) {

@@ -9,5 +9,8 @@ public final class Headers {
     /** The kind of command as UTF-8 text, e.g. {@value CheckoutCommand#TYPE}. */
     public static final String COMMAND_TYPE = "command-type";
 
+    /** The order a record belongs to, as UTF-8 text: names the saga a reservation or reply is a step of. */
+    public static final String ORDER_ID = "order-id";
+
     private Headers() {}
 }

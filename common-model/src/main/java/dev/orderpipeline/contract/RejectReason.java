@@ -5,5 +5,7 @@ public enum RejectReason {
     /** Not enough stock left when the checkout was applied. */
     INSUFFICIENT_STOCK,
     /** The order was no longer CREATED when the command was applied (another writer decided or claimed it). */
-    ORDER_NOT_CREATED
+    ORDER_NOT_CREATED,
+    /** A cart's reservations did not all arrive within the configured time; every one made was released. */
+    RESERVATION_TIMEOUT
 }

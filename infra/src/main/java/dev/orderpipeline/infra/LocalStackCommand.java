@@ -124,7 +124,7 @@ final class LocalStackCommand implements Callable<Integer> {
             names = "--app-jvm-option",
             paramLabel = "OPTION",
             description = "JVM option for every app process, repeatable (--app-jvm-option=-Xmx512m); any given replace"
-                    + " the worker's default -Xmx128m -Xmn64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1.",
+                    + " the worker's default flags, those of checkout-worker/jvm.options.",
             showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
     List<String> appJvmOptions = new ArrayList<>();
 

@@ -1,5 +1,8 @@
 package dev.orderpipeline.infra;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -257,20 +260,34 @@ public record StackConfig(
     }
 
     /**
-     * The checkout-worker's JVM flags when none are given: the worker stays under 300 MB of resident memory while
-     * draining (261 MB measured; docs/worker-throughput.md). A small heap with half of it young keeps each poll's
-     * records from being promoted; Serial GC has the smallest footprint; C1 alone saves the C2 compiler's memory and
-     * costs nothing visible, since the worker waits for the database most of the time.
+     * The file that holds the checkout-worker's JVM flags, one per line with {@code #} comments, as a java argument
+     * file: this launcher reads it, and the container image hands it to {@code java} itself. Why each flag is there
+     * is written beside it.
      */
-    public static final List<String> WORKER_JVM_OPTIONS = List.of(
-            "-Xmx128m", "-Xmn64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError");
+    public Path workerJvmOptionsFile() {
+        return projectDirectory.resolve("checkout-worker/jvm.options");
+    }
 
     /**
      * The JVM flags of worker processes: {@link #appJvmOptions()} when any are given (they replace the defaults
-     * whole, since collector flags cannot be combined), otherwise {@link #WORKER_JVM_OPTIONS}.
+     * whole, since collector flags cannot be combined), otherwise those of {@link #workerJvmOptionsFile()}.
      */
     public List<String> workerJvmOptions() {
-        return appJvmOptions.isEmpty() ? WORKER_JVM_OPTIONS : appJvmOptions;
+        return appJvmOptions.isEmpty() ? readJvmOptions(workerJvmOptionsFile()) : appJvmOptions;
+    }
+
+    /** The flags of a java argument file of one flag per line: blank lines and {@code #} comments left out. */
+    static List<String> readJvmOptions(Path file) {
+        try {
+            return Files.readAllLines(file).stream()
+                    .map(String::strip)
+                    .filter(line -> !line.isEmpty() && !line.startsWith("#"))
+                    .toList();
+        } catch (IOException ex) {
+            throw new UncheckedIOException(
+                    "could not read the worker's JVM flags from " + file + "; point --project-dir at the repository",
+                    ex);
+        }
     }
 
     /** The jar of order-api, built by {@code mvn package}. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import dev.orderpipeline.infra.Postgres;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -128,6 +129,47 @@ class InvariantCheckerTests {
     @Test
     void refusesAnUnknownProduct() {
         assertThatIllegalArgumentException().isThrownBy(() -> checker.check(UUID.randomUUID(), 1));
+    }
+
+    @Test
+    void judgesEachOfManyProductsReadTogetherAsItJudgesItAlone() throws SQLException {
+        var sound = product(1);
+        pay(order(sound, "COMPLETED", null));
+        order(sound, "REJECTED", "INSUFFICIENT_STOCK");
+        var drifting = product(2);
+        pay(order(drifting, "COMPLETED", null));
+        var doubleCharged = product(1);
+        var twice = order(doubleCharged, "COMPLETED", null);
+        pay(twice);
+        pay(twice);
+        var open = product(2);
+        order(open, "CREATED", null);
+        var initialStock = new LinkedHashMap<UUID, Integer>();
+        initialStock.put(sound, 2);
+        initialStock.put(drifting, 2);
+        initialStock.put(doubleCharged, 2);
+        initialStock.put(open, 2);
+
+        var reports = checker.check(initialStock);
+
+        assertThat(reports)
+                .extracting(InvariantReport::productId)
+                .containsExactly(sound, drifting, doubleCharged, open);
+        for (var report : reports) {
+            assertThat(report).isEqualTo(checker.check(report.productId(), report.initialStock()));
+        }
+        assertThat(reports).extracting(InvariantReport::holds).containsExactly(true, false, false, false);
+        assertThat(checker.ordersNotFinal(initialStock.keySet())).isOne();
+    }
+
+    @Test
+    void refusesProductsOfWhichOneIsUnknown() throws SQLException {
+        var known = product(1);
+        var unknown = UUID.randomUUID();
+
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> checker.check(Map.of(known, 1, unknown, 1)))
+                .withMessageContaining(unknown.toString());
     }
 
     private static UUID product(int stock) throws SQLException {

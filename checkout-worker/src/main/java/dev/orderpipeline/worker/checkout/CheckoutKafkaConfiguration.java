@@ -59,10 +59,8 @@ class CheckoutKafkaConfiguration {
     /** The most the {@value #DLT_REASON_HEADER} header takes, in bytes: a few lines, whatever the record carried. */
     static final int MAX_REASON_BYTES = 1024;
 
-    static final int RESULT_PARTITIONS = 3;
-
     @Bean
-    NewTopic checkoutCommandsTopic(TopicProperties topics) {
+    NewTopic checkoutCommandsTopic(TopicsProperties topics) {
         return TopicBuilder.name(Topics.CHECKOUT_COMMANDS)
                 .partitions(topics.commandPartitions())
                 .replicas(topics.replicationFactor())
@@ -70,15 +68,15 @@ class CheckoutKafkaConfiguration {
     }
 
     @Bean
-    NewTopic checkoutResultsTopic(TopicProperties topics) {
+    NewTopic checkoutResultsTopic(TopicsProperties topics) {
         return TopicBuilder.name(Topics.CHECKOUT_RESULTS)
-                .partitions(RESULT_PARTITIONS)
+                .partitions(topics.resultPartitions())
                 .replicas(topics.replicationFactor())
                 .build();
     }
 
     @Bean
-    NewTopic checkoutCommandsDltTopic(TopicProperties topics) {
+    NewTopic checkoutCommandsDltTopic(TopicsProperties topics) {
         // as many partitions as the commands topic: a dead letter keeps its original partition number
         return TopicBuilder.name(Topics.CHECKOUT_COMMANDS_DLT)
                 .partitions(topics.commandPartitions())

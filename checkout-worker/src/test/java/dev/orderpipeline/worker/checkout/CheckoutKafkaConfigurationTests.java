@@ -1,8 +1,11 @@
 package dev.orderpipeline.worker.checkout;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
+import dev.orderpipeline.contract.Topics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.Test;
@@ -89,6 +92,19 @@ class CheckoutKafkaConfigurationTests {
         });
     }
 
+    @Test
+    void declaresThePipelinesTopicsWithTheContractsSizesWhenNothingIsConfigured() {
+        runner.run(context -> assertThat(context.getBeansOfType(NewTopic.class).values())
+                .extracting(NewTopic::name, NewTopic::numPartitions, NewTopic::replicationFactor)
+                .containsExactlyInAnyOrder(
+                        tuple(Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_PARTITIONS, (short)
+                                Topics.REPLICATION_FACTOR),
+                        tuple(Topics.CHECKOUT_RESULTS, Topics.CHECKOUT_RESULTS_PARTITIONS, (short)
+                                Topics.REPLICATION_FACTOR),
+                        tuple(Topics.CHECKOUT_COMMANDS_DLT, Topics.CHECKOUT_COMMANDS_PARTITIONS, (short)
+                                Topics.REPLICATION_FACTOR)));
+    }
+
     private static ConsumerFactory<?, ?> consumerFactory(ApplicationContext context) {
         return context.getBean(ConsumerFactory.class);
     }
@@ -98,6 +114,6 @@ class CheckoutKafkaConfigurationTests {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @EnableConfigurationProperties({WorkerProperties.class, TopicProperties.class})
+    @EnableConfigurationProperties({WorkerProperties.class, TopicsProperties.class})
     static class WorkerSettings {}
 }

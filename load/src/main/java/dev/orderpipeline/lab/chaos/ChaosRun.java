@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * @param topics counts read back from the command, result and dead-letter topics
  * @param decoy the product whose orders the poison records named, which nothing may have changed
  * @param timeline per second of the run
- * @param checks the issue's criteria, each with what was expected and what was measured
+ * @param checks the criteria a chaos run must meet, each with what was expected and what was measured
  * @param notes what the run noticed on the way (a fault that did not go as planned, bodies of unexpected answers)
  */
 public record ChaosRun(
@@ -367,7 +367,7 @@ public record ChaosRun(
             int second, long sent, long accepted, long unavailable, long failed, long decided, long open) {}
 
     /**
-     * One of the issue's criteria.
+     * One criterion a chaos run must meet.
      *
      * @param what the criterion
      * @param expected what must be measured for it to hold

@@ -85,8 +85,10 @@ public record ChaosSettings(
     }
 
     /**
-     * The issue's five faults, in its order, with the worker restarted under its name and the two database faults
-     * that leave the server up (read-only, lock timeouts) after the PostgreSQL restart: about two minutes more.
+     * The five faults the pipeline must survive (a worker killed, the broker and PostgreSQL restarted, the command
+     * topic replayed, poison records), each after the one before has settled, with the worker restarted under its
+     * name and the two database faults that leave the server up (read-only, lock timeouts) after the PostgreSQL
+     * restart: about two minutes more.
      */
     public static final List<FaultKind> DEFAULT_FAULTS = List.of(
             FaultKind.WORKER_KILL,
@@ -98,7 +100,10 @@ public record ChaosSettings(
             FaultKind.REPLAY,
             FaultKind.POISON);
 
-    /** The run: 150 checkouts/s on 5 products, the default faults in order, 1,000 poison records. */
+    /**
+     * The run docs/reliability.md reports: 150 checkouts/s on 5 products, the default faults in order, 1,000 poison
+     * records.
+     */
     public static ChaosSettings defaults() {
         return new ChaosSettings(
                 150,

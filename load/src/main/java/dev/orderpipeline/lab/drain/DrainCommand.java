@@ -21,8 +21,9 @@ import picocli.CommandLine.Option;
                     + " worker process(es) and measures commands/s from their start until the consumer group's lag is"
                     + " zero, the drain curve, the worker's RSS and CPU, and the invariants.",
             "Then, unless --no-with-ceiling, the ceiling on the same database (one JDBC writer, batches of k) to"
-                    + " compare with. Worker JVM flags go through --app-jvm-option (e.g. -Xmx192m,"
-                    + " -XX:+UseSerialGC) and are recorded in the report."
+                    + " compare with. Worker JVM flags are those of checkout-worker/jvm.options unless"
+                    + " --app-jvm-option replaces them (e.g. -Xmx192m, -XX:+UseSerialGC), and are recorded in the"
+                    + " report."
         })
 public final class DrainCommand extends BacklogCommand {
 

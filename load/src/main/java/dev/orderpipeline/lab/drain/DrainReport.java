@@ -18,7 +18,7 @@ import java.util.Map;
 /** What a drain found: the worker's rate against the ceiling, its memory and CPU, the drain curve, the invariants. */
 public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun run) implements LabReport {
 
-    /** The worker's memory budget the issue sets. */
+    /** The worker's memory budget while draining, which checkout-worker/jvm.options is chosen to meet. */
     static final double RSS_TARGET_MIB = 300;
 
     @Override

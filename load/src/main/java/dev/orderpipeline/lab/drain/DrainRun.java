@@ -24,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  * @param workerJvmOptions the JVM options the workers ran with
  * @param startToReadySeconds from the first worker's process start to its readiness (JVM and Spring start-up)
  * @param startToDrainedSeconds from the first worker's process start to the group's lag reaching zero
- * @param perSecondFromStart commands / startToDrainedSeconds: the figure the issue asks for
+ * @param perSecondFromStart commands / startToDrainedSeconds: what a worker delivers counting its own start, the
+ *     drain's headline figure
  * @param decidingSeconds from the first result record to the last (the workers' processing, start-up excluded)
  * @param perSecondDeciding commands decided per second over that window
  * @param curve lag and progress over time, seconds since the first worker's start

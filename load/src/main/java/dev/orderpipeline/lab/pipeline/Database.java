@@ -7,6 +7,8 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Collection;
+import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -17,10 +19,6 @@ import org.postgresql.ds.PGSimpleDataSource;
  * orders are still open, and PostgreSQL's own view of its load. The lab never writes to it.
  */
 public final class Database {
-
-    private static final String ORDERS_NOT_FINAL = """
-            SELECT count(*) FROM orders WHERE product_id = ? AND status IN ('CREATED', 'PROCESSING')
-            """;
 
     /** Sessions of this database working on a statement right now, the lab's own sampling session aside. */
     private static final String ACTIVE_SESSIONS = """
@@ -69,16 +67,12 @@ public final class Database {
     }
 
     public long ordersNotFinal(UUID productId) {
-        try (var connection = dataSource.getConnection();
-                var statement = connection.prepareStatement(ORDERS_NOT_FINAL)) {
-            statement.setObject(1, productId);
-            try (var rows = statement.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
-        } catch (SQLException ex) {
-            throw new IllegalStateException("could not count the open orders of product " + productId, ex);
-        }
+        return ordersNotFinal(List.of(productId));
+    }
+
+    /** Orders of these products not decided yet. */
+    public long ordersNotFinal(Collection<UUID> productIds) {
+        return invariants.ordersNotFinal(productIds);
     }
 
     /** A connection of its own, for a sampler that queries every few hundred milliseconds. */

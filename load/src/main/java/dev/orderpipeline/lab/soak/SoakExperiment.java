@@ -324,10 +324,7 @@ public final class SoakExperiment {
             return null;
         }
         var deadline = System.nanoTime() + FINAL_TIMEOUT.toNanos();
-        while (RunInvariants.ordersNotFinal(
-                                database.dataSource(), prepared.initialStock().keySet())
-                        > 0
-                && System.nanoTime() - deadline < 0) {
+        while (database.ordersNotFinal(prepared.initialStock().keySet()) > 0 && System.nanoTime() - deadline < 0) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
         }
         return RunInvariants.check(database.dataSource(), prepared.initialStock());

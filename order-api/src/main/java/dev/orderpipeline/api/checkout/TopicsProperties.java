@@ -1,21 +1,26 @@
 package dev.orderpipeline.api.checkout;
 
+import dev.orderpipeline.contract.Topics;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Topic layout, declared identically by the worker.
+ * Sizes of the pipeline's topics, defaulting to the contract's; the worker declares the same topics from the same
+ * properties, so whichever app starts first creates them alike.
  *
- * @param commandPartitions partitions of the commands topic and its DLT: the most products checked out in
- *     parallel
+ * @param commandPartitions partitions of the commands topic and of its dead-letter topic
  * @param resultPartitions partitions of the results topic
  * @param replicationFactor replicas of every topic
  */
 @ConfigurationProperties("orderpipeline.topics")
 record TopicsProperties(
-        @DefaultValue("6") int commandPartitions,
-        @DefaultValue("3") int resultPartitions,
-        @DefaultValue("1") int replicationFactor) {
+        @DefaultValue("" + Topics.CHECKOUT_COMMANDS_PARTITIONS)
+        int commandPartitions,
+
+        @DefaultValue("" + Topics.CHECKOUT_RESULTS_PARTITIONS)
+        int resultPartitions,
+
+        @DefaultValue("" + Topics.REPLICATION_FACTOR) int replicationFactor) {
 
     TopicsProperties {
         if (commandPartitions < 1 || resultPartitions < 1 || replicationFactor < 1) {

@@ -10,6 +10,7 @@ import dev.orderpipeline.api.ApiTestSupport;
 import dev.orderpipeline.api.Together;
 import dev.orderpipeline.contract.CheckoutCommand;
 import dev.orderpipeline.contract.Headers;
+import dev.orderpipeline.contract.Topics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import java.time.Duration;
@@ -19,6 +20,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -70,6 +74,22 @@ class KafkaCheckoutTests extends ApiTestSupport {
                 .allSatisfy(meter -> assertThat(meter.getId().getTags())
                         .extracting(Tag::getKey)
                         .containsExactly("outcome"));
+    }
+
+    @Test
+    void createsThePipelinesTopicsWithTheContractsPartitionCountsWhenNothingIsConfigured() throws Exception {
+        try (var admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString()))) {
+            var topics = admin.describeTopics(
+                            List.of(Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_RESULTS, Topics.CHECKOUT_COMMANDS_DLT))
+                    .allTopicNames()
+                    .get(10, TimeUnit.SECONDS);
+
+            assertThat(topics.get(Topics.CHECKOUT_COMMANDS).partitions()).hasSize(Topics.CHECKOUT_COMMANDS_PARTITIONS);
+            assertThat(topics.get(Topics.CHECKOUT_RESULTS).partitions()).hasSize(Topics.CHECKOUT_RESULTS_PARTITIONS);
+            assertThat(topics.get(Topics.CHECKOUT_COMMANDS_DLT).partitions())
+                    .hasSize(Topics.CHECKOUT_COMMANDS_PARTITIONS);
+        }
     }
 
     @Test

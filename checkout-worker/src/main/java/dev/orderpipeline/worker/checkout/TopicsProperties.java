@@ -1,0 +1,31 @@
+package dev.orderpipeline.worker.checkout;
+
+import dev.orderpipeline.contract.Topics;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Sizes of the pipeline's topics, defaulting to the contract's; order-api declares the same topics from the same
+ * properties, so whichever app starts first creates them alike.
+ *
+ * @param commandPartitions partitions of the commands topic and of its dead-letter topic
+ * @param resultPartitions partitions of the results topic
+ * @param replicationFactor replicas of every topic
+ */
+@ConfigurationProperties("orderpipeline.topics")
+record TopicsProperties(
+        @DefaultValue("" + Topics.CHECKOUT_COMMANDS_PARTITIONS)
+        int commandPartitions,
+
+        @DefaultValue("" + Topics.CHECKOUT_RESULTS_PARTITIONS)
+        int resultPartitions,
+
+        @DefaultValue("" + Topics.REPLICATION_FACTOR) int replicationFactor) {
+
+    TopicsProperties {
+        if (commandPartitions < 1 || resultPartitions < 1 || replicationFactor < 1) {
+            throw new IllegalArgumentException("orderpipeline.topics.* must be positive: " + commandPartitions + ", "
+                    + resultPartitions + ", " + replicationFactor);
+        }
+    }
+}
