@@ -19,8 +19,7 @@ final class BrokerRestart implements Fault {
     @Override
     public void inject(FaultRun run) {
         var down = run.settings().brokerDown();
-        run.progress().phase("broker down " + down.toSeconds() + " s", 0);
-        run.recover(run.carryOut(FaultKind.BROKER_RESTART, "broker restart", start -> {
+        run.once(FaultKind.BROKER_RESTART, "broker down " + down.toSeconds() + " s", "broker restart", start -> {
             var broker = run.stack()
                     .broker()
                     .orElseThrow(() -> new IllegalStateException("the stack uses an external Kafka cluster"));
@@ -35,7 +34,7 @@ final class BrokerRestart implements Fault {
                     stopped - start,
                     starting - stopped,
                     run.clock().now() - starting));
-        }));
+        });
     }
 
     @Override

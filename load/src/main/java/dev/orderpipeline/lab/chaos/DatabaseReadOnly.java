@@ -18,16 +18,19 @@ final class DatabaseReadOnly implements Fault {
     @Override
     public void inject(FaultRun run) {
         var length = run.settings().databaseFault();
-        run.progress().phase("database read-only " + length.toSeconds() + " s", 0);
-        run.recover(run.carryOut(FaultKind.DATABASE_READ_ONLY, "database read-only", start -> {
-            var outcome = run.databaseFaults().readOnly(length);
-            return run.done(String.format(
-                    Locale.ROOT,
-                    "ALTER DATABASE ... SET default_transaction_read_only = on and %d sessions of the apps"
-                            + " terminated; %.1f s later RESET and %d sessions terminated again",
-                    outcome.terminatedAtStart(),
-                    length.toMillis() / 1000.0,
-                    outcome.terminatedAtEnd()));
-        }));
+        run.once(
+                FaultKind.DATABASE_READ_ONLY,
+                "database read-only " + length.toSeconds() + " s",
+                "database read-only",
+                start -> {
+                    var outcome = run.databaseFaults().readOnly(length);
+                    return run.done(String.format(
+                            Locale.ROOT,
+                            "ALTER DATABASE ... SET default_transaction_read_only = on and %d sessions of the apps"
+                                    + " terminated; %.1f s later RESET and %d sessions terminated again",
+                            outcome.terminatedAtStart(),
+                            length.toMillis() / 1000.0,
+                            outcome.terminatedAtEnd()));
+                });
     }
 }

@@ -18,37 +18,40 @@ final class DatabaseRestart implements Fault {
     @Override
     public void inject(FaultRun run) {
         var down = run.settings().databaseDown();
-        run.progress().phase("PostgreSQL down " + down.toSeconds() + " s", 0);
-        run.recover(run.carryOut(FaultKind.DATABASE_RESTART, "PostgreSQL restart", start -> {
-            var postgres = run.stack()
-                    .postgres()
-                    .filter(Postgres::isRestartable)
-                    .orElseThrow(() -> new IllegalStateException(
-                            "the stack's PostgreSQL is not an embedded one with a data directory of its own"));
-            try {
-                postgres.stopServer();
-                var stopped = run.clock().now();
-                FaultRun.pause(down);
-                var starting = run.clock().now();
-                postgres.startServer();
-                return run.done(String.format(
-                        Locale.ROOT,
-                        "pg_ctl stop -m fast took %.1f s (sessions terminated, port closed), down %.1f s, start on"
-                                + " the same data directory and port took %.1f s",
-                        stopped - start,
-                        starting - stopped,
-                        run.clock().now() - starting));
-            } catch (RuntimeException ex) {
-                // the later faults and the judge need it up
-                if (!postgres.isServerRunning()) {
+        run.once(
+                FaultKind.DATABASE_RESTART,
+                "PostgreSQL down " + down.toSeconds() + " s",
+                "PostgreSQL restart",
+                start -> {
+                    var postgres = run.stack()
+                            .postgres()
+                            .filter(Postgres::isRestartable)
+                            .orElseThrow(() -> new IllegalStateException(
+                                    "the stack's PostgreSQL is not an embedded one with a data directory of its own"));
                     try {
+                        postgres.stopServer();
+                        var stopped = run.clock().now();
+                        FaultRun.pause(down);
+                        var starting = run.clock().now();
                         postgres.startServer();
-                    } catch (RuntimeException again) {
-                        ex.addSuppressed(again);
+                        return run.done(String.format(
+                                Locale.ROOT,
+                                "pg_ctl stop -m fast took %.1f s (sessions terminated, port closed), down %.1f s, start on"
+                                        + " the same data directory and port took %.1f s",
+                                stopped - start,
+                                starting - stopped,
+                                run.clock().now() - starting));
+                    } catch (RuntimeException ex) {
+                        // the later faults and the judge need it up
+                        if (!postgres.isServerRunning()) {
+                            try {
+                                postgres.startServer();
+                            } catch (RuntimeException again) {
+                                ex.addSuppressed(again);
+                            }
+                        }
+                        throw ex;
                     }
-                }
-                throw ex;
-            }
-        }));
+                });
     }
 }

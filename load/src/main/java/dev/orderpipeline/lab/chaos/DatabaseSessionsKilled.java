@@ -19,8 +19,7 @@ final class DatabaseSessionsKilled implements Fault {
 
     @Override
     public void inject(FaultRun run) {
-        run.progress().phase("database sessions killed", 0);
-        run.recover(run.carryOut(FaultKind.DATABASE_SESSIONS_KILLED, "database sessions killed", start -> {
+        run.once(FaultKind.DATABASE_SESSIONS_KILLED, "database sessions killed", "database sessions killed", start -> {
             var terminated = run.database().terminateSessions(run.settings().databaseDown(), PERIOD);
             return run.done(String.format(
                     Locale.ROOT,
@@ -29,6 +28,6 @@ final class DatabaseSessionsKilled implements Fault {
                     PERIOD.toMillis(),
                     run.clock().now() - start,
                     terminated));
-        }));
+        });
     }
 }

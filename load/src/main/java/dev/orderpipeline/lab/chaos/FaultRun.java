@@ -127,6 +127,12 @@ record FaultRun(
         return new Done(clock.now(), detail, null, null);
     }
 
+    /** A fault done once: the progress line says {@code phase}, its window goes to the recovery. */
+    void once(FaultKind kind, String phase, String name, Steps steps) {
+        progress.phase(phase, 0);
+        recover(carryOut(kind, name, steps));
+    }
+
     /** Hands a fault window to the recovery that follows it. */
     void recover(FaultWindow window) {
         recovery.accept(window);

@@ -17,21 +17,24 @@ final class LockTimeoutStorm implements Fault {
     @Override
     public void inject(FaultRun run) {
         var length = run.settings().databaseFault();
-        run.progress().phase("lock-timeout storm " + length.toSeconds() + " s", 0);
-        run.recover(run.carryOut(FaultKind.LOCK_TIMEOUT_STORM, "lock-timeout storm", start -> {
-            var outcome = run.databaseFaults().lockTimeoutStorm(length, run.products());
-            return run.done(String.format(
-                    Locale.ROOT,
-                    "ALTER DATABASE ... SET lock_timeout = '100ms' and %d sessions of the apps terminated; the lab"
-                            + " held the %d products' rows FOR UPDATE %d times for %d ms (%d ms apart, waited up to"
-                            + " %d ms for them); then RESET and %d sessions terminated again",
-                    outcome.terminatedAtStart(),
-                    run.products().size(),
-                    outcome.locks().holds(),
-                    DatabaseFaults.LOCK_HOLD.toMillis(),
-                    DatabaseFaults.LOCK_GAP.toMillis(),
-                    outcome.locks().longestWaitMillis(),
-                    outcome.terminatedAtEnd()));
-        }));
+        run.once(
+                FaultKind.LOCK_TIMEOUT_STORM,
+                "lock-timeout storm " + length.toSeconds() + " s",
+                "lock-timeout storm",
+                start -> {
+                    var outcome = run.databaseFaults().lockTimeoutStorm(length, run.products());
+                    return run.done(String.format(
+                            Locale.ROOT,
+                            "ALTER DATABASE ... SET lock_timeout = '100ms' and %d sessions of the apps terminated; the lab"
+                                    + " held the %d products' rows FOR UPDATE %d times for %d ms (%d ms apart, waited up to"
+                                    + " %d ms for them); then RESET and %d sessions terminated again",
+                            outcome.terminatedAtStart(),
+                            run.products().size(),
+                            outcome.locks().holds(),
+                            DatabaseFaults.LOCK_HOLD.toMillis(),
+                            DatabaseFaults.LOCK_GAP.toMillis(),
+                            outcome.locks().longestWaitMillis(),
+                            outcome.terminatedAtEnd()));
+                });
     }
 }

@@ -37,8 +37,7 @@ final class Poison implements Fault {
     @Override
     public void inject(FaultRun run) {
         var count = run.settings().poisonRecords();
-        run.progress().phase(count + " poison records", 0);
-        run.recover(run.carryOut(FaultKind.POISON, "poison records", start -> {
+        run.once(FaultKind.POISON, count + " poison records", "poison records", start -> {
             var decoys = Objects.requireNonNull(run.decoys(), "decoys are prepared for poison");
             var sent = PoisonRecords.perKind(count);
             run.poison().record(sent, start);
@@ -52,7 +51,7 @@ final class Poison implements Fault {
             send(run, records);
             return run.done(
                     records.size() + " records to " + Topics.CHECKOUT_COMMANDS + " keyed by the hot products: " + sent);
-        }));
+        });
     }
 
     /** Writes the records and waits for every acknowledgement. */

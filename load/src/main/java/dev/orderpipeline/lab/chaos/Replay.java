@@ -26,8 +26,7 @@ final class Replay implements Fault {
 
     @Override
     public void inject(FaultRun run) {
-        run.progress().phase("replay from offset 0", 0);
-        run.recover(run.carryOut(FaultKind.REPLAY, "replay from offset 0", start -> {
+        run.once(FaultKind.REPLAY, "replay from offset 0", "replay from offset 0", start -> {
             var group = "replay-" + run.runTag();
             var end = run.topics().endOffsets(Topics.CHECKOUT_COMMANDS);
             @Nullable AppProcess worker = null;
@@ -40,7 +39,7 @@ final class Replay implements Fault {
                     worker.stop();
                 }
             }
-        }));
+        });
     }
 
     /** Waits until the group's committed offsets reach {@code end}, up to the replay limit. */

@@ -38,19 +38,22 @@ final class WorkerKillRestart implements Fault {
 
     @Override
     public void inject(FaultRun run) {
-        run.progress().phase("kill -9 and restart under its name", 0);
-        run.recover(run.carryOut(FaultKind.WORKER_KILL_RESTART, "kill -9 and restart under its name", start -> {
-            var workers = run.mainWorkers();
-            var partitionCount =
-                    run.topics().endOffsets(Topics.CHECKOUT_COMMANDS).size();
-            var partitionOf = new HashMap<UUID, Integer>();
-            run.products().forEach(product -> partitionOf.put(product, partitionOf(product, partitionCount)));
-            var victim = choose(
-                    workers.stream().map(AppProcess::name).toList(),
-                    run.topics().members(LIVE_GROUP, Topics.CHECKOUT_COMMANDS),
-                    partitionOf);
-            return killAndRestart(run, workers.get(victim.worker()), victim);
-        }));
+        run.once(
+                FaultKind.WORKER_KILL_RESTART,
+                "kill -9 and restart under its name",
+                "kill -9 and restart under its name",
+                start -> {
+                    var workers = run.mainWorkers();
+                    var partitionCount =
+                            run.topics().endOffsets(Topics.CHECKOUT_COMMANDS).size();
+                    var partitionOf = new HashMap<UUID, Integer>();
+                    run.products().forEach(product -> partitionOf.put(product, partitionOf(product, partitionCount)));
+                    var victim = choose(
+                            workers.stream().map(AppProcess::name).toList(),
+                            run.topics().members(LIVE_GROUP, Topics.CHECKOUT_COMMANDS),
+                            partitionOf);
+                    return killAndRestart(run, workers.get(victim.worker()), victim);
+                });
     }
 
     /**
