@@ -80,6 +80,7 @@ public final class Progress implements AutoCloseable {
     /**
      * Starts part {@code number} of {@code count} of a long run, e.g. {@code item("cell", 7, 36, "hot p=6 w=2")}: the
      * line then says {@code cell 7/36 hot p=6 w=2} before the phase, and the time left from the parts done so far.
+     * The label may be empty when the phases say what the part is; a phase that starts with the label drops it.
      */
     public synchronized void item(String noun, int number, int count, String label) {
         var now = nanoTime.getAsLong();
@@ -156,15 +157,15 @@ public final class Progress implements AutoCloseable {
         var text = new StringBuilder(command);
         var part = item;
         if (part != null) {
-            text.append(GAP)
-                    .append(part.noun())
-                    .append(' ')
-                    .append(part.number())
-                    .append('/')
-                    .append(part.count());
-            text.append(GAP).append(part.label());
+            text.append(GAP).append(itemName(part));
+            if (!part.label().isEmpty() && current.startsWith(part.label())) {
+                // a phase named after its part ("naive #1 checkout" in "strategy 2/9  naive #1") says it once
+                current = current.substring(part.label().length()).replaceFirst("^[:\\s]+", "");
+            }
         }
-        text.append(GAP).append(current);
+        if (!current.isEmpty()) {
+            text.append(GAP).append(current);
+        }
         if (total > 0 || count > 0) {
             text.append(GAP).append(count);
             if (total > 0) {
@@ -187,20 +188,13 @@ public final class Progress implements AutoCloseable {
 
     private String itemLine(long now) {
         var part = item;
-        if (part == null) {
-            return command;
-        }
-        return command
-                + GAP
-                + part.noun()
-                + ' '
-                + part.number()
-                + '/'
-                + part.count()
-                + GAP
-                + part.label()
-                + GAP
-                + times(part, now);
+        return part == null ? command : command + GAP + itemName(part) + GAP + times(part, now);
+    }
+
+    /** {@code cell 7/36  P=6 W=2 hot}, or without a label {@code run 7/30}. */
+    private static String itemName(Item part) {
+        var name = part.noun() + ' ' + part.number() + '/' + part.count();
+        return part.label().isEmpty() ? name : name + GAP + part.label();
     }
 
     /** {@code elapsed 12m04s  left ~50m}; the time left only once a part is done to judge by. */

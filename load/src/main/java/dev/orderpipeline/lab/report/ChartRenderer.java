@@ -125,7 +125,8 @@ final class ChartRenderer {
     /**
      * A chart as drawn: the image, the JFreeChart plot(s) in it (one per panel), and where its legend went.
      *
-     * @param legend the legend's bounds in the image; null when the chart has none
+     * @param legend the legend's size (for a single chart) or bounds (for panels) in the image; null when the chart
+     *     has none
      */
     record Drawing(
             BufferedImage image,
@@ -164,9 +165,16 @@ final class ChartRenderer {
         var image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
         var g2 = graphics(image);
         chart.draw(g2, new Rectangle2D.Double(0, 0, WIDTH, HEIGHT));
-        g2.dispose();
         var legend = chart.getLegend();
-        return new Drawing(image, List.of(chart), legend == null ? null : legend.getBounds());
+        // JFreeChart does not keep where it drew a title; arranged again in the whole image, it takes the same size
+        var size = legend == null
+                ? null
+                : legend.arrange(g2, new RectangleConstraint(new Range(0, WIDTH), new Range(0, HEIGHT)));
+        g2.dispose();
+        return new Drawing(
+                image,
+                List.of(chart),
+                size == null ? null : new Rectangle2D.Double(0, 0, size.getWidth(), size.getHeight()));
     }
 
     private static Graphics2D graphics(BufferedImage image) {
