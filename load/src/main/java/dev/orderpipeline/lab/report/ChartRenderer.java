@@ -394,17 +394,18 @@ final class ChartRenderer {
             renderer.setSeriesPaint(series, colour);
             renderer.setSeriesStroke(series, name.endsWith(MEDIAN_SUFFIX) ? DASHED : SOLID);
         }
+        // lines and windows under the data, every label above every line: a label is never crossed out
         for (var index = 0; index < events.size(); index++) {
-            plot.addDomainMarker(marker(events.get(index), index), Layer.FOREGROUND);
+            plot.addDomainMarker(marker(events.get(index)), Layer.BACKGROUND);
+            plot.addDomainMarker(label(events.get(index), index), Layer.FOREGROUND);
         }
         return chart;
     }
 
-    private static Marker marker(Chart.Event event, int index) {
-        Marker marker;
+    private static Marker marker(Chart.Event event) {
         if (event.window()) {
             // shaded, with a thin line at its start and at its end
-            marker = new IntervalMarker(
+            return new IntervalMarker(
                     event.at(),
                     event.until(),
                     withAlpha(WINDOW_COLOUR, 40),
@@ -412,16 +413,21 @@ final class ChartRenderer {
                     withAlpha(WINDOW_COLOUR, 160),
                     new BasicStroke(1f),
                     1f);
-        } else {
-            marker = new ValueMarker(event.at(), EVENT_COLOUR, EVENT_STROKE);
         }
+        return new ValueMarker(event.at(), EVENT_COLOUR, EVENT_STROKE);
+    }
+
+    /** An event's label at its start, on one of a few heights in turn so that neighbours do not overprint. */
+    private static Marker label(Chart.Event event, int index) {
+        var marker = new ValueMarker(event.at(), withAlpha(EVENT_COLOUR, 0), new BasicStroke(0f));
         marker.setLabel(event.label());
         marker.setLabelFont(EVENT_FONT);
         marker.setLabelPaint(EVENT_COLOUR);
-        marker.setLabelBackgroundColor(new Color(255, 255, 255, 210));
-        marker.setLabelAnchor(RectangleAnchor.TOP_LEFT);
+        marker.setLabelBackgroundColor(Color.WHITE);
+        // anchored right of the line (the offset widens the line's box), the text running on from there
+        marker.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
         marker.setLabelTextAnchor(TextAnchor.TOP_LEFT);
-        marker.setLabelOffset(new RectangleInsets(3 + (index % EVENT_LABEL_ROWS) * 12, 3, 0, 0));
+        marker.setLabelOffset(new RectangleInsets(3 + (index % EVENT_LABEL_ROWS) * 12, 0, 0, 3));
         return marker;
     }
 

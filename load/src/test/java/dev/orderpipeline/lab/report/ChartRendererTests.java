@@ -110,20 +110,30 @@ class ChartRendererTests {
         var chart = lines(Map.of("lag", ramp(10, 2_000)))
                 .withEvents(List.of(new Chart.Event(27.3, "worker added"), new Chart.Event(40, 55, "broker-restart")));
 
-        var markers = new ArrayList<Marker>();
-        for (var marker : plot(chart).getDomainMarkers(Layer.FOREGROUND)) {
-            markers.add((Marker) marker);
-        }
+        var plot = plot(chart);
+        var drawn = markers(plot, Layer.BACKGROUND);
+        var labels = markers(plot, Layer.FOREGROUND);
 
-        assertThat(markers).hasSize(2);
-        assertThat(markers.getFirst()).isInstanceOf(ValueMarker.class);
-        assertThat(((ValueMarker) markers.getFirst()).getValue()).isEqualTo(27.3);
-        assertThat(markers.getFirst().getLabel()).isEqualTo("worker added");
-        assertThat(markers.getLast()).isInstanceOfSatisfying(IntervalMarker.class, window -> {
+        assertThat(drawn).hasSize(2);
+        assertThat(drawn.getFirst())
+                .isInstanceOfSatisfying(
+                        ValueMarker.class, line -> assertThat(line.getValue()).isEqualTo(27.3));
+        assertThat(drawn.getLast()).isInstanceOfSatisfying(IntervalMarker.class, window -> {
             assertThat(window.getStartValue()).isEqualTo(40);
             assertThat(window.getEndValue()).isEqualTo(55);
         });
-        assertThat(markers.getLast().getLabel()).isEqualTo("broker-restart");
+        assertThat(labels).map(Marker::getLabel).containsExactly("worker added", "broker-restart");
+    }
+
+    private static List<Marker> markers(XYPlot plot, Layer layer) {
+        var markers = new ArrayList<Marker>();
+        var found = plot.getDomainMarkers(layer);
+        if (found != null) {
+            for (var marker : found) {
+                markers.add((Marker) marker);
+            }
+        }
+        return markers;
     }
 
     @Test
