@@ -385,24 +385,17 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
      */
     private Chart latencyChart(int rates) {
         var title = "Checkout latency per run";
+        Map<String, ToDoubleFunction<Latency>> percentiles = new LinkedHashMap<>();
+        percentiles.put("p50", Latency::p50Ms);
+        percentiles.put("p95", Latency::p95Ms);
+        percentiles.put("p99", Latency::p99Ms);
+        percentiles.put("max", Latency::maxMs);
         if (rates > 1) {
             var byRun = new LinkedHashMap<String, Map<String, List<Chart.Point>>>();
             for (var run : runs) {
-                var percentiles =
-                        byRun.computeIfAbsent(run.strategy() + ", " + run.keys(), key -> new LinkedHashMap<>());
-                var rate = run.targetRate();
-                percentiles
-                        .computeIfAbsent("p50", key -> new ArrayList<>())
-                        .add(new Chart.Point(rate, run.latency().p50Ms()));
-                percentiles
-                        .computeIfAbsent("p95", key -> new ArrayList<>())
-                        .add(new Chart.Point(rate, run.latency().p95Ms()));
-                percentiles
-                        .computeIfAbsent("p99", key -> new ArrayList<>())
-                        .add(new Chart.Point(rate, run.latency().p99Ms()));
-                percentiles
-                        .computeIfAbsent("max", key -> new ArrayList<>())
-                        .add(new Chart.Point(rate, run.latency().maxMs()));
+                var lines = byRun.computeIfAbsent(run.strategy() + ", " + run.keys(), key -> new LinkedHashMap<>());
+                percentiles.forEach((name, percentile) -> lines.computeIfAbsent(name, key -> new ArrayList<>())
+                        .add(new Chart.Point(run.targetRate(), percentile.applyAsDouble(run.latency()))));
             }
             var panels = new ArrayList<Chart.Panel>();
             byRun.forEach((name, values) -> panels.add(new Chart.Panel(name, values, List.of())));
@@ -418,22 +411,13 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                     (int) runs.stream().map(SoakRun::strategy).distinct().count(),
                     panels);
         }
-        var percentiles = new LinkedHashMap<String, Map<String, Number>>();
-        for (var run : runs) {
-            percentiles
-                    .computeIfAbsent("p50", key -> new LinkedHashMap<>())
-                    .put(run.label(), run.latency().p50Ms());
-            percentiles
-                    .computeIfAbsent("p95", key -> new LinkedHashMap<>())
-                    .put(run.label(), run.latency().p95Ms());
-            percentiles
-                    .computeIfAbsent("p99", key -> new LinkedHashMap<>())
-                    .put(run.label(), run.latency().p99Ms());
-            percentiles
-                    .computeIfAbsent("max", key -> new LinkedHashMap<>())
-                    .put(run.label(), run.latency().maxMs());
-        }
-        return new Chart.Bars("latency", title, "ms", false, percentiles, Chart.Scale.AUTO);
+        var bars = new LinkedHashMap<String, Map<String, Number>>();
+        percentiles.forEach((name, percentile) -> {
+            var values = new LinkedHashMap<String, Number>();
+            runs.forEach(run -> values.put(run.label(), percentile.applyAsDouble(run.latency())));
+            bars.put(name, values);
+        });
+        return new Chart.Bars("latency", title, "ms", false, bars, Chart.Scale.AUTO);
     }
 
     /** The runs' series grouped into a panel per key distribution and rate, in the order the runs ran. */

@@ -1,5 +1,7 @@
 package dev.orderpipeline.lab.report;
 
+import static dev.orderpipeline.lab.report.Chart.Scale.AUTO;
+import static dev.orderpipeline.lab.report.Chart.Scale.LINEAR;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.awt.Color;
@@ -150,17 +152,7 @@ class ChartRendererTests {
                 panels.add(new Chart.Panel(keys + " @ " + rate + "/s", values, List.of()));
             }
         }
-        var chart = new Chart.Panels(
-                "latency-over-time",
-                "Latency per second",
-                "solid: p99, dashed: p50",
-                "second",
-                "ms",
-                Chart.Scale.LINEAR,
-                Chart.Scale.AUTO,
-                true,
-                5,
-                panels);
+        var chart = new Chart.Panels("latency-over-time", "Latency", "", "s", "ms", LINEAR, AUTO, true, 5, panels);
 
         var drawing = ChartRenderer.draw(chart);
         ChartRenderer.render(chart, folder);
