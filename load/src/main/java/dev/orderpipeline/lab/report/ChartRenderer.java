@@ -224,6 +224,10 @@ final class ChartRenderer {
                 plot.setRangeAxis(axis);
             }
         }
+        if (bars.values().size() == 1 && bars.values().containsKey(bars.valueAxis())) {
+            // one series named as the axis: a legend would only repeat the axis label (a lone "200" it would not)
+            chart.removeLegend();
+        }
         compactLegend(chart, dataset.getRowCount());
         return chart;
     }
