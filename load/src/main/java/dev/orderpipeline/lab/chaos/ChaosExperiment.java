@@ -111,6 +111,11 @@ public final class ChaosExperiment {
                 progress.phase("warm-up", 0);
                 FaultInjector.pause(settings.warmup());
                 for (var kind : settings.faults()) {
+                    progress.item(
+                            "fault",
+                            settings.faults().indexOf(kind) + 1,
+                            settings.faults().size(),
+                            kind.label());
                     switch (kind) {
                         case WORKER_KILL -> {
                             for (var number = 1; number <= settings.workerKills(); number++) {

@@ -73,10 +73,11 @@ public final class CompareExperiment {
         // repetitions outermost: a slow drift of the machine spreads over all strategies instead of one
         for (var repetition = 1; repetition <= settings.repetitions(); repetition++) {
             for (var strategy : available) {
+                var label = settings.repetitions() == 1 ? strategy : strategy + " #" + repetition;
+                progress.item("strategy", runs.size() + 1, settings.repetitions() * available.size(), label);
                 if (repetition == 1 && settings.warmup() > 0) {
                     warmUp(strategy);
                 }
-                var label = settings.repetitions() == 1 ? strategy : strategy + " #" + repetition;
                 var run = runOne(strategy, repetition, label, settings.initialStock(), settings.parallel());
                 progress.note(String.format(
                         Locale.ROOT,

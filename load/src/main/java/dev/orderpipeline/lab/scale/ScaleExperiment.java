@@ -49,6 +49,9 @@ public final class ScaleExperiment {
 
     public List<ScaleCell> run() {
         var cells = new ArrayList<ScaleCell>();
+        var cellCount = settings.partitionCounts().size()
+                * settings.workerCounts().size()
+                * settings.distributions().size();
         try (var watch = new GroupWatch(target.bootstrapServers());
                 var fleet = new WorkerFleet(target)) {
             for (var partitions : settings.partitionCounts()) {
@@ -76,6 +79,7 @@ public final class ScaleExperiment {
                             settings.timeout(),
                             progress);
                     for (var keys : settings.distributions()) {
+                        progress.item("cell", cells.size() + 1, cellCount, cellName(partitions, workers, keys));
                         var cell = runCell(watch, fleet, group, partitions, workers, keys);
                         progress.note(String.format(
                                 Locale.ROOT,
@@ -99,7 +103,7 @@ public final class ScaleExperiment {
     private ScaleCell runCell(
             GroupWatch watch, WorkerFleet fleet, String group, int partitions, int workers, KeyDistribution keys) {
         var database = target.database();
-        var name = "P=" + partitions + " W=" + workers + " " + keys.label();
+        var name = cellName(partitions, workers, keys);
         var cellTag = "scale-" + tag + "-p" + partitions + "w" + workers + "-"
                 + keys.label().replace(':', '_');
         Backlog backlog = new BacklogWriter(database.dataSource())
@@ -185,5 +189,10 @@ public final class ScaleExperiment {
             points.add(new ScaleCell.LagPoint(sample.atMillis() / 1000.0, lags));
         }
         return points;
+    }
+
+    /** As {@link ScaleCell#label()}: the progress line's cell and the phases in it. */
+    private static String cellName(int partitions, int workers, KeyDistribution keys) {
+        return "P=" + partitions + " W=" + workers + " " + keys.label();
     }
 }
