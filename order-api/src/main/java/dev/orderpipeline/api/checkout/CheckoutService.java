@@ -161,8 +161,12 @@ final class CheckoutService {
     }
 
     private CheckoutCommand publish(Order order) {
+        if (order.lines().size() > 1) {
+            throw new UnsupportedOperationException("the checkout of carts comes with their command");
+        }
+        var line = order.lines().getFirst();
         var command =
-                CheckoutCommand.of(order.id(), order.productId(), order.userId(), order.quantity(), clock.instant());
+                CheckoutCommand.of(order.id(), line.productId(), order.userId(), line.quantity(), clock.instant());
         publisher.publish(command);
         return command;
     }
@@ -200,16 +204,7 @@ final class CheckoutService {
      */
     private static CheckoutReply decided(Order order, CheckoutResult result, Duration waited) {
         var status = result.outcome() == CheckoutOutcome.COMPLETED ? OrderStatus.COMPLETED : OrderStatus.REJECTED;
-        var decided = new Order(
-                order.id(),
-                order.userId(),
-                order.productId(),
-                order.quantity(),
-                status,
-                result.rejectReason(),
-                order.createdAt(),
-                result.decidedAt());
-        return new CheckoutReply.Decided(decided, waited);
+        return new CheckoutReply.Decided(order.decided(status, result.rejectReason(), result.decidedAt()), waited);
     }
 
     private static String outcomeOf(RuntimeException ex) {
