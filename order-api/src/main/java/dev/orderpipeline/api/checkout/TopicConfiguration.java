@@ -34,4 +34,21 @@ class TopicConfiguration {
                 .replicas(topics.replicationFactor())
                 .build();
     }
+
+    @Bean
+    NewTopic checkoutCartsTopic(TopicsProperties topics) {
+        return TopicBuilder.name(Topics.CHECKOUT_CARTS)
+                .partitions(topics.cartPartitions())
+                .replicas(topics.replicationFactor())
+                .build();
+    }
+
+    @Bean
+    NewTopic checkoutCartsDeadLetterTopic(TopicsProperties topics) {
+        // as for the commands: a dead letter keeps its original partition
+        return TopicBuilder.name(Topics.CHECKOUT_CARTS_DLT)
+                .partitions(topics.cartPartitions())
+                .replicas(topics.replicationFactor())
+                .build();
+    }
 }
