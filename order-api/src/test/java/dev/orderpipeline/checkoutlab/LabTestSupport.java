@@ -41,9 +41,18 @@ abstract class LabTestSupport extends ApiTestSupport {
 
     static final String LAB_DATABASE_URL = Postgres.forTests().createDatabase("order_api_lab");
 
-    /** Every strategy of the lab. */
+    /** Every strategy of the lab: those of single-product orders, then those of carts. */
     static final List<String> STRATEGIES = List.of(
-            "naive", "naive-tx", "app-lock", "db-atomic", "for-update", "optimistic", "serializable", "status-claim");
+            "naive",
+            "naive-tx",
+            "app-lock",
+            "db-atomic",
+            "for-update",
+            "optimistic",
+            "serializable",
+            "status-claim",
+            "cart-for-update",
+            "cart-for-update-unsorted");
 
     @DynamicPropertySource
     static void labDatabase(DynamicPropertyRegistry registry) {
