@@ -120,12 +120,7 @@ class CartCheckoutTests extends ApiTestSupport {
     void refusesToCheckOutACartThatIsNotCreated(String status) {
         var alice = newUser();
         var orderId = placeCart(alice, createProduct(5, "1.00"), 1, createProduct(5, "1.00"), 1);
-        jdbc.sql("""
-                        UPDATE orders
-                           SET status = :status,
-                               reject_reason = CASE WHEN :status = 'REJECTED' THEN 'INSUFFICIENT_STOCK' END
-                         WHERE id = :id
-                        """).param("status", status).param("id", orderId).update();
+        decideInDatabase(orderId, status);
 
         var response = api.post("/api/orders/" + orderId + "/checkout", null, AUTHORIZATION, bearer(alice));
 
