@@ -27,11 +27,11 @@ class CartStrategyRaceTests extends LabTestSupport {
 
     private static final int CARTS = 8;
     private static final int STOCK = 6;
-    private static final String QUERY = "delayMs=20&maxAttempts=50";
+    private static final String RETRYING = "delayMs=20&maxAttempts=50";
 
     @Test
     void sortedLocksSellExactlyTheStockWithoutADeadlock() {
-        var race = race(CartForUpdateCheckouts.SORTED);
+        var race = race(CartForUpdateCheckouts.SORTED, RETRYING);
 
         assertThat(race.statuses()).isEqualTo(Map.of(200, (long) CARTS));
         assertThat(race.aborted()).isZero();
@@ -45,13 +45,41 @@ class CartStrategyRaceTests extends LabTestSupport {
 
     @Test
     void unsortedLocksDeadlockYetSellNoUnitTwice() {
-        var race = race(CartForUpdateCheckouts.UNSORTED);
+        var race = race(CartForUpdateCheckouts.UNSORTED, RETRYING);
 
         assertThat(race.statuses()).isEqualTo(Map.of(200, (long) CARTS));
         assertThat(race.aborted())
                 .as("transactions aborted as deadlock victims")
                 .isPositive();
         assertCorrect(race);
+    }
+
+    @Test
+    void rejectsEachDeadlockVictimThatHasNoAttemptLeftAndTakesNothingForIt() {
+        var race = race(CartForUpdateCheckouts.UNSORTED, "delayMs=20&maxAttempts=1");
+
+        assertThat(race.statuses()).isEqualTo(Map.of(200, (long) CARTS));
+        assertThat(race.aborted()).isPositive();
+        // one attempt each: every victim is a cart given up, its lines CANCELLED, none of its units taken
+        assertThat(race.outcomes()).containsEntry("REJECTED DEADLOCK_RETRIES_EXHAUSTED", race.aborted());
+        assertCorrect(race);
+    }
+
+    @Test
+    void leavesACartWhoseLinesThePipelineReservedToThePipeline() {
+        var product = createProduct(5, "1.00");
+        var cart = placeCarts(List.of(product, createProduct(5, "1.00")), 1).getFirst();
+        jdbc.sql("UPDATE order_line SET status = 'RESERVED' WHERE order_id = :id AND line_no = 1")
+                .param("id", cart.orderId())
+                .update();
+
+        var response = checkout(cart, CartForUpdateCheckouts.SORTED, "");
+
+        assertThat(response.status()).as(response::toString).isEqualTo(409);
+        assertThat(response.json().get("type").asString())
+                .isEqualTo("urn:order-pipeline:problem:order-not-checkoutable");
+        assertThat(statusInDatabase(cart.orderId())).isEqualTo("CREATED");
+        assertThat(stock(product)).isEqualTo(5);
     }
 
     @Test
@@ -86,13 +114,13 @@ class CartStrategyRaceTests extends LabTestSupport {
             Map<String, Long> outcomes,
             long aborted) {}
 
-    private CartRace race(String strategy) {
+    private CartRace race(String strategy, String query) {
         var products =
                 List.of(createProduct(STOCK, "1.00"), createProduct(STOCK, "2.00"), createProduct(STOCK, "3.00"));
         var carts = placeCarts(products, CARTS);
         var tasks = new ArrayList<Callable<ApiClient.Response>>();
         for (var cart : carts) {
-            tasks.add(() -> checkout(cart, strategy, QUERY));
+            tasks.add(() -> checkout(cart, strategy, query));
         }
         var abortedBefore = aborted(strategy);
         var started = System.nanoTime();

@@ -199,6 +199,30 @@ class CartOrderTests extends ApiTestSupport {
         assertThat(count("order_line")).isEqualTo(lines);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("malformedCarts")
+    void refusesMalformedLinesAndPlacesNothing(String label, String body) {
+        var orders = count("orders");
+
+        var response = api.post("/api/orders", body, AUTHORIZATION, bearer(newUser()));
+
+        assertThat(response.status()).as(response::toString).isEqualTo(400);
+        assertThat(response.json().get("type").asString()).isEqualTo("urn:order-pipeline:problem:malformed-request");
+        assertThat(count("orders")).isEqualTo(orders);
+    }
+
+    static Stream<Arguments> malformedCarts() {
+        var a = "\"" + UUID.randomUUID() + "\"";
+        return Stream.of(
+                Arguments.of("lines as text", "{\"lines\": \"two\"}"),
+                Arguments.of("a line as an array", "{\"lines\": [[1, 2]]}"),
+                Arguments.of("text quantity", "{\"lines\": [{\"productId\": " + a + ", \"quantity\": \"two\"}]}"),
+                Arguments.of("invalid product id", "{\"lines\": [{\"productId\": \"nope\", \"quantity\": 1}]}"),
+                Arguments.of(
+                        "quantity beyond an integer",
+                        "{\"lines\": [{\"productId\": " + a + ", \"quantity\": 99999999999}]}"));
+    }
+
     @Test
     void refusesACartWithAnUnknownProductAndNamesIt() {
         var known = createProduct(3, "1.00");
