@@ -2,28 +2,19 @@ package dev.orderpipeline.lab.ceiling;
 
 import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.Postgres;
-import dev.orderpipeline.lab.LabCommand;
-import dev.orderpipeline.lab.LabVersion;
+import dev.orderpipeline.lab.ReportCommand;
 import dev.orderpipeline.lab.backlog.ServerCounters;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.Database;
 import dev.orderpipeline.lab.pipeline.FreshDatabase;
-import dev.orderpipeline.lab.report.Machine;
-import dev.orderpipeline.lab.report.ReportHeader;
-import dev.orderpipeline.lab.report.ReportWriter;
-import dev.orderpipeline.lab.report.Versions;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import dev.orderpipeline.lab.pipeline.TargetOptions;
+import dev.orderpipeline.lab.report.LabReport;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.stream.Stream;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Visibility;
@@ -35,11 +26,6 @@ import picocli.CommandLine.Option;
  */
 @Command(
         name = "ceiling",
-        sortOptions = false,
-        usageHelpAutoWidth = true,
-        showDefaultValues = true,
-        mixinStandardHelpOptions = true,
-        versionProvider = LabVersion.class,
         description = {
             "The bar for the worker: its per-command work (idempotency row, conditional decrement of one hot"
                     + " product's stock, order status, payment) applied straight through JDBC by one writer in"
@@ -48,7 +34,7 @@ import picocli.CommandLine.Option;
             "Runs on an embedded PostgreSQL like the stack's, or on --database-url (schema created by Flyway if"
                     + " missing). Writes report.json, report.md and report.html to the output folder."
         })
-public final class CeilingCommand implements Callable<Integer> {
+public final class CeilingCommand extends ReportCommand {
 
     @Option(
             order = 1,
@@ -131,68 +117,37 @@ public final class CeilingCommand implements Callable<Integer> {
     @Nullable
     Path workDirectory;
 
-    @Option(
-            order = 30,
-            names = "--output",
-            paramLabel = "DIR",
-            description = "Report folder; default: lab-results/<timestamp>-ceiling.",
-            showDefaultValue = Visibility.NEVER)
-    @Nullable
-    Path output;
-
     @Override
-    public Integer call() {
+    protected LabReport execute(Progress progress) {
         var settings =
                 new CeilingSettings(batchSizes, commands, Duration.ofSeconds(durationSeconds), synchronousCommit);
-        var startedAt = Instant.now();
-        var loadAtStart = LabCommand.loadAverage();
         var project = projectDirectory.toAbsolutePath().normalize();
-        CeilingReport report;
-        try (var progress = Progress.toStandardError("ceiling")) {
-            var given = databaseUrl != null || databaseServer != null;
-            progress.phase(given ? "connecting" : "starting PostgreSQL", 0);
-            try (var server = given ? null : embedded(project)) {
-                String url;
-                if (server != null) {
-                    url = server.ensureDatabase("orderpipeline");
-                } else if (databaseServer != null) {
-                    url = FreshDatabase.recreate(databaseServer, databaseUser, databasePassword, DATABASE);
-                } else {
-                    url = java.util.Objects.requireNonNull(databaseUrl);
-                }
-                var user = server != null ? server.user() : databaseUser;
-                var database = new Database(url, user, server != null ? server.password() : databasePassword);
-                Ceiling.migrate(database.dataSource());
-                var runs = new Ceiling(database.dataSource(), settings, progress).run();
-                var target = new LinkedHashMap<String, String>();
-                target.put(
-                        "database",
-                        server != null
-                                ? "embedded PostgreSQL (as the stack's)"
-                                : databaseServer != null
-                                        ? "PostgreSQL server, database " + DATABASE
-                                        : "given database");
-                ServerCounters.settings(database.dataSource())
-                        .forEach((name, value) -> target.put("server " + name, value));
-                target.put("writer synchronous_commit", settings.synchronousCommit());
-                target.put("loadAverage", "at start " + loadAtStart + "; at end " + LabCommand.loadAverage());
-                var header = new ReportHeader(
-                        "ceiling",
-                        settings.parameters(),
-                        target,
-                        Machine.current(),
-                        Versions.collect(project, database),
-                        startedAt,
-                        Instant.now());
-                report = new CeilingReport(header, settings, runs);
-            }
+        var given = databaseUrl != null || databaseServer != null;
+        progress.phase(given ? "connecting" : "starting PostgreSQL", 0);
+        try (var server = given ? null : embedded(project)) {
+            var database = server != null
+                    ? new Database(server.ensureDatabase("orderpipeline"), server.user(), server.password())
+                    : new Database(givenUrl(), databaseUser, databasePassword);
+            Ceiling.migrate(database.dataSource());
+            var runs = new Ceiling(database.dataSource(), settings, progress).run();
+            var target = new LinkedHashMap<String, String>();
+            target.put(
+                    "database",
+                    server != null
+                            ? "embedded PostgreSQL (as the stack's)"
+                            : databaseServer != null ? "PostgreSQL server, database " + DATABASE : "given database");
+            ServerCounters.settings(database.dataSource())
+                    .forEach((name, value) -> target.put("server " + name, value));
+            target.put("writer synchronous_commit", settings.synchronousCommit());
+            return new CeilingReport(header(target, project, database), settings, runs);
         }
-        var folder = output != null ? output : ReportWriter.defaultFolder(report.header());
-        ReportWriter.write(report, folder);
-        System.out.print(ReportWriter.console(report));
-        System.out.println();
-        System.out.println("Report: " + folder.toAbsolutePath().normalize().resolve(ReportWriter.HTML_FILE));
-        return 0;
+    }
+
+    /** A fresh database on {@code --database-server}, or {@code --database-url} as it is. */
+    private String givenUrl() {
+        return databaseServer != null
+                ? FreshDatabase.recreate(databaseServer, databaseUser, databasePassword, DATABASE)
+                : Objects.requireNonNull(databaseUrl);
     }
 
     private Postgres embedded(Path project) {
@@ -200,20 +155,7 @@ public final class CeilingCommand implements Callable<Integer> {
                 ? workDirectory.toAbsolutePath().normalize()
                 : project.resolve(".lab").resolve("lab");
         var data = work.resolve("ceiling-postgres");
-        deleteRecursively(data);
+        TargetOptions.deleteRecursively(data);
         return Postgres.embedded(FreePorts.one(), data, true);
-    }
-
-    private static void deleteRecursively(Path directory) {
-        if (!Files.exists(directory)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (var path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        } catch (IOException ex) {
-            throw new UncheckedIOException("could not empty " + directory, ex);
-        }
     }
 }

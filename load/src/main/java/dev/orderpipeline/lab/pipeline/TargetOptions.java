@@ -295,7 +295,8 @@ public final class TargetOptions {
         throw new IllegalStateException("found no " + count + " consecutive free ports for the workers");
     }
 
-    private static void deleteRecursively(Path directory) {
+    /** Deletes a directory of the lab's with everything in it; nothing when it is not there. */
+    public static void deleteRecursively(Path directory) {
         if (!Files.exists(directory)) {
             return;
         }

@@ -9,7 +9,6 @@ import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.pipeline.Target;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -120,17 +119,12 @@ public final class SoakCommand extends LabCommand {
     String workerGroup = "checkout-worker";
 
     @Override
-    protected String name() {
-        return "soak";
-    }
-
-    @Override
     protected boolean comparesLockStrategies() {
         return true;
     }
 
     @Override
-    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results, Instant startedAt) {
+    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results) {
         var settings = new SoakSettings(
                 strategies.stream()
                         .map(String::strip)
@@ -152,7 +146,6 @@ public final class SoakCommand extends LabCommand {
                         Duration.ofSeconds(targetOptions.requestTimeoutSeconds()),
                         workerGroup)
                 .run();
-        return new SoakReport(
-                header(settings.parameters(), target, startedAt), settings, outcome.runs(), outcome.skipped());
+        return new SoakReport(header(target), settings, outcome.runs(), outcome.skipped());
     }
 }
