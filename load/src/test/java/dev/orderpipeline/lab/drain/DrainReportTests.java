@@ -3,21 +3,15 @@ package dev.orderpipeline.lab.drain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.lab.backlog.ResultsScan;
-import dev.orderpipeline.lab.report.ReportWriter;
+import dev.orderpipeline.lab.report.CommittedReports;
 import dev.orderpipeline.lab.report.Table;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DrainReportTests {
 
-    /** The committed drain of a million checkouts: surefire runs in the module directory. */
-    private static DrainReport committed() throws IOException {
-        return ReportWriter.JSON.readValue(
-                Path.of("..", "docs", "results", "drain", ReportWriter.JSON_FILE)
-                        .toFile(),
-                DrainReport.class);
+    private static DrainReport committed() {
+        return CommittedReports.read("drain", DrainReport.class);
     }
 
     private static String figure(Table table, String name) {
@@ -40,7 +34,7 @@ class DrainReportTests {
     }
 
     @Test
-    void listsTheDrainsFiguresAsMeasured() throws IOException {
+    void listsTheDrainsFiguresAsMeasured() {
         var report = committed();
 
         var table = report.drainTable();
@@ -54,7 +48,7 @@ class DrainReportTests {
     }
 
     @Test
-    void setsTheDrainAgainstTheCeilingBeforeAndAfterPerBatchSize() throws IOException {
+    void setsTheDrainAgainstTheCeilingBeforeAndAfterPerBatchSize() {
         var table = committed().againstCeiling();
 
         // 3224.7 from the start against 6721.3 before and 3872.3 after, at k=100
@@ -63,7 +57,7 @@ class DrainReportTests {
     }
 
     @Test
-    void showsBothCeilingsUnderTitlesOfTheirOwn() throws IOException {
+    void showsBothCeilingsUnderTitlesOfTheirOwn() {
         assertThat(committed().tables())
                 .extracting(Table::title)
                 .contains("Drain", "Drain against the ceiling", "Ceiling before the drain", "Ceiling after the drain");

@@ -2,23 +2,17 @@ package dev.orderpipeline.lab.rebalance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.orderpipeline.lab.report.ReportWriter;
-import java.io.IOException;
-import java.nio.file.Path;
+import dev.orderpipeline.lab.report.CommittedReports;
 import org.junit.jupiter.api.Test;
 
 class RebalanceReportTests {
 
-    /** The committed rebalance runs: surefire runs in the module directory. */
-    private static RebalanceReport committed() throws IOException {
-        return ReportWriter.JSON.readValue(
-                Path.of("..", "docs", "results", "rebalance", ReportWriter.JSON_FILE)
-                        .toFile(),
-                RebalanceReport.class);
+    private static RebalanceReport committed() {
+        return CommittedReports.read("rebalance", RebalanceReport.class);
     }
 
     @Test
-    void showsARowPerRunWithItsPausesInSeconds() throws IOException {
+    void showsARowPerRunWithItsPausesInSeconds() {
         var report = committed();
 
         var table = report.tables().getFirst();
@@ -33,7 +27,7 @@ class RebalanceReportTests {
     }
 
     @Test
-    void leavesTheKilledColumnsEmptyForAnAddedWorker() throws IOException {
+    void leavesTheKilledColumnsEmptyForAnAddedWorker() {
         var table = committed().tables().getFirst();
 
         var addClassic = table.rows().getFirst();
@@ -45,7 +39,7 @@ class RebalanceReportTests {
     }
 
     @Test
-    void listsEveryRunsEventsUnderItsLabel() throws IOException {
+    void listsEveryRunsEventsUnderItsLabel() {
         var report = committed();
 
         var events = report.tables().get(1);

@@ -2,23 +2,17 @@ package dev.orderpipeline.lab.scale;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.orderpipeline.lab.report.ReportWriter;
-import java.io.IOException;
-import java.nio.file.Path;
+import dev.orderpipeline.lab.report.CommittedReports;
 import org.junit.jupiter.api.Test;
 
 class ScaleReportTests {
 
-    /** The committed scale run: surefire runs in the module directory. */
-    private static ScaleReport committed() throws IOException {
-        return ReportWriter.JSON.readValue(
-                Path.of("..", "docs", "results", "scale", ReportWriter.JSON_FILE)
-                        .toFile(),
-                ScaleReport.class);
+    private static ScaleReport committed() {
+        return CommittedReports.read("scale", ScaleReport.class);
     }
 
     @Test
-    void laysTheThroughputOutAsARowPerDistributionAndPartitionCountAndAColumnPerWorkerCount() throws IOException {
+    void laysTheThroughputOutAsARowPerDistributionAndPartitionCountAndAColumnPerWorkerCount() {
         var report = committed();
 
         var table = report.throughputTable();
@@ -30,7 +24,7 @@ class ScaleReportTests {
     }
 
     @Test
-    void marksACellThatWasNotRunWithADash() throws IOException {
+    void marksACellThatWasNotRunWithADash() {
         var report = committed();
         var withoutFirst = new ScaleReport(
                 report.header(),
@@ -41,7 +35,7 @@ class ScaleReportTests {
     }
 
     @Test
-    void showsOneCellRowPerCellWithItsBusiestPartitionShare() throws IOException {
+    void showsOneCellRowPerCellWithItsBusiestPartitionShare() {
         var report = committed();
 
         var table = report.cellTable();
