@@ -1,7 +1,10 @@
 package dev.orderpipeline.lab.rebalance;
 
 import dev.orderpipeline.infra.AppProcess;
+import dev.orderpipeline.lab.backlog.Backlog;
+import dev.orderpipeline.lab.backlog.CommandProducer;
 import dev.orderpipeline.lab.backlog.LagFollower;
+import dev.orderpipeline.lab.backlog.LagTimeline;
 import dev.orderpipeline.lab.backlog.OffsetSample;
 import dev.orderpipeline.lab.backlog.StackSession;
 import dev.orderpipeline.lab.backlog.WorkerFleet;
@@ -87,12 +90,23 @@ public final class RebalanceExperiment {
         var from = session.mark();
         progress.phase(label, backlog.size());
         var clockStart = System.nanoTime();
-        var event = new Event(scenario, session.fleet(), arguments, clockStart, (long)
-                Math.ceil(settings.eventAt() * backlog.size()));
+        var threshold = (long) Math.ceil(settings.eventAt() * backlog.size());
+        var event = new Event(scenario, protocol, session.fleet(), arguments, clockStart, threshold);
         var sending = session.sendInBackground(backlog, settings.rate());
         var timeline = new LagFollower(session.watch(), group, settings.interval(), false, true)
                 .follow(from.commands(), backlog.size(), clockStart, settings.timeout(), progress, event);
-        var sent = StackSession.sent(sending);
+        return measured(session, group, event, backlog, from, timeline, StackSession.sent(sending));
+    }
+
+    /** What the run's timeline, results and database say, once its lag is zero. */
+    private RebalanceRun measured(
+            StackSession session,
+            String group,
+            Event event,
+            Backlog backlog,
+            StackSession.Marks from,
+            LagTimeline timeline,
+            CommandProducer.Sent sent) {
         event.note(String.format(
                 Locale.ROOT,
                 "%.1f s: backlog of %d commands sent (%.0f/s)",
@@ -111,17 +125,16 @@ public final class RebalanceExperiment {
                     ownersAfter));
         }
         var groupType = session.watch().describe(group).type();
-        long counted = 0;
-        for (var worker : session.fleet().alive()) {
-            counted += session.fleet().duplicates(worker).orElse(0);
-        }
-        progress.phase(label + ": results and invariants", 0);
+        var counted = session.fleet().alive().stream()
+                .mapToLong(worker -> session.fleet().duplicates(worker).orElse(0))
+                .sum();
+        progress.phase(event.scenario + " / " + event.protocol + ": results and invariants", 0);
         var results = session.results(from, backlog, sent.sentAtMillis());
         var invariants = session.invariants(backlog);
         event.note(String.format(Locale.ROOT, "%.1f s: lag zero", endMillis / 1000.0));
         return new RebalanceRun(
-                scenario,
-                protocol,
+                event.scenario,
+                event.protocol,
                 groupType,
                 backlog.size(),
                 endMillis / 1000.0,
@@ -157,6 +170,7 @@ public final class RebalanceExperiment {
     private static final class Event implements LagFollower.Observer {
 
         private final String scenario;
+        private final String protocol;
         private final WorkerFleet fleet;
         private final List<String> arguments;
         private final long clockStart;
@@ -167,8 +181,15 @@ public final class RebalanceExperiment {
         private volatile Map<Integer, String> ownersBefore = Map.of();
         private volatile @Nullable String killed;
 
-        Event(String scenario, WorkerFleet fleet, List<String> arguments, long clockStart, long threshold) {
+        Event(
+                String scenario,
+                String protocol,
+                WorkerFleet fleet,
+                List<String> arguments,
+                long clockStart,
+                long threshold) {
             this.scenario = scenario;
+            this.protocol = protocol;
             this.fleet = fleet;
             this.arguments = arguments;
             this.clockStart = clockStart;
