@@ -19,4 +19,4 @@ ALTER TABLE orders DROP CONSTRAINT IF EXISTS orders_reject_reason_known;
 ALTER TABLE orders ADD CONSTRAINT orders_reject_reason_known
     CHECK (reject_reason IN ('INSUFFICIENT_STOCK', 'ORDER_NOT_CREATED', 'RESERVATION_TIMEOUT',
                              'OPTIMISTIC_RETRIES_EXHAUSTED',
-                             'SERIALIZATION_RETRIES_EXHAUSTED', 'CHECKOUT_FAILED'));
+                             'SERIALIZATION_RETRIES_EXHAUSTED', 'DEADLOCK_RETRIES_EXHAUSTED', 'CHECKOUT_FAILED'));

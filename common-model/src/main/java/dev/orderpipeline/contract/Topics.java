@@ -34,6 +34,12 @@ public final class Topics {
      */
     public static final String CHECKOUT_CARTS = "checkout.carts";
 
+    /**
+     * Default partitions of {@value #CHECKOUT_CARTS} and of its dead-letter topic: the most carts whose sagas are
+     * coordinated in parallel.
+     */
+    public static final int CHECKOUT_CARTS_PARTITIONS = 6;
+
     /** Reserve and release commands of cart lines, keyed by product id like {@link #CHECKOUT_COMMANDS}. */
     public static final String CHECKOUT_RESERVATIONS = "checkout.reservations";
 

@@ -40,8 +40,13 @@ final class CheckoutRecorder {
 
     /** The status alone, for the naive strategy. */
     void finish(LabOrder order, LabStatus status, @Nullable LabRejectReason reason, StatusWrite write) {
-        if (!statuses.finish(order.id(), status, reason, write)) {
-            throw notCheckoutable(order.id());
+        finish(order.id(), status, reason, write);
+    }
+
+    /** The status alone, of any order, a cart's too. */
+    void finish(UUID orderId, LabStatus status, @Nullable LabRejectReason reason, StatusWrite write) {
+        if (!statuses.finish(orderId, status, reason, write)) {
+            throw notCheckoutable(orderId);
         }
     }
 
@@ -52,8 +57,13 @@ final class CheckoutRecorder {
      * on the hot product row, and no two transactions lock the same rows in opposite orders.
      */
     void lockOrder(LabOrder order, LabStatus expected) {
-        if (!statuses.lockIf(order.id(), expected)) {
-            throw notCheckoutable(order.id());
+        lockOrder(order.id(), expected);
+    }
+
+    /** {@link #lockOrder(LabOrder, LabStatus)} for any order, a cart's too. */
+    void lockOrder(UUID orderId, LabStatus expected) {
+        if (!statuses.lockIf(orderId, expected)) {
+            throw notCheckoutable(orderId);
         }
     }
 

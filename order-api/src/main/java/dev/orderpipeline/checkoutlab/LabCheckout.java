@@ -38,12 +38,15 @@ final class LabCheckout {
         this.checkout = checkout;
     }
 
-    LabOrder checkout(UUID orderId, String strategyName, Caller caller, LabOptions options) {
+    LabCheckoutable checkout(UUID orderId, String strategyName, Caller caller, LabOptions options) {
         var strategy = strategies.named(strategyName);
         var started = System.nanoTime();
         var outcome = "error";
         try {
-            var decided = strategy.checkout(loadCheckoutable(orderId, caller), options);
+            LabCheckoutable decided = switch (loadCheckoutable(orderId, caller)) {
+                case LabOrder order -> strategy.checkout(order, options);
+                case LabCart cart -> strategy.checkout(cart, options);
+            };
             outcome = decided.status().name().toLowerCase(Locale.ROOT);
             return decided;
         } catch (ErrorResponseException ex) {
@@ -79,7 +82,7 @@ final class LabCheckout {
     }
 
     /** The caller's order, if CREATED: a fast refusal, not a guard; each strategy guards its own writes. */
-    private LabOrder loadCheckoutable(UUID orderId, Caller caller) {
+    private LabCheckoutable loadCheckoutable(UUID orderId, Caller caller) {
         var order = orders.findOwned(orderId, caller.userId()).orElseThrow(() -> new OrderNotFoundException(orderId));
         if (order.status() != LabStatus.CREATED) {
             throw new NotCheckoutableException(order.id(), order.status());

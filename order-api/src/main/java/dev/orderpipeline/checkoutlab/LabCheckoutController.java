@@ -37,26 +37,29 @@ class LabCheckoutController {
             description = "Decides one of the caller's CREATED orders in the request with the named strategy and"
                     + " answers 200 with the order COMPLETED or REJECTED. Some strategies are wrong on purpose"
                     + " (naive, naive-tx; app-lock beside a second writer): this exists only while the lab is on.")
-    LabOrder checkout(
+    LabCheckoutable checkout(
             Caller caller,
             @Parameter(description = "The order's id") @PathVariable UUID id,
             @Parameter(
                             description =
                                     "naive, naive-tx, app-lock, db-atomic, for-update, optimistic, serializable or"
-                                            + " status-claim (case-insensitive)")
+                                            + " status-claim for an order of one product; cart-for-update or"
+                                            + " cart-for-update-unsorted for a cart (case-insensitive)")
                     @RequestParam
                     String strategy,
             @Parameter(
                             description = "Pause in milliseconds between the strategy's read (or lock) and its write,"
-                                    + " standing for a slow payment call. Default: the configured one (0).")
+                                    + " standing for a slow payment call; the cart strategies spend it after each"
+                                    + " product's lock. Default: the configured one (0).")
                     @RequestParam(required = false)
                     @Nullable
                     @Min(0)
                     @Max(LabOptions.MAX_DELAY_MILLIS)
                     Integer delayMs,
             @Parameter(
-                            description = "Attempts of the retrying strategies (optimistic, serializable) before they"
-                                    + " reject the order. Default: the configured one (300).")
+                            description = "Attempts of the retrying strategies (optimistic, serializable; the cart"
+                                    + " strategies after a deadlock) before they reject the order. Default: the"
+                                    + " configured one (300; 10 for the cart strategies).")
                     @RequestParam(required = false)
                     @Nullable
                     @Min(1)

@@ -6,8 +6,8 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An order as the lab reads it, and as a lab checkout answers it: the production order's fields, with the lab's
- * statuses and reasons.
+ * A single-product order as the lab reads it, and as a lab checkout answers it: the production order's fields,
+ * with the lab's statuses and reasons.
  */
 record LabOrder(
         UUID id,
@@ -17,7 +17,8 @@ record LabOrder(
         LabStatus status,
         @Nullable LabRejectReason rejectReason,
         Instant createdAt,
-        Instant updatedAt) {
+        Instant updatedAt)
+        implements LabCheckoutable {
 
     LabOrder {
         Objects.requireNonNull(id, "id");

@@ -30,6 +30,18 @@ final class LabProblem extends ErrorResponseException {
         return problem;
     }
 
+    /** The strategy checks out the other kind of order (one product, or a cart). */
+    static LabProblem notApplicable(String strategy, UUID orderId, String why) {
+        var problem = new LabProblem(
+                HttpStatus.BAD_REQUEST,
+                "strategy-not-applicable",
+                "Checkout strategy not applicable",
+                "The strategy " + strategy + " " + why + " (order " + orderId + "); nothing was checked out");
+        problem.getBody().setProperty("strategy", strategy);
+        problem.getBody().setProperty("orderId", orderId);
+        return problem;
+    }
+
     static LabProblem busy(UUID orderId, UUID productId, Duration waited, Duration retryAfter) {
         var problem = new LabProblem(
                 HttpStatus.SERVICE_UNAVAILABLE,

@@ -17,6 +17,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     OPTIMISTIC_RETRIES_EXHAUSTED; high enough that 300 buyers of one product all get a real answer
  * @param serializableMaxAttempts attempts of the serializable strategy before it rejects with
  *     SERIALIZATION_RETRIES_EXHAUSTED
+ * @param cartMaxAttempts attempts of the cart strategies before they reject with DEADLOCK_RETRIES_EXHAUSTED; each
+ *     deadlock costs PostgreSQL's {@code deadlock_timeout} (1 s by default) before one victim is aborted
  * @param retryPause upper bound of the random pause before a retry, so that losers do not collide again in step
  * @param appLockStripes locks of the app-lock strategy; products share them by id hash, so memory stays bounded
  *     however many products there are
@@ -28,6 +30,7 @@ record LabProperties(
         @DefaultValue("0ms") Duration checkToWriteDelay,
         @DefaultValue("300") int optimisticMaxAttempts,
         @DefaultValue("300") int serializableMaxAttempts,
+        @DefaultValue("10") int cartMaxAttempts,
         @DefaultValue("5ms") Duration retryPause,
         @DefaultValue("1024") int appLockStripes,
         @DefaultValue("30s") Duration appLockTimeout) {
@@ -42,6 +45,7 @@ record LabProperties(
         }
         requireAttempts("optimistic-max-attempts", optimisticMaxAttempts);
         requireAttempts("serializable-max-attempts", serializableMaxAttempts);
+        requireAttempts("cart-max-attempts", cartMaxAttempts);
         if (retryPause.isNegative()) {
             throw new IllegalArgumentException("orderpipeline.lab.retry-pause must not be negative, was " + retryPause);
         }
@@ -66,6 +70,10 @@ record LabProperties(
 
     int serializableAttempts(LabOptions options) {
         return Objects.requireNonNullElse(options.maxAttempts(), serializableMaxAttempts);
+    }
+
+    int cartAttempts(LabOptions options) {
+        return Objects.requireNonNullElse(options.maxAttempts(), cartMaxAttempts);
     }
 
     private static void requireAttempts(String name, int attempts) {

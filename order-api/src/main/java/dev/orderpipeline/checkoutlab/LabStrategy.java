@@ -7,7 +7,9 @@ package dev.orderpipeline.checkoutlab;
  * same time.
  *
  * <p>A strategy decides the order in the request and returns it as the database now has it. It throws {@link
- * NotCheckoutableException} when it finds the order already claimed or decided.
+ * NotCheckoutableException} when it finds the order already claimed or decided. Most strategies check out orders of
+ * one product; the cart strategies check out carts; each refuses the other kind with 400 {@code
+ * strategy-not-applicable}.
  */
 interface LabStrategy {
 
@@ -15,4 +17,8 @@ interface LabStrategy {
     String name();
 
     LabOrder checkout(LabOrder order, LabOptions options);
+
+    default LabCart checkout(LabCart cart, LabOptions options) {
+        throw LabProblem.notApplicable(name(), cart.id(), "checks out orders of one product; the order is a cart");
+    }
 }

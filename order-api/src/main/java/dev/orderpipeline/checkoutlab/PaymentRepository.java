@@ -1,5 +1,6 @@
 package dev.orderpipeline.checkoutlab;
 
+import java.math.BigDecimal;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -23,10 +24,15 @@ final class PaymentRepository {
     }
 
     void capture(PricedOrder priced) {
+        capture(priced.order().id(), priced.amount());
+    }
+
+    /** A payment of {@code amount}, for a cart, whose amount adds up its lines. */
+    void capture(UUID orderId, BigDecimal amount) {
         jdbc.sql(CAPTURE)
                 .param("id", UUID.randomUUID())
-                .param("orderId", priced.order().id())
-                .param("amount", priced.amount())
+                .param("orderId", orderId)
+                .param("amount", amount)
                 .update();
     }
 }

@@ -20,6 +20,11 @@ final class SqlStates {
         return state != null && RETRYABLE.contains(state);
     }
 
+    /** Whether a failure is PostgreSQL aborting the transaction as the victim of a deadlock. */
+    static boolean isDeadlock(Throwable failure) {
+        return DEADLOCK_DETECTED.equals(sqlState(failure));
+    }
+
     /** The SQLSTATE of the first {@link SQLException} in the cause chain, if any. */
     static @Nullable String sqlState(Throwable failure) {
         for (Throwable current = failure; current != null; current = current.getCause()) {

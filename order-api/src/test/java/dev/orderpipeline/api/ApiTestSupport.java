@@ -109,6 +109,16 @@ public abstract class ApiTestSupport {
                 .single();
     }
 
+    /** Decides the order in the database as a checkout would: COMPLETED, or REJECTED for want of stock. */
+    protected void decideInDatabase(UUID orderId, String status) {
+        jdbc.sql("""
+                        UPDATE orders
+                           SET status = :status,
+                               reject_reason = CASE WHEN :status = 'REJECTED' THEN 'INSUFFICIENT_STOCK' END
+                         WHERE id = :id
+                        """).param("status", status).param("id", orderId).update();
+    }
+
     protected long count(String table) {
         return jdbc.sql("SELECT count(*) FROM " + table).query(Long.class).single();
     }

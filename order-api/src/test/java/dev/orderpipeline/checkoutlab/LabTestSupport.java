@@ -20,6 +20,7 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -41,9 +42,16 @@ abstract class LabTestSupport extends ApiTestSupport {
 
     static final String LAB_DATABASE_URL = Postgres.forTests().createDatabase("order_api_lab");
 
-    /** Every strategy of the lab. */
-    static final List<String> STRATEGIES = List.of(
+    /** The lab's strategies of single-product orders. */
+    static final List<String> SINGLE_PRODUCT_STRATEGIES = List.of(
             "naive", "naive-tx", "app-lock", "db-atomic", "for-update", "optimistic", "serializable", "status-claim");
+
+    /** The lab's strategies of carts. */
+    static final List<String> CART_STRATEGIES = List.of("cart-for-update", "cart-for-update-unsorted");
+
+    /** Every strategy of the lab. */
+    static final List<String> STRATEGIES = Stream.concat(SINGLE_PRODUCT_STRATEGIES.stream(), CART_STRATEGIES.stream())
+            .toList();
 
     @DynamicPropertySource
     static void labDatabase(DynamicPropertyRegistry registry) {

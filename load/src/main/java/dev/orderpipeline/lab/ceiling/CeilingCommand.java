@@ -6,18 +6,16 @@ import dev.orderpipeline.lab.ReportCommand;
 import dev.orderpipeline.lab.backlog.ServerCounters;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.Database;
-import dev.orderpipeline.lab.pipeline.FreshDatabase;
+import dev.orderpipeline.lab.pipeline.DatabaseOptions;
 import dev.orderpipeline.lab.pipeline.TargetOptions;
 import dev.orderpipeline.lab.report.LabReport;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Help.Visibility;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -35,6 +33,9 @@ import picocli.CommandLine.Option;
                     + " missing). Writes report.json, report.md and report.html to the output folder."
         })
 public final class CeilingCommand extends ReportCommand {
+
+    @Mixin
+    DatabaseOptions database = new DatabaseOptions();
 
     @Option(
             order = 1,
@@ -65,96 +66,37 @@ public final class CeilingCommand extends ReportCommand {
             description = "synchronous_commit of the writer's session: on (durable) or off.")
     String synchronousCommit = "on";
 
-    @Option(
-            order = 5,
-            names = "--database-url",
-            paramLabel = "JDBC-URL",
-            description = "A database to run on; default: an embedded PostgreSQL started for the run.")
-    @Nullable
-    String databaseUrl;
-
-    @Option(
-            order = 6,
-            names = "--database-server",
-            paramLabel = "JDBC-URL",
-            description = "A PostgreSQL server to run on (a database it may run CREATE DATABASE from): the ceiling"
-                    + " drops and creates the database " + CeilingCommand.DATABASE + " there. The embedded server runs"
-                    + " without fsync; durable figures need a server like this one.")
-    @Nullable
-    String databaseServer;
-
-    static final String DATABASE = "orderpipeline_ceiling";
-
-    @Option(order = 7, names = "--database-user", paramLabel = "USER", description = "User for --database-url.")
-    String databaseUser = "postgres";
-
-    @Option(
-            order = 8,
-            names = "--database-password",
-            paramLabel = "PASSWORD",
-            description = "Password for --database-url; default: $ORDERPIPELINE_DATABASE_PASSWORD.",
-            defaultValue = "${env:ORDERPIPELINE_DATABASE_PASSWORD}",
-            showDefaultValue = Visibility.NEVER)
-    @Nullable
-    String databasePassword;
-
-    @Option(
-            order = 9,
-            names = "--project-dir",
-            paramLabel = "DIR",
-            defaultValue = "${sys:lab.projectDir:-.}",
-            description = "Repository root, for the report's versions; bin/lab sets it.",
-            showDefaultValue = Visibility.NEVER)
-    Path projectDirectory = Path.of(".");
-
-    @Option(
-            order = 10,
-            names = "--work-dir",
-            paramLabel = "DIR",
-            description = "Where the embedded PostgreSQL keeps its data, emptied first; default: .lab/lab below the"
-                    + " project directory.",
-            showDefaultValue = Visibility.NEVER)
-    @Nullable
-    Path workDirectory;
-
     @Override
     protected LabReport execute(Progress progress) {
         var settings =
                 new CeilingSettings(batchSizes, commands, Duration.ofSeconds(durationSeconds), synchronousCommit);
-        var project = projectDirectory.toAbsolutePath().normalize();
-        var given = databaseUrl != null || databaseServer != null;
-        progress.phase(given ? "connecting" : "starting PostgreSQL", 0);
-        try (var server = given ? null : embedded(project)) {
-            var database = server != null
-                    ? new Database(server.ensureDatabase("orderpipeline"), server.user(), server.password())
-                    : new Database(givenUrl(), databaseUser, databasePassword);
-            Ceiling.migrate(database.dataSource());
-            var runs = new Ceiling(database.dataSource(), settings, progress).run();
+        var server = database.server();
+        var given = database.given();
+        progress.phase(given != null || server != null ? "connecting" : "starting PostgreSQL", 0);
+        try (var embedded = given != null || server != null ? null : embedded()) {
+            var writer = embedded != null
+                    ? new Database(embedded.ensureDatabase("orderpipeline"), embedded.user(), embedded.password())
+                    : server != null
+                            ? database.recreate(server, DatabaseOptions.CEILING_DATABASE)
+                            : Objects.requireNonNull(given);
+            Ceiling.migrate(writer.dataSource());
+            var runs = new Ceiling(writer.dataSource(), settings, progress).run();
             var target = new LinkedHashMap<String, String>();
             target.put(
                     "database",
-                    server != null
+                    embedded != null
                             ? "embedded PostgreSQL (as the stack's)"
-                            : databaseServer != null ? "PostgreSQL server, database " + DATABASE : "given database");
-            ServerCounters.settings(database.dataSource())
-                    .forEach((name, value) -> target.put("server " + name, value));
+                            : server != null
+                                    ? "PostgreSQL server, database " + DatabaseOptions.CEILING_DATABASE
+                                    : "given database");
+            ServerCounters.settings(writer.dataSource()).forEach((name, value) -> target.put("server " + name, value));
             target.put("writer synchronous_commit", settings.synchronousCommit());
-            return new CeilingReport(header(target, project, database), settings, runs);
+            return new CeilingReport(header(target, database.projectDirectory(), writer), settings, runs);
         }
     }
 
-    /** A fresh database on {@code --database-server}, or {@code --database-url} as it is. */
-    private String givenUrl() {
-        return databaseServer != null
-                ? FreshDatabase.recreate(databaseServer, databaseUser, databasePassword, DATABASE)
-                : Objects.requireNonNull(databaseUrl);
-    }
-
-    private Postgres embedded(Path project) {
-        var work = workDirectory != null
-                ? workDirectory.toAbsolutePath().normalize()
-                : project.resolve(".lab").resolve("lab");
-        var data = work.resolve("ceiling-postgres");
+    private Postgres embedded() {
+        var data = database.workDirectory().resolve("ceiling-postgres");
         TargetOptions.deleteRecursively(data);
         return Postgres.embedded(FreePorts.one(), data, true);
     }

@@ -77,10 +77,21 @@ public record CeilingReport(ReportHeader header, CeilingSettings settings, List<
             latency.computeIfAbsent("p99", key -> new LinkedHashMap<>())
                     .put(k, run.batchLatency().p99Ms());
         }
+        // batch sizes from 1 to 1,000 move both figures by decades: a log axis when they do
         charts.add(new Chart.Bars(
-                "ceiling-rate", "Ceiling: commands per second by batch size", "commands/s", false, rate));
+                "ceiling-rate",
+                "Ceiling: commands per second by batch size",
+                "commands/s",
+                false,
+                rate,
+                Chart.Scale.AUTO));
         charts.add(new Chart.Bars(
-                "ceiling-batch-latency", "Ceiling: time of one transaction by batch size", "ms", false, latency));
+                "ceiling-batch-latency",
+                "Ceiling: time of one transaction by batch size",
+                "ms",
+                false,
+                latency,
+                Chart.Scale.AUTO));
         return charts;
     }
 }

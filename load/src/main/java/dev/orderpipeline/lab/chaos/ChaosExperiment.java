@@ -101,7 +101,14 @@ public final class ChaosExperiment {
                         poison);
                 progress.phase("warm-up", 0);
                 FaultRun.pause(settings.warmup());
-                settings.faults().forEach(kind -> kind.fault().inject(run));
+                for (var kind : settings.faults()) {
+                    progress.item(
+                            "fault",
+                            settings.faults().indexOf(kind) + 1,
+                            settings.faults().size(),
+                            kind.label());
+                    kind.fault().inject(run);
+                }
                 loaded = finish(load, orders.size(), database, clock, faults);
             }
             if (decoys != null) {

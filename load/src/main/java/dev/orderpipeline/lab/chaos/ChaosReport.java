@@ -27,9 +27,6 @@ import java.util.stream.Collectors;
 /** What a chaos run found, as the lab's report: the verdict, the faults and recoveries, the books, the timeline. */
 public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun run) implements LabReport {
 
-    /** The series that draws the fault windows as rectangles on the time charts. */
-    static final String FAULT_SERIES = "fault windows";
-
     private static final int REASONS_SHOWN = 3;
 
     @Override
@@ -305,23 +302,36 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
         rates.put("decided (/s, database)", series(ChaosSecond::decided));
         rates.put("503/s", series(ChaosSecond::unavailable));
         rates.put("5xx, timeouts, errors /s", series(ChaosSecond::failed));
-        rates.put(FAULT_SERIES, faultWindows(highest(rates)));
         var open = new LinkedHashMap<String, List<Chart.Point>>();
         open.put("accepted, not yet decided", series(ChaosSecond::open));
-        open.put(FAULT_SERIES, faultWindows(highest(open)));
+        var faults = faultWindows();
         return List.of(
                 new Chart.Lines(
-                        "timeline",
-                        "Checkouts per second under faults (fault windows drawn as boxes)",
-                        "seconds since the load started",
-                        "checkouts/s",
-                        rates),
+                                "timeline",
+                                "Checkouts per second under faults (each fault's window shaded)",
+                                "seconds since the load started",
+                                "checkouts/s",
+                                rates)
+                        .withEvents(faults),
                 new Chart.Lines(
-                        "open-checkouts",
-                        "Accepted checkouts waiting for their decision",
-                        "seconds since the load started",
-                        "checkouts",
-                        open));
+                                "open-checkouts",
+                                "Accepted checkouts waiting for their decision",
+                                "seconds since the load started",
+                                "checkouts",
+                                open)
+                        .withEvents(faults));
+    }
+
+    /** Each fault from its start to its end, labelled short: the kill's number, else the kind. */
+    List<Chart.Event> faultWindows() {
+        return run.faults().stream()
+                .map(fault -> new Chart.Event(
+                        fault.start(),
+                        Math.max(fault.start(), fault.end()),
+                        fault.kind() == FaultKind.WORKER_KILL
+                                ? fault.name()
+                                : fault.kind().label()))
+                .toList();
     }
 
     /** The most frequent reasons, and how many other variants there were (report.json has them all). */
@@ -342,26 +352,5 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
         return run.timeline().stream()
                 .map(second -> new Chart.Point(second.second(), value.applyAsLong(second)))
                 .toList();
-    }
-
-    private static double highest(LinkedHashMap<String, List<Chart.Point>> values) {
-        return values.values().stream()
-                .flatMap(List::stream)
-                .mapToDouble(Chart.Point::y)
-                .max()
-                .orElse(1);
-    }
-
-    /** Each fault window as a box from the x axis to a little above the highest value. */
-    private List<Chart.Point> faultWindows(double highest) {
-        var top = Math.max(1, highest * 1.05);
-        var points = new ArrayList<Chart.Point>();
-        for (var fault : run.faults()) {
-            points.add(new Chart.Point(fault.start(), 0));
-            points.add(new Chart.Point(fault.start(), top));
-            points.add(new Chart.Point(fault.end(), top));
-            points.add(new Chart.Point(fault.end(), 0));
-        }
-        return points;
     }
 }

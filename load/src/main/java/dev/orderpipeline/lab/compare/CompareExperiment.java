@@ -20,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,10 +74,11 @@ public final class CompareExperiment {
         // repetitions outermost: a slow drift of the machine spreads over all strategies instead of one
         for (var repetition = 1; repetition <= settings.repetitions(); repetition++) {
             for (var strategy : available) {
+                var label = settings.repetitions() == 1 ? strategy : strategy + " #" + repetition;
+                progress.item("strategy", runs.size() + 1, settings.repetitions() * available.size(), label);
                 if (repetition == 1 && settings.warmup() > 0) {
                     warmUp(strategy);
                 }
-                var label = settings.repetitions() == 1 ? strategy : strategy + " #" + repetition;
                 var run = runOne(strategy, repetition, label, settings.initialStock(), settings.parallel());
                 progress.note(String.format(
                         Locale.ROOT,
@@ -108,14 +110,13 @@ public final class CompareExperiment {
 
     private StrategyRun runOne(String strategy, int repetition, String label, int initialStock, int parallel) {
         var apis = target.apis();
-        var tag = UUID.randomUUID().toString().substring(0, 8);
         var productId = apis.getFirst().createProduct("lab compare " + label, initialStock, PRICE);
 
         progress.phase(label + " prepare", parallel);
-        var users = new ArrayList<String>();
-        for (var buyer = 0; buyer < parallel; buyer++) {
-            users.add("lab-" + tag + "-" + buyer);
-        }
+        var tag = UUID.randomUUID().toString().substring(0, 8);
+        var users = IntStream.range(0, parallel)
+                .mapToObj(buyer -> "lab-" + tag + "-" + buyer)
+                .toList();
         var orders = Orders.create(apis, productId, users, settings.quantity(), progress);
 
         var asynchronous = Strategies.isAsynchronous(strategy);
@@ -127,10 +128,7 @@ public final class CompareExperiment {
         var released = release(strategy, orders, users);
 
         var statusCounts = released.statuses().snapshot();
-        var unanswered = statusCounts.entrySet().stream()
-                .filter(entry -> !ANSWERED.contains(entry.getKey()))
-                .mapToLong(Map.Entry::getValue)
-                .sum();
+        var unanswered = unanswered(statusCounts);
         progress.phase(label + " waiting for final", parallel);
         var deadline = System.nanoTime() + settings.finalTimeout().toNanos();
         var notFinal = awaitFinal(productId, unanswered, deadline);
@@ -177,6 +175,14 @@ public final class CompareExperiment {
                 finalTimedOut,
                 statusCounts,
                 resources);
+    }
+
+    /** Checkouts that got no answer the strategy defines (200, 202 or 409): a timeout, a 5xx. */
+    private static long unanswered(Map<String, Long> statuses) {
+        return statuses.entrySet().stream()
+                .filter(entry -> !ANSWERED.contains(entry.getKey()))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
     }
 
     /**

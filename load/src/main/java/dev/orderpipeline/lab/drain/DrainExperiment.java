@@ -9,6 +9,7 @@ import dev.orderpipeline.lab.backlog.ResultsScan;
 import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.backlog.ServerCounters;
 import dev.orderpipeline.lab.backlog.StackSession;
+import dev.orderpipeline.lab.backlog.WorkerFleet;
 import dev.orderpipeline.lab.backlog.WorkerSteps;
 import dev.orderpipeline.lab.ceiling.Ceiling;
 import dev.orderpipeline.lab.ceiling.CeilingRun;
@@ -59,15 +60,7 @@ public final class DrainExperiment {
                 workers.add(fleet.start(List.of("--orderpipeline.worker.group-id=" + group)));
             }
             var readyAt = new AtomicLong();
-            var readiness = Thread.ofVirtual().start(() -> {
-                try {
-                    fleet.awaitReady(workers.getFirst());
-                    readyAt.set(System.nanoTime());
-                } catch (IllegalStateException ex) {
-                    // a worker that never got ready fails the drain below, with its log
-                    progress.note("The worker did not report ready: " + ex.getMessage());
-                }
-            });
+            var readiness = Thread.ofVirtual().start(() -> awaitFirstReady(fleet, workers.getFirst(), readyAt));
             var sampler = session.sample();
             progress.phase("drain with " + settings.workers() + " worker(s)", backlog.size());
             var timeline = follow(session, group, filled, clockStart, workers);
@@ -78,10 +71,9 @@ public final class DrainExperiment {
             var results = session.results(filled.from(), backlog, new long[0]);
             var invariants = session.invariants(backlog);
             var after = ServerCounters.read(database);
-            var steps = WorkerSteps.none();
-            for (var worker : workers) {
-                steps = steps.plus(fleet.steps(worker).orElse(WorkerSteps.none()));
-            }
+            var steps = workers.stream()
+                    .map(worker -> fleet.steps(worker).orElse(WorkerSteps.none()))
+                    .reduce(WorkerSteps.none(), WorkerSteps::plus);
             fleet.stopAll();
             var drained = new Drained(
                     backlog.size(), timeline.drainedAtMillis(backlog.size()).orElseThrow(), results);
@@ -109,6 +101,16 @@ public final class DrainExperiment {
                     steps,
                     ceilingBefore,
                     ceiling("after the drain"));
+        }
+    }
+
+    /** Notes when the first worker reported ready; one that never does fails the drain later, with its log. */
+    private void awaitFirstReady(WorkerFleet fleet, AppProcess worker, AtomicLong readyAt) {
+        try {
+            fleet.awaitReady(worker);
+            readyAt.set(System.nanoTime());
+        } catch (IllegalStateException ex) {
+            progress.note("The worker did not report ready: " + ex.getMessage());
         }
     }
 

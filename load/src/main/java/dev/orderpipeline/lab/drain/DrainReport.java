@@ -236,18 +236,22 @@ public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun 
             lag.add(new Chart.Point(point.seconds(), point.lag()));
             rate.add(new Chart.Point(point.seconds(), point.perSecond()));
         }
+        // the worker's JVM and Spring start-up are part of the time to drain: the marker shows how much
+        var ready = List.of(new Chart.Event(run.startToReadySeconds(), "worker ready"));
         charts.add(new Chart.Lines(
-                "drain-lag",
-                "Consumer group lag during the drain",
-                "seconds since the worker's start",
-                "commands",
-                Map.of("lag", lag)));
+                        "drain-lag",
+                        "Consumer group lag during the drain",
+                        "seconds since the worker's start",
+                        "commands",
+                        Map.of("lag", lag))
+                .withEvents(ready));
         charts.add(new Chart.Lines(
-                "drain-rate",
-                "Commands committed per second during the drain",
-                "seconds since the worker's start",
-                "commands/s",
-                Map.of("committed/s", rate)));
+                        "drain-rate",
+                        "Commands committed per second during the drain",
+                        "seconds since the worker's start",
+                        "commands/s",
+                        Map.of("committed/s", rate))
+                .withEvents(ready));
         if (!run.ceilingBefore().isEmpty()) {
             var bars = new LinkedHashMap<String, Map<String, Number>>();
             var values = new LinkedHashMap<String, Number>();
@@ -261,7 +265,12 @@ public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun 
             values.put("worker while deciding", run.perSecondDeciding());
             bars.put("commands/s", values);
             charts.add(new Chart.Bars(
-                    "drain-vs-ceiling", "Worker drain rate against the ceiling", "commands/s", false, bars));
+                    "drain-vs-ceiling",
+                    "Worker drain rate against the ceiling",
+                    "commands/s",
+                    false,
+                    bars,
+                    Chart.Scale.AUTO));
         }
         return charts;
     }

@@ -125,9 +125,7 @@ public final class RebalanceExperiment {
                     ownersAfter));
         }
         var groupType = session.watch().describe(group).type();
-        var counted = session.fleet().alive().stream()
-                .mapToLong(worker -> session.fleet().duplicates(worker).orElse(0))
-                .sum();
+        var counted = duplicatesCounted(session.fleet());
         progress.phase(event.scenario + " / " + event.protocol + ": results and invariants", 0);
         var results = session.results(from, backlog, sent.sentAtMillis());
         var invariants = session.invariants(backlog);
@@ -160,6 +158,13 @@ public final class RebalanceExperiment {
                 timeline.curve(),
                 event.inOrder(),
                 invariants);
+    }
+
+    /** What the surviving workers' duplicate counters say: a killed worker's count is lost with it. */
+    private static long duplicatesCounted(WorkerFleet fleet) {
+        return fleet.alive().stream()
+                .mapToLong(worker -> fleet.duplicates(worker).orElse(0))
+                .sum();
     }
 
     /**

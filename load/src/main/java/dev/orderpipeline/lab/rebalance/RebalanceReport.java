@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.rebalance;
 
+import dev.orderpipeline.lab.backlog.LagTimeline;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 import org.jspecify.annotations.Nullable;
 
 /** Pauses, duplicates and invariants of each rebalance scenario under each group protocol. */
@@ -104,27 +106,11 @@ public record RebalanceReport(ReportHeader header, RebalanceSettings settings, L
     @Override
     public List<Chart> charts() {
         var charts = new ArrayList<Chart>();
-        var lag = new LinkedHashMap<String, List<Chart.Point>>();
-        var rate = new LinkedHashMap<String, List<Chart.Point>>();
-        for (var run : runs) {
-            var lagPoints = new ArrayList<Chart.Point>();
-            var ratePoints = new ArrayList<Chart.Point>();
-            for (var point : run.curve()) {
-                lagPoints.add(new Chart.Point(point.seconds(), point.lag()));
-                ratePoints.add(new Chart.Point(point.seconds(), point.perSecond()));
-            }
-            lag.put(run.label(), lagPoints);
-            rate.put(run.label(), ratePoints);
-        }
         if (!runs.isEmpty()) {
-            charts.add(new Chart.Lines(
-                    "rebalance-lag", "Lag during the run", "seconds since the first send", "commands", lag));
-            charts.add(new Chart.Lines(
-                    "rebalance-rate",
-                    "Commands committed per second",
-                    "seconds since the first send",
-                    "commands/s",
-                    rate));
+            // a panel per scenario, a line per protocol, the event where it happened in each
+            charts.add(panels("rebalance-lag", "Lag during the run", "commands", LagTimeline.Point::lag));
+            charts.add(panels(
+                    "rebalance-rate", "Commands committed per second", "commands/s", LagTimeline.Point::perSecond));
             var pauses = new LinkedHashMap<String, java.util.Map<String, Number>>();
             for (var run : runs) {
                 pauses.computeIfAbsent("moved partitions", key -> new LinkedHashMap<>())
@@ -139,5 +125,75 @@ public record RebalanceReport(ReportHeader header, RebalanceSettings settings, L
             charts.add(new Chart.Bars("rebalance-pause", "Longest pause after the event", "seconds", false, pauses));
         }
         return charts;
+    }
+
+    private Chart panels(String file, String title, String yAxis, ToDoubleFunction<LagTimeline.Point> value) {
+        var byScenario = new LinkedHashMap<String, List<RebalanceRun>>();
+        runs.forEach(run -> byScenario
+                .computeIfAbsent(run.scenario(), key -> new ArrayList<>())
+                .add(run));
+        var panels = new ArrayList<Chart.Panel>();
+        byScenario.forEach((scenario, scenarioRuns) -> {
+            var lines = new LinkedHashMap<String, List<Chart.Point>>();
+            var events = new ArrayList<Chart.Event>();
+            for (var run : scenarioRuns) {
+                lines.put(
+                        run.protocol(),
+                        run.curve().stream()
+                                .map(point -> new Chart.Point(point.seconds(), value.applyAsDouble(point)))
+                                .toList());
+                events.addAll(events(run, scenarioRuns.size() > 1));
+            }
+            panels.add(new Chart.Panel(scenarioTitle(scenario), lines, distinct(events)));
+        });
+        return new Chart.Panels(
+                file,
+                title,
+                "",
+                "seconds since the first send",
+                yAxis,
+                Chart.Scale.LINEAR,
+                Chart.Scale.LINEAR,
+                true,
+                panels.size(),
+                panels);
+    }
+
+    /** The event that the scenario is about, and when the worker it started answered ready. */
+    private static List<Chart.Event> events(RebalanceRun run, boolean perProtocol) {
+        var events = new ArrayList<Chart.Event>();
+        events.add(new Chart.Event(
+                run.eventAtSeconds(),
+                switch (run.scenario()) {
+                    case "add" -> "worker added";
+                    case "kill" -> "worker killed";
+                    default -> "killed, restarted";
+                }));
+        if (run.newWorkerReadyAtSeconds() != null) {
+            events.add(new Chart.Event(
+                    run.newWorkerReadyAtSeconds(), "ready" + (perProtocol ? " (" + run.protocol() + ")" : "")));
+        }
+        return events;
+    }
+
+    /** The same label within a second is one event: both protocols' runs kill at about the same time. */
+    private static List<Chart.Event> distinct(List<Chart.Event> events) {
+        var kept = new ArrayList<Chart.Event>();
+        for (var event : events) {
+            if (kept.stream()
+                    .noneMatch(other -> other.label().equals(event.label()) && Math.abs(other.at() - event.at()) < 1)) {
+                kept.add(event);
+            }
+        }
+        return kept;
+    }
+
+    private static String scenarioTitle(String scenario) {
+        return switch (scenario) {
+            case "add" -> "a worker added";
+            case "kill" -> "a worker killed (kill -9)";
+            case "restart" -> "killed, restarted under its name";
+            default -> scenario;
+        };
     }
 }

@@ -1,8 +1,10 @@
 package dev.orderpipeline.lab.report;
 
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /** A chart of a report, saved as {@code <file>.png} beside it. */
 public sealed interface Chart {
@@ -12,12 +14,71 @@ public sealed interface Chart {
 
     String title();
 
+    /** How an axis maps values: a latency or a rate that spans decades reads only on a logarithmic one. */
+    enum Scale {
+        LINEAR,
+        LOG,
+        /** Logarithmic when every value is positive and the largest is at least {@link #DECADES} decades above the smallest. */
+        AUTO;
+
+        /** Powers of ten between the smallest and the largest value from which {@link #AUTO} draws logarithmic. */
+        public static final double DECADES = 2;
+
+        /** LINEAR or LOG for these values: a log axis cannot show zero, so a series that reaches it stays linear. */
+        public Scale resolve(Collection<? extends Number> values) {
+            if (this != AUTO) {
+                return this;
+            }
+            var min = Double.POSITIVE_INFINITY;
+            var max = 0.0;
+            for (var value : values) {
+                var v = value.doubleValue();
+                if (!(v > 0)) {
+                    return LINEAR;
+                }
+                min = Math.min(min, v);
+                max = Math.max(max, v);
+            }
+            return max > 0 && Math.log10(max / min) >= DECADES ? LOG : LINEAR;
+        }
+    }
+
+    /**
+     * Something that happened during a run, drawn on a time chart as a vertical line ({@code at == until}) or a shaded
+     * window with a short label: a worker added or killed, a fault's window.
+     */
+    record Event(double at, double until, String label) {
+
+        public Event {
+            Objects.requireNonNull(label, "label");
+            if (until < at) {
+                throw new IllegalArgumentException("an event ends (" + until + ") before it starts (" + at + ")");
+            }
+        }
+
+        /** An instant. */
+        public Event(double at, String label) {
+            this(at, at, label);
+        }
+
+        public boolean window() {
+            return until > at;
+        }
+    }
+
     /**
      * Bars per category (a strategy run), one bar per series (p50, p95...), stacked or side by side.
      *
      * @param values series name to category to value, in display order
+     * @param scale of the value axis; stacked bars are always linear (a stack on a log axis misleads)
      */
-    record Bars(String file, String title, String valueAxis, boolean stacked, Map<String, Map<String, Number>> values)
+    record Bars(
+            String file,
+            String title,
+            String valueAxis,
+            boolean stacked,
+            Map<String, Map<String, Number>> values,
+            Scale scale)
             implements Chart {
 
         public Bars {
@@ -25,20 +86,93 @@ public sealed interface Chart {
             values.forEach((series, byCategory) -> copy.put(series, new LinkedHashMap<>(byCategory)));
             values = copy;
         }
+
+        /** Linear: most bar charts compare figures of one order of magnitude, and a reader expects zero at the base. */
+        public Bars(
+                String file, String title, String valueAxis, boolean stacked, Map<String, Map<String, Number>> values) {
+            this(file, title, valueAxis, stacked, values, Scale.LINEAR);
+        }
     }
 
     /**
-     * Lines over time (seconds into a run), one per series.
+     * Lines, one per series, usually over time (seconds into a run).
      *
      * @param values series name to points, in display order
+     * @param events drawn as vertical lines or windows
      */
-    record Lines(String file, String title, String xAxis, String yAxis, Map<String, List<Point>> values)
+    record Lines(
+            String file,
+            String title,
+            String xAxis,
+            String yAxis,
+            Map<String, List<Point>> values,
+            Scale xScale,
+            Scale yScale,
+            List<Event> events)
             implements Chart {
 
         public Lines {
             var copy = new LinkedHashMap<String, List<Point>>();
             values.forEach((series, points) -> copy.put(series, List.copyOf(points)));
             values = copy;
+            events = List.copyOf(events);
+        }
+
+        /** Linear x, y chosen from the data ({@link Scale#AUTO}), no events. */
+        public Lines(String file, String title, String xAxis, String yAxis, Map<String, List<Point>> values) {
+            this(file, title, xAxis, yAxis, values, Scale.LINEAR, Scale.AUTO, List.of());
+        }
+
+        public Lines withEvents(List<Event> added) {
+            return new Lines(file, title, xAxis, yAxis, values, xScale, yScale, added);
+        }
+
+        public Lines withScales(Scale x, Scale y) {
+            return new Lines(file, title, xAxis, yAxis, values, x, y, events);
+        }
+    }
+
+    /**
+     * Small multiples: one panel per rate, strategy or scenario, all with the same axes and the same colour for a
+     * series name in every panel, one legend for all. Many series read this way; on one plot they are a tangle.
+     *
+     * @param columns panels per row
+     * @param sharedY one y range for every panel (comparable at a glance), or each its own
+     * @param note a line under the title, e.g. which line style means what; empty for none
+     */
+    record Panels(
+            String file,
+            String title,
+            String note,
+            String xAxis,
+            String yAxis,
+            Scale xScale,
+            Scale yScale,
+            boolean sharedY,
+            int columns,
+            List<Panel> panels)
+            implements Chart {
+
+        public Panels {
+            panels = List.copyOf(panels);
+            if (columns < 1) {
+                throw new IllegalArgumentException("columns must be at least 1, not " + columns);
+            }
+        }
+
+        public int rows() {
+            return (panels.size() + columns - 1) / columns;
+        }
+    }
+
+    /** One panel of {@link Panels}: its title says what the panel is (a rate, a strategy), so series names need not. */
+    record Panel(String title, Map<String, List<Point>> values, List<Event> events) {
+
+        public Panel {
+            var copy = new LinkedHashMap<String, List<Point>>();
+            values.forEach((series, points) -> copy.put(series, List.copyOf(points)));
+            values = copy;
+            events = List.copyOf(events);
         }
     }
 

@@ -2,44 +2,118 @@ package dev.orderpipeline.lab.report;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.geom.Line2D;
+import java.awt.geom.Rectangle2D;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.text.DecimalFormat;
+import java.text.DecimalFormatSymbols;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import javax.imageio.ImageIO;
 import org.jfree.chart.ChartFactory;
-import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.LegendItem;
+import org.jfree.chart.LegendItemCollection;
+import org.jfree.chart.axis.AxisState;
 import org.jfree.chart.axis.CategoryLabelPositions;
+import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTick;
+import org.jfree.chart.axis.TickType;
+import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.block.BlockBorder;
+import org.jfree.chart.block.RectangleConstraint;
 import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.IntervalMarker;
+import org.jfree.chart.plot.Marker;
 import org.jfree.chart.plot.PlotOrientation;
-import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.renderer.category.BarRenderer;
 import org.jfree.chart.renderer.category.StandardBarPainter;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.title.LegendTitle;
+import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.HorizontalAlignment;
+import org.jfree.chart.ui.Layer;
+import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.RectangleEdge;
+import org.jfree.chart.ui.RectangleInsets;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.Range;
 import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
+import org.jspecify.annotations.Nullable;
 
 /** Draws {@link Chart}s as PNG files with JFreeChart, headless. */
 final class ChartRenderer {
 
     static final int WIDTH = 960;
 
-    /** Distinct, print-friendly series colours (Tableau 10), instead of JFreeChart's pale yellow and friends. */
-    private static final Color[] PALETTE = {
-        new Color(0x4E79A7), new Color(0xF28E2B), new Color(0xE15759), new Color(0x76B7B2), new Color(0x59A14F),
-        new Color(0xEDC948), new Color(0xB07AA1), new Color(0xFF9DA7), new Color(0x9C755F), new Color(0xBAB0AC)
-    };
-
     static final int HEIGHT = 480;
+
+    /** Panels grids of more columns than this get a wider image, so each panel keeps readable ticks. */
+    static final int WIDE_COLUMNS = 3;
+
+    static final int WIDE_WIDTH = 1200;
+
+    static final int PANEL_HEIGHT = 250;
+
+    /**
+     * Fourteen series colours a reader tells apart on thin lines (Tableau 10, then near-black, dark red, deep purple
+     * and navy, each at least 25 CIELAB units from every other): the partitions of a 12-partition topic get a colour
+     * each instead of the pale yellows JFreeChart would start repeating.
+     */
+    static final List<Color> PALETTE = List.of(
+            new Color(0x4E79A7),
+            new Color(0xF28E2B),
+            new Color(0xE15759),
+            new Color(0x76B7B2),
+            new Color(0x59A14F),
+            new Color(0xEDC948),
+            new Color(0xB07AA1),
+            new Color(0xFF9DA7),
+            new Color(0x9C755F),
+            new Color(0xBAB0AC),
+            new Color(0x1B1B1B),
+            new Color(0x8B0000),
+            new Color(0x7F3C8D),
+            new Color(0x0B3D91));
 
     /** Series named {@code "<run> p50"} are drawn dashed in the colour of {@code "<run> p99"}. */
     static final String MEDIAN_SUFFIX = " p50";
 
+    /** More legend entries than this go to a compact column on the right instead of rows under the plot. */
+    static final int LEGEND_BELOW_MAX = 6;
+
     private static final BasicStroke SOLID = new BasicStroke(1.5f);
     private static final BasicStroke DASHED =
             new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f);
+    private static final BasicStroke EVENT_STROKE =
+            new BasicStroke(1.2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {4f, 3f}, 0f);
+    private static final Color EVENT_COLOUR = new Color(0x333333);
+    private static final Color WINDOW_COLOUR = new Color(0xE15759);
+    private static final Font LEGEND_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
+    private static final Font EVENT_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 10);
+    private static final Font PANEL_TITLE_FONT = new Font(Font.SANS_SERIF, Font.BOLD, 12);
+    private static final Font NOTE_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
+    private static final Font AXIS_LABEL_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
+    private static final Font TICK_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 10);
+    /** Event labels are staggered over this many heights, so neighbouring events' labels do not overprint. */
+    private static final int EVENT_LABEL_ROWS = 3;
+    /** Lines with at most this many points per series show their points: a rate sweep of five is five measurements. */
+    private static final int SHAPES_MAX_POINTS = 12;
 
     static {
         // no display is needed to draw into an image; set before AWT looks for one
@@ -48,20 +122,68 @@ final class ChartRenderer {
 
     private ChartRenderer() {}
 
+    /**
+     * A chart as drawn: the image, the JFreeChart plot(s) in it (one per panel), and where its legend went.
+     *
+     * @param legend the legend's size (for a single chart) or bounds (for panels) in the image; null when the chart
+     *     has none
+     */
+    record Drawing(
+            BufferedImage image,
+            List<JFreeChart> plots,
+            @Nullable Rectangle2D legend) {
+
+        /** The share of the image the legend takes: a legend that crowds out the plot is a chart nobody reads. */
+        double legendFraction() {
+            return legend == null
+                    ? 0
+                    : legend.getWidth() * legend.getHeight() / ((double) image.getWidth() * image.getHeight());
+        }
+    }
+
     /** Writes {@code <directory>/<chart.file()>.png} and returns its path. */
     static Path render(Chart chart, Path directory) {
         var file = directory.resolve(chart.file() + ".png");
-        var drawn = switch (chart) {
-            case Chart.Bars bars -> bars(bars);
-            case Chart.Lines lines -> lines(lines);
-        };
-        drawn.setBackgroundPaint(Color.WHITE);
         try {
-            ChartUtils.saveChartAsPNG(file.toFile(), drawn, WIDTH, HEIGHT);
+            ImageIO.write(draw(chart).image(), "png", file.toFile());
         } catch (IOException ex) {
             throw new UncheckedIOException("could not write " + file, ex);
         }
         return file;
+    }
+
+    static Drawing draw(Chart chart) {
+        return switch (chart) {
+            case Chart.Bars bars -> single(bars(bars));
+            case Chart.Lines lines -> single(lines(lines));
+            case Chart.Panels panels -> panels(panels);
+        };
+    }
+
+    private static Drawing single(JFreeChart chart) {
+        chart.setBackgroundPaint(Color.WHITE);
+        var image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
+        var g2 = graphics(image);
+        chart.draw(g2, new Rectangle2D.Double(0, 0, WIDTH, HEIGHT));
+        var legend = chart.getLegend();
+        // JFreeChart does not keep where it drew a title; arranged again in the whole image, it takes the same size
+        var size = legend == null
+                ? null
+                : legend.arrange(g2, new RectangleConstraint(new Range(0, WIDTH), new Range(0, HEIGHT)));
+        g2.dispose();
+        return new Drawing(
+                image,
+                List.of(chart),
+                size == null ? null : new Rectangle2D.Double(0, 0, size.getWidth(), size.getHeight()));
+    }
+
+    private static Graphics2D graphics(BufferedImage image) {
+        var g2 = image.createGraphics();
+        g2.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        g2.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+        g2.setPaint(Color.WHITE);
+        g2.fillRect(0, 0, image.getWidth(), image.getHeight());
+        return g2;
     }
 
     private static JFreeChart bars(Chart.Bars bars) {
@@ -77,48 +199,377 @@ final class ChartRenderer {
         var plot = (CategoryPlot) chart.getPlot();
         plot.setBackgroundPaint(Color.WHITE);
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-        plot.getDomainAxis().setCategoryLabelPositions(CategoryLabelPositions.UP_45);
+        var categories = plot.getDomainAxis();
+        categories.setCategoryLabelPositions(CategoryLabelPositions.UP_45);
+        // JFreeChart cuts a category label at its share of the axis; a report's labels are what the bars mean
+        categories.setMaximumCategoryLabelWidthRatio(3f);
+        categories.setTickLabelFont(TICK_FONT.deriveFont(11f));
+        var values = bars.values().values().stream()
+                .flatMap(byCategory -> byCategory.values().stream())
+                .toList();
+        var scale = bars.stacked() ? Chart.Scale.LINEAR : bars.scale().resolve(values);
         if (plot.getRenderer() instanceof BarRenderer renderer) {
             renderer.setBarPainter(new StandardBarPainter());
             renderer.setShadowVisible(false);
             for (var series = 0; series < dataset.getRowCount(); series++) {
-                renderer.setSeriesPaint(series, PALETTE[series % PALETTE.length]);
+                renderer.setSeriesPaint(series, colour(series));
+            }
+            if (scale == Chart.Scale.LOG) {
+                var axis = logAxis(bars.valueAxis(), List.of());
+                var floor = Math.pow(10, Math.floor(Math.log10(smallestPositive(values))));
+                axis.setSmallestValue(floor);
+                axis.setLowerBound(floor);
+                renderer.setBase(floor);
+                renderer.setIncludeBaseInRange(false);
+                plot.setRangeAxis(axis);
             }
         }
+        if (bars.values().size() == 1 && bars.values().containsKey(bars.valueAxis())) {
+            // one series named as the axis: a legend would only repeat the axis label (a lone "200" it would not)
+            chart.removeLegend();
+        }
+        compactLegend(chart, dataset.getRowCount());
         return chart;
     }
 
     private static JFreeChart lines(Chart.Lines lines) {
+        var colours = new LinkedHashMap<String, Color>();
+        var chart = xyChart(
+                lines.title(),
+                lines.xAxis(),
+                lines.yAxis(),
+                lines.values(),
+                lines.xScale().resolve(xs(lines.values().values())),
+                lines.yScale().resolve(ys(lines.values().values())),
+                lines.events(),
+                colours);
+        var plot = chart.getXYPlot();
+        if (colours.size() > 1) {
+            var legend = new LegendTitle(() -> legendItems(colours));
+            legend.setPosition(RectangleEdge.BOTTOM);
+            chart.addLegend(legend);
+            compactLegend(chart, colours.size());
+        }
+        return chart;
+    }
+
+    /** A panel grid, drawn panel by panel into one image, with one title, one legend and the same axes in each. */
+    private static Drawing panels(Chart.Panels grid) {
+        var width = grid.columns() > WIDE_COLUMNS ? WIDE_WIDTH : WIDTH;
+        var allValues = grid.panels().stream().map(Chart.Panel::values).toList();
+        var points =
+                allValues.stream().flatMap(values -> values.values().stream()).toList();
+        var yScale = grid.yScale().resolve(ys(points));
+        var xs = xs(points);
+        var xScale = grid.xScale().resolve(xs);
+        var colours = new LinkedHashMap<String, Color>();
+        var plots = new ArrayList<JFreeChart>();
+        for (var index = 0; index < grid.panels().size(); index++) {
+            var panel = grid.panels().get(index);
+            var row = index / grid.columns();
+            var column = index % grid.columns();
+            var chart = xyChart(
+                    panel.title(),
+                    row == grid.rows() - 1 ? grid.xAxis() : null,
+                    column == 0 ? grid.yAxis() : null,
+                    panel.values(),
+                    xScale,
+                    yScale,
+                    panel.events(),
+                    colours);
+            var plot = chart.getXYPlot();
+            chart.getTitle().setFont(PANEL_TITLE_FONT);
+            plot.getDomainAxis().setLabelFont(AXIS_LABEL_FONT);
+            plot.getRangeAxis().setLabelFont(AXIS_LABEL_FONT);
+            if (!xs.isEmpty()) {
+                var low = xs.stream().mapToDouble(Number::doubleValue).min().orElse(0);
+                var high = xs.stream().mapToDouble(Number::doubleValue).max().orElse(1);
+                if (high > low && xScale == Chart.Scale.LINEAR) {
+                    plot.getDomainAxis().setRange(low, high);
+                }
+            }
+            if (grid.sharedY()) {
+                shareRange(plot.getRangeAxis(), ys(points), yScale);
+            }
+            plots.add(chart);
+        }
+        var image = new BufferedImage(width, 1, BufferedImage.TYPE_INT_RGB);
+        var probe = graphics(image);
+        var title = new TextTitle(grid.title(), JFreeChart.DEFAULT_TITLE_FONT);
+        title.setPadding(new RectangleInsets(6, 4, 2, 4));
+        var titleHeight = title.arrange(probe, within(width)).getHeight();
+        var note = grid.note().isEmpty() ? null : new TextTitle(grid.note(), NOTE_FONT);
+        var noteHeight = note == null ? 0 : note.arrange(probe, within(width)).getHeight();
+        LegendTitle legend = null;
+        var legendHeight = 0.0;
+        var legendWidth = 0.0;
+        if (colours.size() > 1) {
+            legend = new LegendTitle(() -> legendItems(colours));
+            legend.setItemFont(LEGEND_FONT);
+            legend.setFrame(BlockBorder.NONE);
+            legend.setPadding(new RectangleInsets(4, 4, 6, 4));
+            var size = legend.arrange(probe, within(width));
+            legendWidth = size.getWidth();
+            legendHeight = size.getHeight();
+        }
+        probe.dispose();
+        var top = titleHeight + noteHeight;
+        // one row alone gets the height of a chart of its own, several share it out
+        var panelHeight = grid.rows() == 1 ? HEIGHT - top - legendHeight : PANEL_HEIGHT;
+        var height = (int) Math.ceil(top + grid.rows() * panelHeight + legendHeight);
+        image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
+        var g2 = graphics(image);
+        title.draw(g2, new Rectangle2D.Double(0, 0, width, titleHeight));
+        if (note != null) {
+            note.draw(g2, new Rectangle2D.Double(0, titleHeight, width, noteHeight));
+        }
+        var cellWidth = (double) width / grid.columns();
+        for (var index = 0; index < plots.size(); index++) {
+            var area = new Rectangle2D.Double(
+                    index % grid.columns() * cellWidth,
+                    top + index / grid.columns() * panelHeight,
+                    cellWidth,
+                    panelHeight);
+            plots.get(index).draw(g2, area);
+        }
+        Rectangle2D legendArea = null;
+        if (legend != null) {
+            legendArea =
+                    new Rectangle2D.Double((width - legendWidth) / 2, height - legendHeight, legendWidth, legendHeight);
+            legend.draw(g2, legendArea);
+        }
+        g2.dispose();
+        return new Drawing(image, List.copyOf(plots), legendArea);
+    }
+
+    /**
+     * One XY plot: series coloured by run (a run's p50 dashed in its p99's colour), log axes where asked, events as
+     * markers. {@code colours} maps each run to its colour and is shared between the panels of a grid.
+     */
+    private static JFreeChart xyChart(
+            String title,
+            @Nullable String xLabel,
+            @Nullable String yLabel,
+            Map<String, List<Chart.Point>> values,
+            Chart.Scale xScale,
+            Chart.Scale yScale,
+            List<Chart.Event> events,
+            Map<String, Color> colours) {
         var dataset = new XYSeriesCollection();
-        lines.values().forEach((name, points) -> {
+        values.forEach((name, points) -> {
             var series = new XYSeries(name, true, true);
-            points.forEach(point -> series.add(point.x(), point.y()));
+            points.stream()
+                    // a log axis has no place for zero: such a point is left out, not drawn at minus infinity
+                    .filter(point -> xScale != Chart.Scale.LOG || point.x() > 0)
+                    .filter(point -> yScale != Chart.Scale.LOG || point.y() > 0)
+                    .forEach(point -> series.add(point.x(), point.y()));
             dataset.addSeries(series);
         });
         var chart = ChartFactory.createXYLineChart(
-                lines.title(), lines.xAxis(), lines.yAxis(), dataset, PlotOrientation.VERTICAL, true, false, false);
-        var plot = (XYPlot) chart.getPlot();
+                title, xLabel, yLabel, dataset, PlotOrientation.VERTICAL, false, false, false);
+        chart.setBackgroundPaint(Color.WHITE);
+        var plot = chart.getXYPlot();
         plot.setBackgroundPaint(Color.WHITE);
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
         plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
-        var counts = lines.values().values().stream()
-                .flatMap(List::stream)
-                .allMatch(point -> point.x() == Math.rint(point.x()));
-        if (counts && plot.getDomainAxis() instanceof NumberAxis axis) {
+        var allPoints = values.values();
+        if (xScale == Chart.Scale.LOG) {
+            var distinct = new TreeSet<Double>();
+            allPoints.forEach(points -> points.forEach(point -> distinct.add(point.x())));
+            // a rate sweep (100, 200, 400...) reads best with a tick at each rate measured
+            plot.setDomainAxis(
+                    logAxis(xLabel, distinct.size() <= SHAPES_MAX_POINTS ? List.copyOf(distinct) : List.of()));
+        } else if (allPoints.stream().flatMap(List::stream).allMatch(point -> point.x() == Math.rint(point.x()))
+                && plot.getDomainAxis() instanceof NumberAxis axis) {
             // whole numbers on the x axis (workers, partitions) get whole-number ticks, not 1.1, 1.2, ...
             axis.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
         }
-        // "<run> p50" beside "<run> p99": the same colour for one run, the median dashed
-        var colours = new LinkedHashMap<String, Color>();
+        if (yScale == Chart.Scale.LOG) {
+            plot.setRangeAxis(logAxis(yLabel, List.of()));
+        }
+        for (var axis : List.of(plot.getDomainAxis(), plot.getRangeAxis())) {
+            axis.setTickLabelFont(TICK_FONT);
+        }
+        var renderer = (XYLineAndShapeRenderer) plot.getRenderer();
+        renderer.setDefaultShapesVisible(allPoints.stream().allMatch(points -> points.size() <= SHAPES_MAX_POINTS));
         for (var series = 0; series < dataset.getSeriesCount(); series++) {
             var name = dataset.getSeriesKey(series).toString();
-            var median = name.endsWith(MEDIAN_SUFFIX);
-            var run =
-                    median ? name.substring(0, name.length() - MEDIAN_SUFFIX.length()) : name.replaceAll(" p\\d+$", "");
-            var colour = colours.computeIfAbsent(run, key -> PALETTE[colours.size() % PALETTE.length]);
-            plot.getRenderer().setSeriesPaint(series, colour);
-            plot.getRenderer().setSeriesStroke(series, median ? DASHED : SOLID);
+            var colour = colours.computeIfAbsent(run(name), key -> colour(colours.size()));
+            renderer.setSeriesPaint(series, colour);
+            renderer.setSeriesStroke(series, name.endsWith(MEDIAN_SUFFIX) ? DASHED : SOLID);
+        }
+        // lines and windows under the data, every label above every line: a label is never crossed out
+        for (var index = 0; index < events.size(); index++) {
+            plot.addDomainMarker(marker(events.get(index)), Layer.BACKGROUND);
+            plot.addDomainMarker(label(events.get(index), index), Layer.FOREGROUND);
         }
         return chart;
+    }
+
+    private static Marker marker(Chart.Event event) {
+        if (event.window()) {
+            // shaded, with a thin line at its start and at its end
+            return new IntervalMarker(
+                    event.at(),
+                    event.until(),
+                    withAlpha(WINDOW_COLOUR, 40),
+                    new BasicStroke(0.5f),
+                    withAlpha(WINDOW_COLOUR, 160),
+                    new BasicStroke(1f),
+                    1f);
+        }
+        return new ValueMarker(event.at(), EVENT_COLOUR, EVENT_STROKE);
+    }
+
+    /** An event's label at its start, on one of a few heights in turn so that neighbours do not overprint. */
+    private static Marker label(Chart.Event event, int index) {
+        var marker = new ValueMarker(event.at(), withAlpha(EVENT_COLOUR, 0), new BasicStroke(0f));
+        marker.setLabel(event.label());
+        marker.setLabelFont(EVENT_FONT);
+        marker.setLabelPaint(EVENT_COLOUR);
+        marker.setLabelBackgroundColor(Color.WHITE);
+        // anchored right of the line (the offset widens the line's box), the text running on from there
+        marker.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
+        marker.setLabelTextAnchor(TextAnchor.TOP_LEFT);
+        marker.setLabelOffset(new RectangleInsets(3 + (index % EVENT_LABEL_ROWS) * 12, 0, 0, 3));
+        return marker;
+    }
+
+    private static Color withAlpha(Color colour, int alpha) {
+        return new Color(colour.getRed(), colour.getGreen(), colour.getBlue(), alpha);
+    }
+
+    /** The run a series belongs to: its name without a percentile suffix, so a run's p50 and p99 share a colour. */
+    private static String run(String series) {
+        return series.endsWith(MEDIAN_SUFFIX)
+                ? series.substring(0, series.length() - MEDIAN_SUFFIX.length())
+                : series.replaceAll(" p\\d+$", "");
+    }
+
+    static Color colour(int index) {
+        return PALETTE.get(index % PALETTE.size());
+    }
+
+    private static LegendItemCollection legendItems(Map<String, Color> colours) {
+        var items = new LegendItemCollection();
+        colours.forEach((run, colour) -> {
+            var item = new LegendItem(run, null, null, null, new Line2D.Double(-7, 0, 7, 0), SOLID, colour);
+            item.setLabelFont(LEGEND_FONT);
+            items.add(item);
+        });
+        return items;
+    }
+
+    /** A few entries in a row under the plot; many in a narrow column on the right, in a small font. */
+    private static void compactLegend(JFreeChart chart, int entries) {
+        var legend = chart.getLegend();
+        if (legend == null) {
+            return;
+        }
+        legend.setItemFont(LEGEND_FONT);
+        legend.setFrame(BlockBorder.NONE);
+        if (entries > LEGEND_BELOW_MAX) {
+            legend.setPosition(RectangleEdge.RIGHT);
+            legend.setHorizontalAlignment(HorizontalAlignment.LEFT);
+        }
+    }
+
+    private static void shareRange(ValueAxis axis, List<Double> values, Chart.Scale scale) {
+        if (values.isEmpty()) {
+            return;
+        }
+        var high = values.stream().mapToDouble(Double::doubleValue).max().orElse(1);
+        if (scale == Chart.Scale.LOG) {
+            var low = smallestPositive(values);
+            axis.setRange(low / 1.5, high * 1.5);
+        } else if (high > 0) {
+            axis.setRange(0, high * 1.05);
+        }
+    }
+
+    /** Up to the image's width, as high as needed: the one constraint every title and legend can arrange in. */
+    private static RectangleConstraint within(double width) {
+        return new RectangleConstraint(new Range(0, width), new Range(0, 10 * HEIGHT));
+    }
+
+    private static double smallestPositive(Collection<? extends Number> values) {
+        return values.stream()
+                .mapToDouble(Number::doubleValue)
+                .filter(value -> value > 0)
+                .min()
+                .orElse(1);
+    }
+
+    private static List<Double> xs(Collection<List<Chart.Point>> series) {
+        return series.stream().flatMap(List::stream).map(Chart.Point::x).toList();
+    }
+
+    private static List<Double> ys(Collection<List<Chart.Point>> series) {
+        return series.stream().flatMap(List::stream).map(Chart.Point::y).toList();
+    }
+
+    private static LogAxis logAxis(@Nullable String label, List<Double> ticksAt) {
+        var axis = new RoundLogAxis(label, ticksAt);
+        axis.setBase(10);
+        axis.setTickLabelFont(TICK_FONT);
+        axis.setMinorTickMarksVisible(true);
+        return axis;
+    }
+
+    /**
+     * A log axis labelled in plain numbers at 1, 2 and 5 of each decade (or at the given values), instead of
+     * JFreeChart's exponents at odd fractions of a decade.
+     */
+    private static final class RoundLogAxis extends LogAxis {
+
+        private static final long serialVersionUID = 1L;
+
+        private final List<Double> ticksAt;
+
+        RoundLogAxis(@Nullable String label, List<Double> ticksAt) {
+            super(label);
+            this.ticksAt = List.copyOf(ticksAt);
+        }
+
+        @Override
+        public List<NumberTick> refreshTicks(Graphics2D g2, AxisState state, Rectangle2D area, RectangleEdge edge) {
+            var horizontal = RectangleEdge.isTopOrBottom(edge);
+            var anchor = horizontal
+                    ? (edge == RectangleEdge.TOP ? TextAnchor.BOTTOM_CENTER : TextAnchor.TOP_CENTER)
+                    : (edge == RectangleEdge.LEFT ? TextAnchor.CENTER_RIGHT : TextAnchor.CENTER_LEFT);
+            var format = new DecimalFormat("#,##0.###", DecimalFormatSymbols.getInstance(Locale.ROOT));
+            var ticks = new ArrayList<NumberTick>();
+            for (var value : values()) {
+                ticks.add(new NumberTick(TickType.MAJOR, value, format.format(value), anchor, anchor, 0));
+            }
+            return ticks;
+        }
+
+        private List<Double> values() {
+            var low = getLowerBound();
+            var high = getUpperBound();
+            if (!ticksAt.isEmpty()) {
+                return ticksAt.stream()
+                        .filter(value -> value >= low && value <= high)
+                        .toList();
+            }
+            for (var steps : List.of(List.of(1.0, 2.0, 5.0), List.of(1.0))) {
+                var values = new ArrayList<Double>();
+                for (var exponent = (int) Math.floor(Math.log10(low));
+                        exponent <= Math.ceil(Math.log10(high));
+                        exponent++) {
+                    for (var step : steps) {
+                        var value = step * Math.pow(10, exponent);
+                        if (value >= low && value <= high) {
+                            values.add(value);
+                        }
+                    }
+                }
+                if (values.size() <= 10 || steps.size() == 1) {
+                    return values;
+                }
+            }
+            return List.of();
+        }
     }
 }

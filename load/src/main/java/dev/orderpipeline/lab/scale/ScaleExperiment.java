@@ -34,6 +34,9 @@ public final class ScaleExperiment {
 
     public List<ScaleCell> run() {
         var cells = new ArrayList<ScaleCell>();
+        var cellCount = settings.partitionCounts().size()
+                * settings.workerCounts().size()
+                * settings.distributions().size();
         try (var session = new StackSession(target, progress)) {
             for (var partitions : settings.partitionCounts()) {
                 session.fleet().stopAll();
@@ -47,6 +50,7 @@ public final class ScaleExperiment {
                     progress.phase("P=" + partitions + ": starting workers up to " + workers, 0);
                     session.join(group, arguments, workers, settings.warmup(), settings.timeout());
                     for (var keys : settings.distributions()) {
+                        progress.item("cell", cells.size() + 1, cellCount, cellName(partitions, workers, keys));
                         var cell = runCell(session, group, partitions, workers, keys);
                         progress.note(String.format(
                                 Locale.ROOT,
@@ -68,7 +72,7 @@ public final class ScaleExperiment {
     }
 
     private ScaleCell runCell(StackSession session, String group, int partitions, int workers, KeyDistribution keys) {
-        var name = "P=" + partitions + " W=" + workers + " " + keys.label();
+        var name = cellName(partitions, workers, keys);
         var cellTag = "scale-" + tag + "-p" + partitions + "w" + workers + "-"
                 + keys.label().replace(':', '_');
         var backlog = session.backlog(cellTag, keys, settings.commands());
@@ -114,5 +118,9 @@ public final class ScaleExperiment {
                 results.duplicates(),
                 resources,
                 session.invariants(backlog));
+    }
+
+    private static String cellName(int partitions, int workers, KeyDistribution keys) {
+        return "P=" + partitions + " W=" + workers + " " + keys.label();
     }
 }

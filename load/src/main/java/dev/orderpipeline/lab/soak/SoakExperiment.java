@@ -94,9 +94,11 @@ public final class SoakExperiment {
                         Locale.ROOT, "%s warm-up: %d checkouts (not reported)", warm.label(), warm.scheduled()));
             }
         }
+        var runCount = settings.distributions().size() * settings.rates().size() * available.size();
         for (var keys : settings.distributions()) {
             for (var rate : settings.rates()) {
                 for (var strategy : available) {
+                    progress.item("run", runs.size() + 1, runCount, "");
                     var run = runOne(strategy, keys, rate, settings.duration());
                     progress.note(String.format(
                             Locale.ROOT,

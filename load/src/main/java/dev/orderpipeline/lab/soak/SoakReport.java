@@ -15,6 +15,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 
@@ -311,46 +313,36 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
         if (runs.isEmpty()) {
             return charts;
         }
-        var throughput = new LinkedHashMap<String, List<Chart.Point>>();
-        var p99 = new LinkedHashMap<String, List<Chart.Point>>();
-        var p50 = new LinkedHashMap<String, List<Chart.Point>>();
-        for (var run : runs) {
-            var done = new ArrayList<Chart.Point>();
-            var tail = new ArrayList<Chart.Point>();
-            var median = new ArrayList<Chart.Point>();
-            for (var second : run.timeline()) {
-                done.add(new Chart.Point(second.second(), second.succeeded()));
-                if (second.succeeded() + second.errors() > 0) {
-                    tail.add(new Chart.Point(second.second(), second.p99Ms()));
-                    median.add(new Chart.Point(second.second(), second.p50Ms()));
-                }
-            }
-            throughput.put(run.label(), done);
-            p99.put(run.label() + " p99", tail);
-            p50.put(run.label() + " p50", median);
-        }
-        charts.add(new Chart.Lines(
-                "throughput-over-time", "Successful checkouts per second", "second", "answers/s", throughput));
-        var latency = new LinkedHashMap<String, List<Chart.Point>>(p99);
-        latency.putAll(p50);
-        charts.add(new Chart.Lines(
-                "latency-over-time", "Latency per second (from the scheduled start)", "second", "ms", latency));
-        var percentiles = new LinkedHashMap<String, Map<String, Number>>();
-        for (var run : runs) {
-            percentiles
-                    .computeIfAbsent("p50", key -> new LinkedHashMap<>())
-                    .put(run.label(), run.latency().p50Ms());
-            percentiles
-                    .computeIfAbsent("p95", key -> new LinkedHashMap<>())
-                    .put(run.label(), run.latency().p95Ms());
-            percentiles
-                    .computeIfAbsent("p99", key -> new LinkedHashMap<>())
-                    .put(run.label(), run.latency().p99Ms());
-            percentiles
-                    .computeIfAbsent("max", key -> new LinkedHashMap<>())
-                    .put(run.label(), run.latency().maxMs());
-        }
-        charts.add(new Chart.Bars("latency", "Checkout latency per run", "ms", false, percentiles));
+        // one panel per key distribution and rate, one line per strategy: 60 lines on one plot read as none
+        var rates = (int) runs.stream().mapToInt(SoakRun::targetRate).distinct().count();
+        charts.add(new Chart.Panels(
+                "throughput-over-time",
+                "Successful checkouts per second",
+                "",
+                "second",
+                "answers/s",
+                Chart.Scale.LINEAR,
+                Chart.Scale.LINEAR,
+                false,
+                rates,
+                panels(run -> Map.of(run.strategy(), succeededPerSecond(run)))));
+        charts.add(new Chart.Panels(
+                "latency-over-time",
+                "Latency per second (from the scheduled start)",
+                "solid: p99, dashed: p50",
+                "second",
+                "ms",
+                Chart.Scale.LINEAR,
+                Chart.Scale.AUTO,
+                true,
+                rates,
+                panels(run -> {
+                    var lines = new LinkedHashMap<String, List<Chart.Point>>();
+                    lines.put(run.strategy() + " p99", perSecond(run, SoakRun.SoakSecond::p99Ms));
+                    lines.put(run.strategy() + " p50", perSecond(run, SoakRun.SoakSecond::p50Ms));
+                    return lines;
+                })));
+        charts.add(latencyChart(rates));
         var achieved = new LinkedHashMap<String, List<Chart.Point>>();
         var tails = new LinkedHashMap<String, List<Chart.Point>>();
         for (var run : runs) {
@@ -366,10 +358,84 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
             }
         }
         if (settings.rates().size() > 1) {
+            // rates double from one run to the next: a log axis spaces them evenly
             charts.add(new Chart.Lines(
-                    "achieved-rate", "Achieved against target rate", "target checkouts/s", "answers/s", achieved));
-            charts.add(new Chart.Lines("p99-by-rate", "p99 against target rate", "target checkouts/s", "ms", tails));
+                            "achieved-rate",
+                            "Achieved against target rate",
+                            "target checkouts/s",
+                            "answers/s",
+                            achieved)
+                    .withScales(Chart.Scale.LOG, Chart.Scale.LOG));
+            charts.add(new Chart.Lines("p99-by-rate", "p99 against target rate", "target checkouts/s", "ms", tails)
+                    .withScales(Chart.Scale.LOG, Chart.Scale.AUTO));
         }
         return charts;
+    }
+
+    /**
+     * Percentiles per run: with several rates, a panel per strategy and key distribution with the percentiles over
+     * the rate (bars of 30 runs have labels nobody reads); with one rate, bars per run.
+     */
+    private Chart latencyChart(int rates) {
+        var title = "Checkout latency per run";
+        Map<String, ToDoubleFunction<Latency>> percentiles = new LinkedHashMap<>();
+        percentiles.put("p50", Latency::p50Ms);
+        percentiles.put("p95", Latency::p95Ms);
+        percentiles.put("p99", Latency::p99Ms);
+        percentiles.put("max", Latency::maxMs);
+        if (rates > 1) {
+            var byRun = new LinkedHashMap<String, Map<String, List<Chart.Point>>>();
+            for (var run : runs) {
+                var lines = byRun.computeIfAbsent(run.strategy() + ", " + run.keys(), key -> new LinkedHashMap<>());
+                percentiles.forEach((name, percentile) -> lines.computeIfAbsent(name, key -> new ArrayList<>())
+                        .add(new Chart.Point(run.targetRate(), percentile.applyAsDouble(run.latency()))));
+            }
+            var panels = new ArrayList<Chart.Panel>();
+            byRun.forEach((name, values) -> panels.add(new Chart.Panel(name, values, List.of())));
+            return new Chart.Panels(
+                    "latency",
+                    title,
+                    "",
+                    "target checkouts/s",
+                    "ms",
+                    Chart.Scale.LOG,
+                    Chart.Scale.AUTO,
+                    true,
+                    (int) runs.stream().map(SoakRun::strategy).distinct().count(),
+                    panels);
+        }
+        var bars = new LinkedHashMap<String, Map<String, Number>>();
+        percentiles.forEach((name, percentile) -> {
+            var values = new LinkedHashMap<String, Number>();
+            runs.forEach(run -> values.put(run.label(), percentile.applyAsDouble(run.latency())));
+            bars.put(name, values);
+        });
+        return new Chart.Bars("latency", title, "ms", false, bars, Chart.Scale.AUTO);
+    }
+
+    /** The runs' series grouped into a panel per key distribution and rate, in the order the runs ran. */
+    private List<Chart.Panel> panels(Function<SoakRun, Map<String, List<Chart.Point>>> series) {
+        var grouped = new LinkedHashMap<String, Map<String, List<Chart.Point>>>();
+        for (var run : runs) {
+            grouped.computeIfAbsent(run.keys() + " @ " + run.targetRate() + "/s", key -> new LinkedHashMap<>())
+                    .putAll(series.apply(run));
+        }
+        var panels = new ArrayList<Chart.Panel>();
+        grouped.forEach((title, values) -> panels.add(new Chart.Panel(title, values, List.of())));
+        return panels;
+    }
+
+    private static List<Chart.Point> succeededPerSecond(SoakRun run) {
+        return run.timeline().stream()
+                .map(second -> new Chart.Point(second.second(), second.succeeded()))
+                .toList();
+    }
+
+    /** One point per second of a run; latency only for the seconds in which something was answered. */
+    private static List<Chart.Point> perSecond(SoakRun run, ToDoubleFunction<SoakRun.SoakSecond> value) {
+        return run.timeline().stream()
+                .filter(second -> second.succeeded() + second.errors() > 0)
+                .map(second -> new Chart.Point(second.second(), value.applyAsDouble(second)))
+                .toList();
     }
 }

@@ -43,15 +43,12 @@ class ChaosReportTests {
     }
 
     @Test
-    void drawsEachFaultWindowAsABoxOverTheRates() {
+    void marksEachFaultWindowOnTheTimeCharts() {
         var report = report();
 
-        var timeline = (Chart.Lines) report.charts().getFirst();
-
-        assertThat(timeline.values().get(ChaosReport.FAULT_SERIES))
-                .extracting(Chart.Point::x)
-                .containsExactly(10.0, 10.0, 20.0, 20.0);
-        assertThat(timeline.values().get(ChaosReport.FAULT_SERIES).get(1).y()).isPositive();
+        assertThat(report.charts())
+                .map(chart -> ((Chart.Lines) chart).events())
+                .allSatisfy(events -> assertThat(events).containsExactly(new Chart.Event(10, 20, "broker-restart")));
     }
 
     private static ChaosReport report() {

@@ -1,9 +1,11 @@
 package dev.orderpipeline.api.checkout;
 
+import dev.orderpipeline.contract.CartCheckoutCommand;
 import dev.orderpipeline.contract.CheckoutCommand;
 import dev.orderpipeline.contract.Headers;
 import dev.orderpipeline.contract.Topics;
 import java.nio.charset.StandardCharsets;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -16,58 +18,80 @@ import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Publishes checkout commands and returns only once the broker has acknowledged them (the producer runs with
- * {@code acks=all} and idempotence). Failures that mean "the broker is not there right now" become {@link
- * BrokerUnavailableException}; anything else is a bug and propagates.
+ * Publishes checkout commands, a single-product order's and a cart's, and returns only once the broker has
+ * acknowledged them (the producer runs with {@code acks=all} and idempotence). Failures that mean "the broker is not
+ * there right now" become {@link BrokerUnavailableException}; anything else is a bug and propagates.
  */
 @Component
 final class CheckoutCommandPublisher {
 
     private static final Logger log = LoggerFactory.getLogger(CheckoutCommandPublisher.class);
 
-    private final KafkaTemplate<String, CheckoutCommand> kafka;
+    private final KafkaTemplate<String, Object> kafka;
     private final CheckoutProperties properties;
 
-    CheckoutCommandPublisher(KafkaTemplate<String, CheckoutCommand> kafka, CheckoutProperties properties) {
+    CheckoutCommandPublisher(KafkaTemplate<String, Object> kafka, CheckoutProperties properties) {
         this.kafka = kafka;
         this.properties = properties;
     }
 
+    /** To {@value Topics#CHECKOUT_COMMANDS}, keyed by the product, as it always was. */
     void publish(CheckoutCommand command) {
-        var record = new ProducerRecord<>(Topics.CHECKOUT_COMMANDS, command.key(), command);
-        record.headers().add(Headers.COMMAND_ID, command.commandId().toString().getBytes(StandardCharsets.UTF_8));
-        record.headers().add(Headers.COMMAND_TYPE, CheckoutCommand.TYPE.getBytes(StandardCharsets.UTF_8));
+        var record = new ProducerRecord<String, Object>(Topics.CHECKOUT_COMMANDS, command.key(), command);
+        header(record, Headers.COMMAND_ID, command.commandId().toString());
+        header(record, Headers.COMMAND_TYPE, CheckoutCommand.TYPE);
+        send(record, command.commandId(), command.orderId());
+    }
+
+    /**
+     * To {@value Topics#CHECKOUT_CARTS}, keyed by the order (one coordinator owns each cart's saga), with the order
+     * in a header too, as on every record of the saga.
+     */
+    void publish(CartCheckoutCommand command) {
+        var record = new ProducerRecord<String, Object>(Topics.CHECKOUT_CARTS, command.key(), command);
+        header(record, Headers.COMMAND_ID, command.commandId().toString());
+        header(record, Headers.COMMAND_TYPE, CartCheckoutCommand.TYPE);
+        header(record, Headers.ORDER_ID, command.orderId().toString());
+        send(record, command.commandId(), command.orderId());
+    }
+
+    private static void header(ProducerRecord<String, Object> record, String name, String value) {
+        record.headers().add(name, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void send(ProducerRecord<String, Object> record, UUID commandId, UUID orderId) {
         try {
             var sent = kafka.send(record).get(properties.publishTimeout().toMillis(), TimeUnit.MILLISECONDS);
             log.debug(
-                    "Published checkout command {} for order {} to partition {}",
-                    command.commandId(),
-                    command.orderId(),
-                    sent.getRecordMetadata().partition());
+                    "Published checkout command {} for order {} to partition {} of {}",
+                    commandId,
+                    orderId,
+                    sent.getRecordMetadata().partition(),
+                    record.topic());
         } catch (ExecutionException ex) {
             if (!brokerTrouble(ex.getCause())) {
-                throw new IllegalStateException("publishing checkout command " + command.commandId() + " failed", ex);
+                throw new IllegalStateException("publishing checkout command " + commandId + " failed", ex);
             }
-            throw unavailable(command, ex);
+            throw unavailable(commandId, orderId, ex);
         } catch (RuntimeException ex) {
             // send() itself fails when the producer cannot even get the topic's metadata within max.block.ms
             if (!brokerTrouble(ex)) {
                 throw ex;
             }
-            throw unavailable(command, ex);
+            throw unavailable(commandId, orderId, ex);
         } catch (TimeoutException ex) {
-            throw unavailable(command, ex);
+            throw unavailable(commandId, orderId, ex);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-            throw unavailable(command, ex);
+            throw unavailable(commandId, orderId, ex);
         }
     }
 
-    private BrokerUnavailableException unavailable(CheckoutCommand command, Exception ex) {
+    private BrokerUnavailableException unavailable(UUID commandId, UUID orderId, Exception ex) {
         // The record may still reach the broker after we gave up; that is harmless: a retry publishes the same
         // command id and the worker applies it once.
-        log.warn("Checkout command {} for order {} was not acknowledged", command.commandId(), command.orderId(), ex);
-        return new BrokerUnavailableException(command.orderId(), properties.retryAfter(), ex);
+        log.warn("Checkout command {} for order {} was not acknowledged", commandId, orderId, ex);
+        return new BrokerUnavailableException(orderId, properties.retryAfter(), ex);
     }
 
     private static boolean brokerTrouble(@Nullable Throwable ex) {

@@ -1,6 +1,5 @@
 package dev.orderpipeline.api.checkout;
 
-import dev.orderpipeline.contract.CheckoutCommand;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
@@ -10,7 +9,7 @@ import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.core.ProducerFactory;
 
 /**
- * The template that publishes checkout commands, in place of Boot's.
+ * The template that publishes checkout commands (a single-product order's and a cart's), in place of Boot's.
  *
  * <p>With observation enabled, a template looks the cluster id up through the admin on every send until it has
  * one, holding a lock, and the admin closes its client with no time limit. If the API starts while the broker is
@@ -22,8 +21,8 @@ import org.springframework.kafka.core.ProducerFactory;
 class CheckoutCommandTemplateConfiguration {
 
     @Bean
-    KafkaTemplate<String, CheckoutCommand> checkoutCommandTemplate(
-            ProducerFactory<String, CheckoutCommand> producerFactory, KafkaProperties kafka, KafkaAdmin admin) {
+    KafkaTemplate<String, Object> checkoutCommandTemplate(
+            ProducerFactory<String, Object> producerFactory, KafkaProperties kafka, KafkaAdmin admin) {
         var template = new KafkaTemplate<>(producerFactory);
         template.setObservationEnabled(kafka.getTemplate().isObservationEnabled());
         template.setKafkaAdmin(new StartupClusterIdAdmin(admin));

@@ -58,7 +58,10 @@ class CheckoutController {
     @PostMapping(path = "/api/orders/{id}/checkout", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(operationId = "checkoutOrder", summary = "Check out an order", description = """
                     Checks out one of the caller's CREATED orders through the pipeline: `202` once the broker \
-                    acknowledged the command, with a `Location` to poll; the order is decided by the worker. With \
+                    acknowledged the command, with a `Location` to poll; the order is decided by the worker. A \
+                    single-product order's command is keyed by its product; a cart's, by the order, whose \
+                    coordinator reserves every line on its product's partition and completes the order only when \
+                    all of them are reserved (else it releases them and rejects it). With \
                     `Prefer: wait=N` the API waits up to N seconds (capped by the server) for the decision and \
                     answers `200` with the decided order, or still `202` if it did not come in time; \
                     `Preference-Applied` says the wait was honoured. Checking out a CREATED order again publishes \
@@ -79,7 +82,9 @@ class CheckoutController {
                             schema = @Schema(implementation = Order.class),
                             examples = {
                                 @ExampleObject(name = "completed", value = OrderExamples.COMPLETED),
-                                @ExampleObject(name = "rejected", value = OrderExamples.REJECTED)
+                                @ExampleObject(name = "rejected", value = OrderExamples.REJECTED),
+                                @ExampleObject(name = "cart completed", value = OrderExamples.CART_COMPLETED),
+                                @ExampleObject(name = "cart rejected", value = OrderExamples.CART_REJECTED)
                             }))
     @ApiResponse(
             responseCode = "202",

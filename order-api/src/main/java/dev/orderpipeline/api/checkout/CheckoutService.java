@@ -8,6 +8,8 @@ import dev.orderpipeline.api.web.Caller;
 import dev.orderpipeline.api.web.DatabaseFailures;
 import dev.orderpipeline.api.web.DatabaseUnavailableException;
 import dev.orderpipeline.api.web.ProblemException;
+import dev.orderpipeline.contract.CartCheckoutCommand;
+import dev.orderpipeline.contract.CartLine;
 import dev.orderpipeline.contract.CheckoutCommand;
 import dev.orderpipeline.contract.CheckoutOutcome;
 import dev.orderpipeline.contract.CheckoutResult;
@@ -31,9 +33,10 @@ import org.springframework.transaction.TransactionException;
 
 /**
  * The checkout: hands the order to the worker as a {@link CheckoutCommand} keyed by its product, so that one
- * consumer applies each product's checkouts one after the other. The API changes nothing in the database: the
- * worker decides, and a failed publish leaves the order CREATED. Checking out a CREATED order again publishes the
- * same command id, which the worker applies once.
+ * consumer applies each product's checkouts one after the other; a cart as one {@link CartCheckoutCommand} keyed by
+ * the order, whose coordinator reserves each line on its product's partition. The API changes nothing in the
+ * database: the worker decides, and a failed publish leaves the order CREATED. Checking out a CREATED order again
+ * publishes the same command id, which the worker applies once.
  */
 @Service
 final class CheckoutService {
@@ -88,8 +91,8 @@ final class CheckoutService {
         var outcome = "error";
         try {
             var order = loadCheckoutable(orderId, caller);
-            var command = publish(order);
-            var reply = accepted(order, command, null);
+            var commandId = publish(order);
+            var reply = accepted(order, commandId, null);
             outcome = reply.outcome();
             return reply;
         } catch (RuntimeException ex) {
@@ -111,24 +114,25 @@ final class CheckoutService {
             var order = loadCheckoutable(orderId, caller);
             // registered before publishing: the result can arrive before send() returns
             var waiter = waiters.tryRegister(order.id());
-            CheckoutCommand command;
+            UUID commandId;
             try {
-                command = publish(order);
+                commandId = publish(order);
             } catch (RuntimeException ex) {
                 waiter.ifPresent(CheckoutWaiters.Waiter::close);
                 throw ex;
             }
             if (waiter.isEmpty()) {
                 log.debug("Order {}: too many waiting checkouts, answering without waiting", order.id());
-                var reply = accepted(order, command, null);
+                var reply = accepted(order, commandId, null);
                 record(started, reply.outcome());
                 return new PendingCheckout(CompletableFuture.completedFuture(reply), () -> {});
             }
             var reply = waiter.get()
                     .result(wait)
-                    .thenCompose(result -> result.map(
-                                    decision -> CompletableFuture.completedFuture(decided(order, decision, wait)))
-                            .orElseGet(() -> readAgain(order, command, wait)))
+                    // a cart's result says nothing of its lines: the answer reads them, as after a wait in vain
+                    .thenCompose(result -> result.filter(decision -> order.productId() != null)
+                            .map(decision -> CompletableFuture.completedFuture(decided(order, decision, wait)))
+                            .orElseGet(() -> readAgain(order, commandId, wait)))
                     .thenApply(decided -> {
                         record(started, decided.outcome());
                         return decided;
@@ -160,38 +164,54 @@ final class CheckoutService {
         return order;
     }
 
-    private CheckoutCommand publish(Order order) {
-        var command =
-                CheckoutCommand.of(order.id(), order.productId(), order.userId(), order.quantity(), clock.instant());
+    /**
+     * Publishes the order's checkout command: keyed by its product for a single-product order, as ever; keyed by the
+     * order for a cart, whose saga one coordinator owns. Either way the command id is the order's one checkout
+     * command id.
+     */
+    private UUID publish(Order order) {
+        var lines = order.lines();
+        if (lines.size() == 1) {
+            var line = lines.getFirst();
+            var command =
+                    CheckoutCommand.of(order.id(), line.productId(), order.userId(), line.quantity(), clock.instant());
+            publisher.publish(command);
+            return command.commandId();
+        }
+        var cartLines = lines.stream()
+                .map(line -> new CartLine(line.lineNo(), line.productId(), line.quantity()))
+                .toList();
+        var command = CartCheckoutCommand.of(order.id(), order.userId(), cartLines, clock.instant());
         publisher.publish(command);
-        return command;
+        return command.commandId();
     }
 
     /**
-     * The order as the database has it after a wait without a result: decided (its result was lost, or is still on
-     * its way) or still accepted. Off the thread that ended the wait; a read that cannot run or fails answers 202.
+     * The order as the database has it after a wait without a result, or after a cart's result: decided (its result
+     * was lost, or is still on its way; a cart's lines as decided) or still accepted. Off the thread that ended the
+     * wait or delivered the result; a read that cannot run or fails answers 202.
      */
-    private CompletableFuture<CheckoutReply> readAgain(Order order, CheckoutCommand command, Duration wait) {
+    private CompletableFuture<CheckoutReply> readAgain(Order order, UUID commandId, Duration wait) {
         try {
-            return CompletableFuture.supplyAsync(() -> current(order, command, wait), finalReads)
+            return CompletableFuture.supplyAsync(() -> current(order, commandId, wait), finalReads)
                     .exceptionally(failure -> {
                         log.debug("Order {}: could not read it after the wait; answering 202", order.id(), failure);
-                        return accepted(order, command, wait);
+                        return accepted(order, commandId, wait);
                     });
         } catch (RejectedExecutionException ex) {
-            return CompletableFuture.completedFuture(accepted(order, command, wait));
+            return CompletableFuture.completedFuture(accepted(order, commandId, wait));
         }
     }
 
-    private CheckoutReply current(Order order, CheckoutCommand command, Duration wait) {
+    private CheckoutReply current(Order order, UUID commandId, Duration wait) {
         var current = orders.findById(order.id()).orElse(order);
         return current.status().isFinal()
                 ? new CheckoutReply.Decided(current, wait)
-                : new CheckoutReply.Accepted(current.id(), command.commandId(), current.status(), wait);
+                : new CheckoutReply.Accepted(current.id(), commandId, current.status(), wait);
     }
 
-    private static CheckoutReply accepted(Order order, CheckoutCommand command, @Nullable Duration waited) {
-        return new CheckoutReply.Accepted(order.id(), command.commandId(), order.status(), waited);
+    private static CheckoutReply accepted(Order order, UUID commandId, @Nullable Duration waited) {
+        return new CheckoutReply.Accepted(order.id(), commandId, order.status(), waited);
     }
 
     /**
@@ -200,16 +220,7 @@ final class CheckoutService {
      */
     private static CheckoutReply decided(Order order, CheckoutResult result, Duration waited) {
         var status = result.outcome() == CheckoutOutcome.COMPLETED ? OrderStatus.COMPLETED : OrderStatus.REJECTED;
-        var decided = new Order(
-                order.id(),
-                order.userId(),
-                order.productId(),
-                order.quantity(),
-                status,
-                result.rejectReason(),
-                order.createdAt(),
-                result.decidedAt());
-        return new CheckoutReply.Decided(decided, waited);
+        return new CheckoutReply.Decided(order.decided(status, result.rejectReason(), result.decidedAt()), waited);
     }
 
     private static String outcomeOf(RuntimeException ex) {

@@ -10,6 +10,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param commandPartitions partitions of the commands topic and of its dead-letter topic
  * @param resultPartitions partitions of the results topic
+ * @param cartPartitions partitions of the carts topic and of its dead-letter topic
  * @param replicationFactor replicas of every topic
  */
 @ConfigurationProperties("orderpipeline.topics")
@@ -20,12 +21,14 @@ record TopicsProperties(
         @DefaultValue("" + Topics.CHECKOUT_RESULTS_PARTITIONS)
         int resultPartitions,
 
+        @DefaultValue("" + Topics.CHECKOUT_CARTS_PARTITIONS) int cartPartitions,
+
         @DefaultValue("" + Topics.REPLICATION_FACTOR) int replicationFactor) {
 
     TopicsProperties {
-        if (commandPartitions < 1 || resultPartitions < 1 || replicationFactor < 1) {
+        if (commandPartitions < 1 || resultPartitions < 1 || cartPartitions < 1 || replicationFactor < 1) {
             throw new IllegalArgumentException("orderpipeline.topics.* must be positive: " + commandPartitions + ", "
-                    + resultPartitions + ", " + replicationFactor);
+                    + resultPartitions + ", " + cartPartitions + ", " + replicationFactor);
         }
     }
 }

@@ -1,8 +1,9 @@
 /**
  * Checkout: {@code POST /api/orders/{id}/checkout}, the pipeline's door. {@link
  * dev.orderpipeline.api.checkout.CheckoutService} loads the caller's CREATED order, publishes a {@link
- * dev.orderpipeline.contract.CheckoutCommand} keyed by product ({@link
- * dev.orderpipeline.api.checkout.CheckoutCommandPublisher}) and, when the client prefers to wait, waits for the
+ * dev.orderpipeline.contract.CheckoutCommand} keyed by product, or for a cart one {@link
+ * dev.orderpipeline.contract.CartCheckoutCommand} keyed by the order ({@link
+ * dev.orderpipeline.api.checkout.CheckoutCommandPublisher}), and, when the client prefers to wait, waits for the
  * worker's {@link dev.orderpipeline.contract.CheckoutResult} on the results topic, which every instance of the API
  * reads in full ({@link dev.orderpipeline.api.checkout.CheckoutResultListener}, {@link
  * dev.orderpipeline.api.checkout.CheckoutWaiters}). A database failure during a checkout answers 503 {@code

@@ -1,6 +1,8 @@
 /**
- * Orders: their creation and lookup over HTTP and the {@code orders} table. An order is visible to its owner only;
- * to anyone else it does not exist. Checkout, which moves an order to its final status, lives in {@code checkout}.
+ * Orders: their creation and lookup over HTTP, the {@code orders} table and a cart's {@code order_line} rows. An
+ * order is one product (the common case: one order row, decided by one command keyed by the product) or a cart of
+ * several, each line with its own state. An order is visible to its owner only; to anyone else it does not exist.
+ * Checkout, which moves an order to its final status, lives in {@code checkout}.
  */
 @NullMarked
 package dev.orderpipeline.api.order;

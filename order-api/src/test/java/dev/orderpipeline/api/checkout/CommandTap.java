@@ -18,7 +18,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Reads the commands topic from the beginning, as text, without a consumer group (all partitions assigned), so
+ * Reads a commands topic (the single-product orders' unless told another) from the beginning, as text, without a consumer group (all partitions assigned), so
  * tests see exactly the records the API published.
  */
 public final class CommandTap implements AutoCloseable {
@@ -28,6 +28,10 @@ public final class CommandTap implements AutoCloseable {
     private final KafkaConsumer<String, String> consumer;
 
     public CommandTap(String bootstrapServers) {
+        this(bootstrapServers, Topics.CHECKOUT_COMMANDS);
+    }
+
+    public CommandTap(String bootstrapServers, String topic) {
         consumer = new KafkaConsumer<>(
                 Map.of(
                         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
@@ -36,7 +40,7 @@ public final class CommandTap implements AutoCloseable {
                         false),
                 new StringDeserializer(),
                 new StringDeserializer());
-        var partitions = consumer.partitionsFor(Topics.CHECKOUT_COMMANDS).stream()
+        var partitions = consumer.partitionsFor(topic).stream()
                 .map(info -> new TopicPartition(info.topic(), info.partition()))
                 .toList();
         consumer.assign(partitions);

@@ -117,12 +117,7 @@ class KafkaCheckoutTests extends ApiTestSupport {
     void refusesToCheckOutAnOrderThatIsNotCreated(String status) {
         var alice = newUser();
         var orderId = createOrderId(alice);
-        jdbc.sql("""
-                        UPDATE orders
-                           SET status = :status,
-                               reject_reason = CASE WHEN :status = 'REJECTED' THEN 'INSUFFICIENT_STOCK' END
-                         WHERE id = :id
-                        """).param("status", status).param("id", orderId).update();
+        decideInDatabase(orderId, status);
 
         var response = api.post("/api/orders/" + orderId + "/checkout", null, AUTHORIZATION, bearer(alice));
 
