@@ -101,14 +101,7 @@ public final class ChaosExperiment {
                         poison);
                 progress.phase("warm-up", 0);
                 FaultRun.pause(settings.warmup());
-                for (var kind : settings.faults()) {
-                    progress.item(
-                            "fault",
-                            settings.faults().indexOf(kind) + 1,
-                            settings.faults().size(),
-                            kind.label());
-                    kind.fault().inject(run);
-                }
+                inject(run);
                 loaded = finish(load, orders.size(), database, clock, faults);
             }
             if (decoys != null) {
@@ -119,6 +112,15 @@ public final class ChaosExperiment {
                     evidence(database, topics, clock, products, stocks, orders, decoys, faults, loaded, poison));
         } finally {
             http.close();
+        }
+    }
+
+    /** Each fault in turn, the progress line saying which. */
+    private void inject(FaultRun run) {
+        var faults = settings.faults();
+        for (var index = 0; index < faults.size(); index++) {
+            progress.item("fault", index + 1, faults.size(), faults.get(index).label());
+            faults.get(index).fault().inject(run);
         }
     }
 
