@@ -15,12 +15,12 @@ import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.kafka.test.utils.KafkaTestUtils;
 
 /** Reads a whole topic from its beginning, collecting what has arrived so far each time it is asked. */
-final class TopicReader implements AutoCloseable {
+public final class TopicReader implements AutoCloseable {
 
     private final KafkaConsumer<String, byte[]> consumer;
     private final List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
 
-    TopicReader(EmbeddedKafkaBroker broker, String topic) {
+    public TopicReader(EmbeddedKafkaBroker broker, String topic) {
         var properties = KafkaTestUtils.consumerProps(broker, "reader-" + UUID.randomUUID(), false);
         consumer = new KafkaConsumer<>(properties, new StringDeserializer(), new ByteArrayDeserializer());
         var partitions = consumer.partitionsFor(topic).stream()
@@ -31,12 +31,12 @@ final class TopicReader implements AutoCloseable {
     }
 
     /** Everything read so far, after one more poll. */
-    List<ConsumerRecord<String, byte[]>> records() {
+    public List<ConsumerRecord<String, byte[]>> records() {
         consumer.poll(Duration.ofMillis(200)).forEach(records::add);
         return List.copyOf(records);
     }
 
-    static @Nullable String header(ConsumerRecord<?, ?> record, String name) {
+    public static @Nullable String header(ConsumerRecord<?, ?> record, String name) {
         var header = record.headers().lastHeader(name);
         return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
     }
