@@ -8,6 +8,8 @@ import dev.orderpipeline.contract.CheckoutResult;
 import dev.orderpipeline.contract.Headers;
 import dev.orderpipeline.contract.ReservationCommand;
 import dev.orderpipeline.contract.Topics;
+import dev.orderpipeline.invariants.InvariantChecker;
+import dev.orderpipeline.invariants.InvariantReport;
 import dev.orderpipeline.worker.checkout.TopicReader;
 import dev.orderpipeline.worker.checkout.WorkerIntegrationTest;
 import java.time.Duration;
@@ -17,10 +19,21 @@ import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /** The cart saga against the running worker: carts created as the API creates them, checked out as it publishes. */
 abstract class CartSagaTest extends WorkerIntegrationTest {
+
+    @Autowired
+    DataSource dataSource;
+
+    @Autowired
+    CartCoordinator coordinator;
+
+    @Autowired
+    ReservationApplier reserver;
 
     /** A product and units of it, for a cart line. */
     record Item(UUID productId, int quantity) {}
@@ -107,6 +120,25 @@ abstract class CartSagaTest extends WorkerIntegrationTest {
                 .param("id", orderId)
                 .query(String.class)
                 .list();
+    }
+
+    /** Gives a saga driven by hand all the time it needs, so the sweeper leaves it alone on a slow machine. */
+    void postponeDeadline(UUID orderId) {
+        jdbc.sql("UPDATE orders SET checkout_deadline = now() + interval '10 minutes' WHERE id = :id")
+                .param("id", orderId)
+                .update();
+    }
+
+    /** Deadlocks PostgreSQL has detected in this database so far. */
+    long deadlocks() {
+        return jdbc.sql("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()")
+                .query(Long.class)
+                .single();
+    }
+
+    /** The database's verdict on a product, by the invariant checker's rules. */
+    InvariantReport invariants(UUID productId, int initialStock) {
+        return new InvariantChecker(dataSource).check(productId, initialStock);
     }
 
     static List<CheckoutResult> resultsFor(TopicReader results, UUID orderId) {

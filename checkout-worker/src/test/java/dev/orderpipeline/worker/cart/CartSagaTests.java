@@ -3,15 +3,24 @@ package dev.orderpipeline.worker.cart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.orderpipeline.contract.CartCheckoutCommand;
 import dev.orderpipeline.contract.CheckoutOutcome;
 import dev.orderpipeline.contract.CheckoutResult;
 import dev.orderpipeline.contract.Headers;
 import dev.orderpipeline.contract.RejectReason;
+import dev.orderpipeline.contract.ReservationCommand;
+import dev.orderpipeline.contract.ReservationReply.LineOutcome;
 import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.worker.checkout.TopicReader;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** Carts checked out end to end through the running worker: coordinator, reserver, replies, results. */
@@ -51,6 +60,109 @@ class CartSagaTests extends CartSagaTest {
         var payments = payments(List.of(order));
         assertThat(payments.getFirst().count()).isEqualTo(1);
         assertThat(payments.getFirst().total()).isEqualByComparingTo(new BigDecimal("90.00"));
+    }
+
+    @Test
+    void rejectsACartWhoseReservationNeverArrivesAfterTheTimeoutAndReleasesWhatWasReserved() {
+        var first = new Item(createProduct(5, "1.00"), 2);
+        var second = new Item(createProduct(5, "1.00"), 1);
+        var order = createCart(first, second);
+
+        // the saga starts as the coordinator starts it, but only the first line's reservation is ever applied
+        var started = coordinator.start(List.of(new Delivery<>(cartCommandFor(order), 0, 0)));
+        assertThat(started.steps()).extracting(ReservationCommand::lineNo).containsExactly(1, 2);
+        reserver.apply(List.of(new Delivery<>(started.steps().getFirst(), 0, 0)));
+        assertThat(lineStatuses(order)).containsExactly("RESERVED", "PENDING");
+        assertThat(stock(first.productId())).isEqualTo(3);
+        var deadline = jdbc.sql("SELECT checkout_deadline - now() FROM orders WHERE id = :id")
+                .param("id", order)
+                .query((rs, row) ->
+                        rs.getObject(1, org.postgresql.util.PGInterval.class).getWholeSeconds())
+                .single();
+        assertThat(deadline).as("seconds left, of the configured 8").isBetween(5, 8);
+
+        try (var results = new TopicReader(broker, Topics.CHECKOUT_RESULTS)) {
+            awaitSettled(List.of(order), Duration.ofSeconds(40));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> !resultsFor(results, order).isEmpty());
+            assertThat(resultsFor(results, order))
+                    .extracting(CheckoutResult::rejectReason)
+                    .containsExactly(RejectReason.RESERVATION_TIMEOUT);
+        }
+        assertThat(statuses(List.of(order))).containsExactly("REJECTED/RESERVATION_TIMEOUT");
+        assertThat(jdbc.sql("SELECT updated_at >= checkout_deadline FROM orders WHERE id = :id")
+                        .param("id", order)
+                        .query(Boolean.class)
+                        .single())
+                .as("rejected only once the deadline had passed")
+                .isTrue();
+        assertThat(lineStatuses(order)).containsExactly("RELEASED", "CANCELLED");
+        assertThat(stock(first.productId())).isEqualTo(5);
+
+        // the lost reservation, arriving after all, finds its line cancelled and takes nothing
+        var late = reserver.apply(List.of(new Delivery<>(started.steps().get(1), 0, 1)));
+        assertThat(late.replies()).extracting(reply -> reply.reply().outcome()).containsExactly(LineOutcome.CANCELLED);
+        assertThat(stock(second.productId())).isEqualTo(5);
+        assertThat(invariants(first.productId(), 5).violations()).isEmpty();
+        assertThat(invariants(second.productId(), 5).violations()).isEmpty();
+    }
+
+    @Test
+    void settlesManyCartsOverlappingOnHotProductsInOppositeLineOrdersWithoutDeadlockOrDrift() throws Exception {
+        var initial = 40;
+        var a = createProduct(initial, "3.00");
+        var b = createProduct(initial, "5.00");
+        var c = createProduct(initial, "7.00");
+        var carts = new ArrayList<UUID>();
+        for (int i = 0; i < 30; i++) {
+            // the deadlock shape for lock code: the same pair of products in both line orders
+            carts.add(createCart(new Item(a, 1), new Item(b, 2)));
+            carts.add(createCart(new Item(b, 1), new Item(a, 2)));
+            carts.add(createCart(new Item(c, 1), new Item(a, 1), new Item(b, 1)));
+        }
+        var commands = carts.stream().map(this::cartCommandFor).toList();
+        var deadlocksBefore = deadlocks();
+
+        var go = new CountDownLatch(1);
+        var publishers = 6;
+        try (var executor = Executors.newFixedThreadPool(publishers)) {
+            var sent = new ArrayList<Future<?>>();
+            for (int p = 0; p < publishers; p++) {
+                var share = new ArrayList<CartCheckoutCommand>();
+                for (int i = p; i < commands.size(); i += publishers) {
+                    share.add(commands.get(i));
+                }
+                sent.add(executor.submit(() -> {
+                    go.await();
+                    publishCarts(share);
+                    return null;
+                }));
+            }
+            go.countDown();
+            for (var each : sent) {
+                each.get(60, TimeUnit.SECONDS);
+            }
+        }
+        awaitSettled(carts, Duration.ofSeconds(120));
+
+        for (var product : List.of(a, b, c)) {
+            var report = invariants(product, initial);
+            assertThat(report.violations()).as("product %s", product).isEmpty();
+        }
+        var statuses = statuses(carts);
+        assertThat(statuses).allMatch(status -> status.equals("COMPLETED") || status.startsWith("REJECTED/"));
+        // a and b are asked for 150 units each of 40: some carts complete, most are refused
+        assertThat(statuses).contains("COMPLETED", "REJECTED/INSUFFICIENT_STOCK");
+        assertThat(deadlocks() - deadlocksBefore).as("deadlocks detected").isZero();
+        System.out.printf(
+                "overlapping carts: %d completed, %d rejected, stock left a=%d b=%d c=%d%n",
+                statuses.stream().filter("COMPLETED"::equals).count(),
+                statuses.stream()
+                        .filter(status -> status.startsWith("REJECTED"))
+                        .count(),
+                stock(a),
+                stock(b),
+                stock(c));
     }
 
     @Test
