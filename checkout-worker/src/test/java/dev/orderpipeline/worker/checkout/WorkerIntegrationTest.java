@@ -76,7 +76,7 @@ public abstract class WorkerIntegrationTest {
     }
 
     /** Creates orders of one product, in the order the list gives them, each by a user of its own. */
-    List<UUID> createOrders(UUID productId, int count, int quantity) {
+    protected List<UUID> createOrders(UUID productId, int count, int quantity) {
         var ids = IntStream.range(0, count).mapToObj(i -> UUID.randomUUID()).toList();
         jdbc.sql("""
                         INSERT INTO orders (id, user_id, product_id, quantity)
