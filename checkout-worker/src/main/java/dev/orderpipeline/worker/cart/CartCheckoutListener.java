@@ -2,7 +2,6 @@ package dev.orderpipeline.worker.cart;
 
 import dev.orderpipeline.contract.CartCheckoutCommand;
 import dev.orderpipeline.contract.Topics;
-import dev.orderpipeline.worker.checkout.CheckoutPublisher;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jspecify.annotations.Nullable;
@@ -20,16 +19,11 @@ class CartCheckoutListener {
     static final String ID = "checkout-carts";
 
     private final CartCoordinator coordinator;
-    private final SagaPublisher saga;
-    private final CheckoutPublisher publisher;
-    private final CartMetrics metrics;
+    private final SagaReports reports;
 
-    CartCheckoutListener(
-            CartCoordinator coordinator, SagaPublisher saga, CheckoutPublisher publisher, CartMetrics metrics) {
+    CartCheckoutListener(CartCoordinator coordinator, SagaReports reports) {
         this.coordinator = coordinator;
-        this.saga = saga;
-        this.publisher = publisher;
-        this.metrics = metrics;
+        this.reports = reports;
     }
 
     @KafkaListener(
@@ -41,10 +35,7 @@ class CartCheckoutListener {
         var polled = new Polled<CartCheckoutCommand>(records, CartCheckoutCommand::commandId);
         var started = coordinator.start(polled.deliveries());
         polled.deadLetter(started.invalid());
-        saga.sendSteps(started.steps());
-        metrics.started(started.started());
-        metrics.decided(started.decisions());
-        publisher.publishResults(started.results());
-        metrics.deadLettered(Topics.CHECKOUT_CARTS, publisher.deadLetter(polled.deadLetters()));
+        reports.coordinated(started);
+        reports.deadLetter(Topics.CHECKOUT_CARTS, polled);
     }
 }

@@ -7,6 +7,7 @@ import dev.orderpipeline.contract.RejectReason;
 import dev.orderpipeline.contract.ReservationCommand;
 import dev.orderpipeline.contract.ReservationCommand.Action;
 import dev.orderpipeline.worker.checkout.BatchFailures;
+import dev.orderpipeline.worker.checkout.PaymentRepository;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -37,7 +38,7 @@ class CartCoordinator {
     private final TransactionTemplate transactions;
     private final CartOrderRepository orders;
     private final OrderLineRepository lines;
-    private final CartPaymentRepository payments;
+    private final PaymentRepository payments;
     private final SagaCommandRepository claims;
     private final BatchFailures failures;
     private final CartProperties properties;
@@ -46,7 +47,7 @@ class CartCoordinator {
             TransactionTemplate transactions,
             CartOrderRepository orders,
             OrderLineRepository lines,
-            CartPaymentRepository payments,
+            PaymentRepository payments,
             SagaCommandRepository claims,
             BatchFailures failures,
             CartProperties properties) {
@@ -200,7 +201,7 @@ class CartCoordinator {
                 .filter(decision -> decision.outcome() == CheckoutOutcome.COMPLETED)
                 .map(CartDecision::orderId)
                 .toList();
-        expectRows("payment", completed.size(), payments.capture(completed));
+        expectRows("payment", completed.size(), payments.captureCarts(completed));
         expectRows("outcomes", decided.decisions.size(), claims.recordOutcomes(decided.decisions));
         return decided;
     }

@@ -16,6 +16,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
 import org.springframework.kafka.config.TopicBuilder;
+import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
@@ -49,36 +50,21 @@ class CartKafkaConfiguration implements SchedulingConfigurer {
         registrar.addFixedDelayTask(() -> sweeper.getObject().sweep(), carts.sweepInterval());
     }
 
+    /**
+     * The saga's topics and their dead-letter topics: those keyed by order id with {@code cart-partitions}, the
+     * reservations, keyed by product like the checkout commands, with as many partitions as those (a product's
+     * reservations and its single-product checkouts have the same partition number). A dead-letter topic has as many
+     * partitions as its topic, so a dead letter keeps its partition number.
+     */
     @Bean
-    NewTopic cartCheckoutsTopic(TopicsProperties topics) {
-        return topic(Topics.CHECKOUT_CARTS, topics.cartPartitions(), topics);
-    }
-
-    @Bean
-    NewTopic cartCheckoutsDltTopic(TopicsProperties topics) {
-        return topic(Topics.CHECKOUT_CARTS_DLT, topics.cartPartitions(), topics);
-    }
-
-    @Bean
-    NewTopic reservationsTopic(TopicsProperties topics) {
-        // keyed by product like the checkout commands, with as many partitions: a product's reservations and its
-        // single-product checkouts have the same partition number
-        return topic(Topics.CHECKOUT_RESERVATIONS, topics.commandPartitions(), topics);
-    }
-
-    @Bean
-    NewTopic reservationsDltTopic(TopicsProperties topics) {
-        return topic(Topics.CHECKOUT_RESERVATIONS_DLT, topics.commandPartitions(), topics);
-    }
-
-    @Bean
-    NewTopic reservationRepliesTopic(TopicsProperties topics) {
-        return topic(Topics.CHECKOUT_RESERVATION_REPLIES, topics.cartPartitions(), topics);
-    }
-
-    @Bean
-    NewTopic reservationRepliesDltTopic(TopicsProperties topics) {
-        return topic(Topics.CHECKOUT_RESERVATION_REPLIES_DLT, topics.cartPartitions(), topics);
+    KafkaAdmin.NewTopics sagaTopics(TopicsProperties topics) {
+        return new KafkaAdmin.NewTopics(
+                topic(Topics.CHECKOUT_CARTS, topics.cartPartitions(), topics),
+                topic(Topics.CHECKOUT_CARTS_DLT, topics.cartPartitions(), topics),
+                topic(Topics.CHECKOUT_RESERVATIONS, topics.commandPartitions(), topics),
+                topic(Topics.CHECKOUT_RESERVATIONS_DLT, topics.commandPartitions(), topics),
+                topic(Topics.CHECKOUT_RESERVATION_REPLIES, topics.cartPartitions(), topics),
+                topic(Topics.CHECKOUT_RESERVATION_REPLIES_DLT, topics.cartPartitions(), topics));
     }
 
     private static NewTopic topic(String name, int partitions, TopicsProperties topics) {
@@ -90,42 +76,44 @@ class CartKafkaConfiguration implements SchedulingConfigurer {
 
     @Bean(CARTS_CONTAINER_FACTORY)
     ConcurrentKafkaListenerContainerFactory<String, CartCheckoutCommand> cartCheckoutContainerFactory(
-            KafkaProperties kafka,
-            KafkaConnectionDetails connection,
-            WorkerProperties worker,
-            ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers,
-            DefaultErrorHandler errorHandler) {
-        var consumers = WorkerKafka.consumerFactory(
-                kafka, connection, worker, customizers, worker.groupId() + "-carts", CartCheckoutCommand.class);
-        return WorkerKafka.containerFactory(consumers, errorHandler, kafka, worker);
+            Consumers consumers) {
+        return consumers.factory("-carts", CartCheckoutCommand.class);
     }
 
     @Bean(RESERVATIONS_CONTAINER_FACTORY)
     ConcurrentKafkaListenerContainerFactory<String, ReservationCommand> reservationContainerFactory(
-            KafkaProperties kafka,
-            KafkaConnectionDetails connection,
-            WorkerProperties worker,
-            ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers,
-            DefaultErrorHandler errorHandler) {
-        var consumers = WorkerKafka.consumerFactory(
-                kafka, connection, worker, customizers, worker.groupId() + "-reservations", ReservationCommand.class);
-        return WorkerKafka.containerFactory(consumers, errorHandler, kafka, worker);
+            Consumers consumers) {
+        return consumers.factory("-reservations", ReservationCommand.class);
     }
 
     @Bean(REPLIES_CONTAINER_FACTORY)
     ConcurrentKafkaListenerContainerFactory<String, ReservationReply> reservationReplyContainerFactory(
+            Consumers consumers) {
+        return consumers.factory("-reservation-replies", ReservationReply.class);
+    }
+
+    @Bean
+    Consumers sagaConsumers(
             KafkaProperties kafka,
             KafkaConnectionDetails connection,
             WorkerProperties worker,
             ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers,
             DefaultErrorHandler errorHandler) {
-        var consumers = WorkerKafka.consumerFactory(
-                kafka,
-                connection,
-                worker,
-                customizers,
-                worker.groupId() + "-reservation-replies",
-                ReservationReply.class);
-        return WorkerKafka.containerFactory(consumers, errorHandler, kafka, worker);
+        return new Consumers(kafka, connection, worker, customizers, errorHandler);
+    }
+
+    /** Builds the saga's listener container factories, each consumer in the group {@code <group-id><suffix>}. */
+    record Consumers(
+            KafkaProperties kafka,
+            KafkaConnectionDetails connection,
+            WorkerProperties worker,
+            ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers,
+            DefaultErrorHandler errorHandler) {
+
+        <V> ConcurrentKafkaListenerContainerFactory<String, V> factory(String groupSuffix, Class<V> type) {
+            var consumers = WorkerKafka.consumerFactory(
+                    kafka, connection, worker, customizers, worker.groupId() + groupSuffix, type);
+            return WorkerKafka.containerFactory(consumers, errorHandler, kafka, worker);
+        }
     }
 }

@@ -2,7 +2,6 @@ package dev.orderpipeline.worker.cart;
 
 import dev.orderpipeline.contract.ReservationCommand;
 import dev.orderpipeline.contract.Topics;
-import dev.orderpipeline.worker.checkout.CheckoutPublisher;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jspecify.annotations.Nullable;
@@ -21,16 +20,11 @@ class ReservationListener {
     static final String ID = "checkout-reservations";
 
     private final ReservationApplier applier;
-    private final SagaPublisher saga;
-    private final CheckoutPublisher publisher;
-    private final CartMetrics metrics;
+    private final SagaReports reports;
 
-    ReservationListener(
-            ReservationApplier applier, SagaPublisher saga, CheckoutPublisher publisher, CartMetrics metrics) {
+    ReservationListener(ReservationApplier applier, SagaReports reports) {
         this.applier = applier;
-        this.saga = saga;
-        this.publisher = publisher;
-        this.metrics = metrics;
+        this.reports = reports;
     }
 
     @KafkaListener(
@@ -42,8 +36,8 @@ class ReservationListener {
         var polled = new Polled<ReservationCommand>(records, ReservationCommand::commandId);
         var applied = applier.apply(polled.deliveries());
         polled.deadLetter(applied.invalid());
-        saga.sendReplies(
+        reports.replied(
                 applied.replies().stream().map(Reservations.Reply::reply).toList());
-        metrics.deadLettered(Topics.CHECKOUT_RESERVATIONS, publisher.deadLetter(polled.deadLetters()));
+        reports.deadLetter(Topics.CHECKOUT_RESERVATIONS, polled);
     }
 }

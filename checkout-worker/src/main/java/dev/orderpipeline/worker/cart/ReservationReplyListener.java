@@ -2,7 +2,6 @@ package dev.orderpipeline.worker.cart;
 
 import dev.orderpipeline.contract.ReservationReply;
 import dev.orderpipeline.contract.Topics;
-import dev.orderpipeline.worker.checkout.CheckoutPublisher;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -22,16 +21,11 @@ class ReservationReplyListener {
     static final String ID = "checkout-reservation-replies";
 
     private final CartCoordinator coordinator;
-    private final SagaPublisher saga;
-    private final CheckoutPublisher publisher;
-    private final CartMetrics metrics;
+    private final SagaReports reports;
 
-    ReservationReplyListener(
-            CartCoordinator coordinator, SagaPublisher saga, CheckoutPublisher publisher, CartMetrics metrics) {
+    ReservationReplyListener(CartCoordinator coordinator, SagaReports reports) {
         this.coordinator = coordinator;
-        this.saga = saga;
-        this.publisher = publisher;
-        this.metrics = metrics;
+        this.reports = reports;
     }
 
     @KafkaListener(
@@ -43,10 +37,7 @@ class ReservationReplyListener {
         var polled = new Polled<ReservationReply>(records, ReservationReply::commandId);
         var orderIds = new TreeSet<UUID>();
         polled.deliveries().forEach(delivery -> orderIds.add(delivery.message().orderId()));
-        var decided = coordinator.decide(orderIds);
-        saga.sendSteps(decided.steps());
-        metrics.decided(decided.decisions());
-        publisher.publishResults(decided.results());
-        metrics.deadLettered(Topics.CHECKOUT_RESERVATION_REPLIES, publisher.deadLetter(polled.deadLetters()));
+        reports.coordinated(coordinator.decide(orderIds));
+        reports.deadLetter(Topics.CHECKOUT_RESERVATION_REPLIES, polled);
     }
 }

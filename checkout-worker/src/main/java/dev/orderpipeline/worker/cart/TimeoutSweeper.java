@@ -1,6 +1,5 @@
 package dev.orderpipeline.worker.cart;
 
-import dev.orderpipeline.worker.checkout.CheckoutPublisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -18,15 +17,13 @@ class TimeoutSweeper {
     private static final Logger log = LoggerFactory.getLogger(TimeoutSweeper.class);
 
     private final CartCoordinator coordinator;
+    private final SagaReports reports;
     private final SagaPublisher saga;
-    private final CheckoutPublisher publisher;
-    private final CartMetrics metrics;
 
-    TimeoutSweeper(CartCoordinator coordinator, SagaPublisher saga, CheckoutPublisher publisher, CartMetrics metrics) {
+    TimeoutSweeper(CartCoordinator coordinator, SagaReports reports, SagaPublisher saga) {
         this.coordinator = coordinator;
+        this.reports = reports;
         this.saga = saga;
-        this.publisher = publisher;
-        this.metrics = metrics;
     }
 
     /** One sweep; called by the scheduler. */
@@ -35,9 +32,7 @@ class TimeoutSweeper {
             SagaSteps expired;
             do {
                 expired = coordinator.expire();
-                saga.sendSteps(expired.steps());
-                metrics.decided(expired.decisions());
-                publisher.publishResults(expired.results());
+                reports.coordinated(expired);
             } while (!expired.decisions().isEmpty() && !Thread.currentThread().isInterrupted());
             saga.sendSteps(coordinator.staleReleases());
         } catch (RuntimeException ex) {

@@ -58,8 +58,8 @@ class CartPoisonTests extends CartSagaTest {
 
         try (var dlt = new TopicReader(broker, Topics.CHECKOUT_RESERVATIONS_DLT)) {
             await().atMost(Duration.ofSeconds(30))
-                    .until(() -> deadLetters(dlt, runId).keySet().containsAll(expected.keySet()));
-            assertReasons(deadLetters(dlt, runId), expected);
+                    .until(() -> dlt.byTestCase(runId).keySet().containsAll(expected.keySet()));
+            assertReasons(dlt.byTestCase(runId), expected);
         }
         assertThat(stock(product)).isEqualTo(10);
         assertThat(lineStatuses(order)).containsExactly("PENDING", "PENDING");
@@ -98,8 +98,8 @@ class CartPoisonTests extends CartSagaTest {
 
         try (var dlt = new TopicReader(broker, Topics.CHECKOUT_CARTS_DLT)) {
             await().atMost(Duration.ofSeconds(30))
-                    .until(() -> deadLetters(dlt, runId).keySet().containsAll(expected.keySet()));
-            assertReasons(deadLetters(dlt, runId), expected);
+                    .until(() -> dlt.byTestCase(runId).keySet().containsAll(expected.keySet()));
+            assertReasons(dlt.byTestCase(runId), expected);
         }
         assertThat(statuses(List.of(cart, single))).containsOnly("CREATED");
         assertThat(lineStatuses(cart)).containsOnly("PENDING");
@@ -124,17 +124,6 @@ class CartPoisonTests extends CartSagaTest {
         expected.forEach((testCase, reason) -> assertThat(TopicReader.header(letters.get(testCase), DLT_REASON))
                 .as("reason for %s", testCase)
                 .contains(reason));
-    }
-
-    private static Map<String, ConsumerRecord<String, byte[]>> deadLetters(TopicReader dlt, String runId) {
-        var byCase = new LinkedHashMap<String, ConsumerRecord<String, byte[]>>();
-        for (var record : dlt.records()) {
-            var testCase = TopicReader.header(record, "test-case");
-            if (testCase != null && testCase.startsWith(runId)) {
-                byCase.putIfAbsent(testCase.substring(runId.length()), record);
-            }
-        }
-        return byCase;
     }
 
     private static byte[] bytes(String text) {

@@ -12,6 +12,7 @@ import dev.orderpipeline.contract.ReservationCommand;
 import dev.orderpipeline.contract.ReservationReply.LineOutcome;
 import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.worker.checkout.TopicReader;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,15 +23,22 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /** Carts checked out end to end through the running worker: coordinator, reserver, replies, results. */
 class CartSagaTests extends CartSagaTest {
+
+    @Autowired
+    MeterRegistry meters;
 
     @Test
     void completesACartEndToEndWithOnePaymentAndItsResultOnTheResultsTopic() {
         var shoes = createProduct(5, "40.00");
         var socks = createProduct(5, "2.50");
         var order = createCart(new Item(shoes, 2), new Item(socks, 4));
+        var startedBefore = sagas("started");
+        var completedBefore = sagas("completed");
+        var reservedBefore = steps("reserve", "reserved");
 
         try (var results = new TopicReader(broker, Topics.CHECKOUT_RESULTS);
                 var steps = new TopicReader(broker, Topics.CHECKOUT_RESERVATIONS)) {
@@ -60,6 +68,22 @@ class CartSagaTests extends CartSagaTest {
         var payments = payments(List.of(order));
         assertThat(payments.getFirst().count()).isEqualTo(1);
         assertThat(payments.getFirst().total()).isEqualByComparingTo(new BigDecimal("90.00"));
+        // other tests' sagas may run meanwhile in this context: at least this one is counted
+        assertThat(sagas("started") - startedBefore).isGreaterThanOrEqualTo(1);
+        assertThat(sagas("completed") - completedBefore).isGreaterThanOrEqualTo(1);
+        assertThat(steps("reserve", "reserved") - reservedBefore).isGreaterThanOrEqualTo(2);
+    }
+
+    private double sagas(String event) {
+        return meters.get("checkout.sagas").tag("event", event).counter().count();
+    }
+
+    private double steps(String action, String outcome) {
+        var counter = meters.find("checkout.reservations.steps")
+                .tag("action", action)
+                .tag("outcome", outcome)
+                .counter();
+        return counter == null ? 0 : counter.count();
     }
 
     @Test

@@ -3,7 +3,9 @@ package dev.orderpipeline.worker.checkout;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -34,6 +36,21 @@ public final class TopicReader implements AutoCloseable {
     public List<ConsumerRecord<String, byte[]>> records() {
         consumer.poll(Duration.ofMillis(200)).forEach(records::add);
         return List.copyOf(records);
+    }
+
+    /**
+     * The records read so far whose {@code test-case} header starts with {@code runId}, by the rest of that header;
+     * the first of each case.
+     */
+    public Map<String, ConsumerRecord<String, byte[]>> byTestCase(String runId) {
+        var byCase = new LinkedHashMap<String, ConsumerRecord<String, byte[]>>();
+        for (var record : records()) {
+            var testCase = header(record, "test-case");
+            if (testCase != null && testCase.startsWith(runId)) {
+                byCase.putIfAbsent(testCase.substring(runId.length()), record);
+            }
+        }
+        return byCase;
     }
 
     public static @Nullable String header(ConsumerRecord<?, ?> record, String name) {
