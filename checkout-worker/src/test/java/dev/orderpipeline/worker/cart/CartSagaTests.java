@@ -190,6 +190,32 @@ class CartSagaTests extends CartSagaTest {
     }
 
     @Test
+    void sendsAgainAReleaseLostBetweenTheRejectionsCommitAndItsSendSoNothingStaysHeld() {
+        var kept = new Item(createProduct(5, "1.00"), 2);
+        var scarce = new Item(createProduct(0, "1.00"), 1);
+        var order = createCart(kept, scarce);
+        var started = coordinator.start(List.of(new Delivery<>(cartCommandFor(order), 0, 0)));
+        postponeDeadline(order);
+        reserver.apply(List.of(
+                new Delivery<>(started.steps().get(0), 0, 0),
+                new Delivery<>(started.steps().get(1), 0, 1)));
+
+        // the coordinator rejects the cart and commits, and its release is never sent
+        var rejected = coordinator.decide(List.of(order));
+        assertThat(rejected.steps())
+                .extracting(ReservationCommand::action)
+                .containsExactly(ReservationCommand.Action.RELEASE);
+        assertThat(lineStatuses(order)).containsExactly("RELEASING", "REFUSED");
+        assertThat(stock(kept.productId())).isEqualTo(3);
+
+        // the sweeper sends it again once the line has been RELEASING for release-resend-after (5 s here)
+        awaitSettled(List.of(order), Duration.ofSeconds(40));
+        assertThat(lineStatuses(order)).containsExactly("RELEASED", "REFUSED");
+        assertThat(stock(kept.productId())).isEqualTo(5);
+        assertThat(invariants(kept.productId(), 5).violations()).isEmpty();
+    }
+
+    @Test
     void rejectsACartWithALineOutOfStockAndReleasesWhatItsOtherLinesReserved() {
         var plenty = createProduct(10, "1.00");
         var scarce = createProduct(1, "1.00");

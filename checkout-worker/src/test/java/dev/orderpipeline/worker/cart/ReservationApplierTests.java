@@ -143,6 +143,33 @@ class ReservationApplierTests extends CartSagaTest {
         assertThat(deadlocks() - deadlocksBefore).isZero();
     }
 
+    @RepeatedTest(3)
+    void twoCoordinatorsDecidingTheSameCartAtOnceCompleteItOnceWithOnePayment() throws Exception {
+        var order = createCart(new Item(createProduct(5, "2.00"), 1), new Item(createProduct(5, "3.00"), 1));
+        reserver.apply(deliveries(start(order).steps()));
+        var barrier = new CyclicBarrier(2);
+
+        List<SagaSteps> decided;
+        try (var executor = Executors.newFixedThreadPool(2)) {
+            var a = executor.submit(() -> {
+                barrier.await(10, TimeUnit.SECONDS);
+                return coordinator.decide(List.of(order));
+            });
+            var b = executor.submit(() -> {
+                barrier.await(10, TimeUnit.SECONDS);
+                return coordinator.decide(List.of(order));
+            });
+            decided = List.of(a.get(30, TimeUnit.SECONDS), b.get(30, TimeUnit.SECONDS));
+        }
+
+        assertThat(decided.stream().mapToInt(steps -> steps.decisions().size()).sum())
+                .isEqualTo(1);
+        assertThat(statuses(List.of(order))).containsExactly("COMPLETED");
+        assertThat(lineStatuses(order)).containsExactly("SOLD", "SOLD");
+        assertThat(payments(List.of(order)).getFirst().count()).isEqualTo(1);
+        assertThat(payments(List.of(order)).getFirst().total()).isEqualByComparingTo("5.00");
+    }
+
     private SagaSteps start(UUID order) {
         var started = coordinator.start(List.of(new Delivery<>(cartCommandFor(order), 0, 0)));
         postponeDeadline(order);
