@@ -35,8 +35,9 @@ public final class Topics {
     public static final String CHECKOUT_CARTS = "checkout.carts";
 
     /**
-     * Default partitions of {@value #CHECKOUT_CARTS} and of its dead-letter topic: the most carts whose sagas are
-     * coordinated in parallel.
+     * Default partitions of {@value #CHECKOUT_CARTS}, of {@value #CHECKOUT_RESERVATION_REPLIES} (keyed by order id
+     * too) and of their dead-letter topics: the most carts whose sagas are coordinated in parallel. The reservations
+     * topic, keyed by product, has as many partitions as {@value #CHECKOUT_COMMANDS}.
      */
     public static final int CHECKOUT_CARTS_PARTITIONS = 6;
 

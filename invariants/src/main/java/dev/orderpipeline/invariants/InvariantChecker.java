@@ -16,12 +16,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the invariants of products from the database: the only SQL that judges a run, for one product or for the
- * ten thousand of a lab run alike (three set-based reads whatever their number). Plain JDBC, so every module can use
+ * ten thousand of a lab run alike (five set-based reads whatever their number). Plain JDBC, so every module can use
  * it.
  *
- * <p>The three reads run in one REPEATABLE READ, read-only transaction: they see one snapshot, so a checkout that
- * commits between them (writers may still be running when a client asks) cannot make the stock and the completed
- * orders disagree and report a drift that is not there.
+ * <p>The reads run in one REPEATABLE READ, read-only transaction: they see one snapshot, so a checkout that commits
+ * between them (writers may still be running when a client asks) cannot make the stock, the completed orders and the
+ * carts' lines disagree and report a drift that is not there.
  */
 public final class InvariantChecker {
 
@@ -46,6 +46,39 @@ public final class InvariantChecker {
                   JOIN orders o ON o.id = pay.order_id
                   WHERE o.product_id = ANY(?)
                   GROUP BY o.product_id, pay.order_id, o.status) per_order
+            GROUP BY product_id
+            """;
+
+    // The products' units on cart lines: sold, and held (taken from stock for a cart not decided or not released yet)
+    private static final String CART_LINES = """
+            SELECT product_id,
+                   coalesce(sum(quantity) FILTER (WHERE status = 'SOLD'), 0) AS sold,
+                   coalesce(sum(quantity) FILTER (WHERE status IN ('RESERVED', 'RELEASING')), 0) AS held
+            FROM order_line
+            WHERE product_id = ANY(?)
+            GROUP BY product_id
+            """;
+
+    // The carts with a line of each product, each cart judged on all of its lines and its payments
+    private static final String CARTS = """
+            SELECT product_id,
+                   count(*) FILTER (WHERE status = 'COMPLETED') AS completed,
+                   count(*) FILTER (WHERE status = 'REJECTED') AS rejected,
+                   count(*) FILTER (WHERE status NOT IN ('COMPLETED', 'REJECTED')) AS not_final,
+                   count(*) FILTER (WHERE status = 'COMPLETED' AND not_all_sold) AS completed_not_all_sold,
+                   count(*) FILTER (WHERE status = 'REJECTED' AND holding) AS rejected_holding,
+                   coalesce(sum(payments), 0) AS payments,
+                   count(*) FILTER (WHERE payments > 1) AS paid_more_than_once,
+                   coalesce(sum(payments) FILTER (WHERE status <> 'COMPLETED'), 0) AS payments_without_completion
+            FROM (SELECT line.product_id, o.status,
+                         (SELECT count(*) FROM payment p WHERE p.order_id = o.id) AS payments,
+                         EXISTS (SELECT 1 FROM order_line l WHERE l.order_id = o.id AND l.status <> 'SOLD')
+                             AS not_all_sold,
+                         EXISTS (SELECT 1 FROM order_line l
+                                 WHERE l.order_id = o.id AND l.status IN ('RESERVED', 'SOLD')) AS holding
+                  FROM order_line line
+                  JOIN orders o ON o.id = line.order_id
+                  WHERE line.product_id = ANY(?) AND o.product_id IS NULL) carts
             GROUP BY product_id
             """;
 
@@ -128,6 +161,8 @@ public final class InvariantChecker {
         readStock(connection, ids, books);
         readOrders(connection, ids, books);
         readPayments(connection, ids, books);
+        readCartLines(connection, ids, books);
+        readCarts(connection, ids, books);
         var reports = new ArrayList<InvariantReport>(books.size());
         books.forEach((product, book) -> reports.add(book.report(product)));
         return reports;
@@ -181,6 +216,41 @@ public final class InvariantChecker {
         }
     }
 
+    private static void readCartLines(Connection connection, Array ids, Map<UUID, Books> books) throws SQLException {
+        try (var statement = connection.prepareStatement(CART_LINES)) {
+            statement.setArray(1, ids);
+            try (var rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    var book = book(books, rows.getObject("product_id", UUID.class));
+                    book.soldInCarts = rows.getLong("sold");
+                    book.heldByCarts = rows.getLong("held");
+                }
+            }
+        }
+    }
+
+    private static void readCarts(Connection connection, Array ids, Map<UUID, Books> books) throws SQLException {
+        try (var statement = connection.prepareStatement(CARTS)) {
+            statement.setArray(1, ids);
+            try (var rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    var book = book(books, rows.getObject("product_id", UUID.class));
+                    book.carts = new CartInvariants(
+                            book.soldInCarts,
+                            book.heldByCarts,
+                            rows.getLong("completed"),
+                            rows.getLong("rejected"),
+                            rows.getLong("not_final"),
+                            rows.getLong("completed_not_all_sold"),
+                            rows.getLong("rejected_holding"),
+                            rows.getLong("payments"),
+                            rows.getLong("paid_more_than_once"),
+                            rows.getLong("payments_without_completion"));
+                }
+            }
+        }
+    }
+
     private static Books book(Map<UUID, Books> books, UUID productId) {
         return Objects.requireNonNull(books.get(productId), "a product asked for");
     }
@@ -209,6 +279,9 @@ public final class InvariantChecker {
         private long payments;
         private long ordersPaidMoreThanOnce;
         private long paymentsWithoutCompletion;
+        private long soldInCarts;
+        private long heldByCarts;
+        private CartInvariants carts = CartInvariants.NONE;
 
         Books(int initialStock) {
             this.initialStock = initialStock;
@@ -240,7 +313,8 @@ public final class InvariantChecker {
                     notFinal,
                     payments,
                     ordersPaidMoreThanOnce,
-                    paymentsWithoutCompletion);
+                    paymentsWithoutCompletion,
+                    carts);
         }
     }
 }

@@ -127,6 +127,99 @@ class InvariantCheckerTests {
     }
 
     @Test
+    void holdsForCartsThatCompletedOrWereRejectedAndReleased() throws SQLException {
+        var product = product(6);
+        var other = product(10);
+        pay(cart("COMPLETED", null, line(product, 2, "SOLD"), line(other, 1, "SOLD")));
+        cart("REJECTED", "INSUFFICIENT_STOCK", line(product, 3, "RELEASED"), line(other, 20, "REFUSED"));
+        cart("REJECTED", "RESERVATION_TIMEOUT", line(product, 1, "CANCELLED"), line(other, 1, "RELEASED"));
+        // a single-product order beside the carts
+        pay(order(product, "COMPLETED", null));
+
+        var report = checker.check(product, 9);
+
+        assertThat(report.violations()).isEmpty();
+        assertThat(report.carts().soldQuantity()).isEqualTo(2);
+        assertThat(report.carts().completedCarts()).isEqualTo(1);
+        assertThat(report.carts().rejectedCarts()).isEqualTo(2);
+        assertThat(checker.check(other, 11).violations()).isEmpty();
+    }
+
+    @Test
+    void countsWhatARunningCartHoldsInTheBooksButNotAsFinal() throws SQLException {
+        var product = product(7);
+        cart("CREATED", null, line(product, 3, "RESERVED"), line(product(5), 1, "PENDING"));
+
+        var report = checker.check(product, 10);
+
+        assertThat(report.drift()).isZero();
+        assertThat(report.carts().heldQuantity()).isEqualTo(3);
+        assertThat(report.violations()).containsExactly("not final: 1 carts not decided yet");
+    }
+
+    @Test
+    void seesStockThatLeftWithoutAReservationOrASale() throws SQLException {
+        // 2 units gone from stock that no line holds or sold: a decrement without its line's move
+        var product = product(5);
+        cart("REJECTED", "INSUFFICIENT_STOCK", line(product, 3, "RELEASED"), line(product(0), 1, "REFUSED"));
+
+        var report = checker.check(product, 7);
+
+        assertThat(report.drift()).isEqualTo(-2);
+        assertThat(report.violations()).containsExactly("drift: stock 5 + sold 0 != initial 7");
+    }
+
+    @Test
+    void seesACompletedCartWithALineThatWasNeverSold() throws SQLException {
+        var product = product(8);
+        var other = product(8);
+        pay(cart("COMPLETED", null, line(product, 2, "SOLD"), line(other, 2, "RESERVED")));
+
+        assertThat(checker.check(product, 10).violations())
+                .containsExactly("completed cart not sold: 1 completed carts have a line that is not SOLD");
+    }
+
+    @Test
+    void seesARejectedCartThatKeptAReservation() throws SQLException {
+        var product = product(4);
+        cart("REJECTED", "INSUFFICIENT_STOCK", line(product, 2, "RESERVED"), line(product(0), 1, "REFUSED"));
+
+        // its units are also held with every order final
+        assertThat(checker.check(product, 6).violations())
+                .containsExactly(
+                        "rejected cart holding: 1 rejected carts have a line RESERVED or SOLD",
+                        "held after all final: 2 units held by carts although every order is final");
+    }
+
+    @Test
+    void seesStockStillHeldOnceEveryOrderIsFinal() throws SQLException {
+        // a release that never came: the cart is rejected, its line is RELEASING and the units are still out
+        var product = product(4);
+        cart("REJECTED", "RESERVATION_TIMEOUT", line(product, 2, "RELEASING"), line(product(3), 1, "CANCELLED"));
+
+        var report = checker.check(product, 6);
+
+        assertThat(report.drift()).isZero();
+        assertThat(report.heldAfterAllFinal()).isEqualTo(2);
+        assertThat(report.violations())
+                .containsExactly("held after all final: 2 units held by carts although every order is final");
+    }
+
+    @Test
+    void seesACartPaidTwiceAndAPaymentOfARejectedCart() throws SQLException {
+        var product = product(10);
+        var paidTwice = cart("COMPLETED", null, line(product, 1, "SOLD"), line(product(1), 1, "SOLD"));
+        pay(paidTwice);
+        pay(paidTwice);
+        pay(cart("REJECTED", "INSUFFICIENT_STOCK", line(product, 1, "CANCELLED"), line(product(0), 1, "REFUSED")));
+
+        assertThat(checker.check(product, 11).violations())
+                .containsExactly(
+                        "double payment: 1 carts paid more than once",
+                        "half-done checkout: 1 payments on carts not completed");
+    }
+
+    @Test
     void refusesAnUnknownProduct() {
         assertThatIllegalArgumentException().isThrownBy(() -> checker.check(UUID.randomUUID(), 1));
     }
@@ -186,6 +279,31 @@ class InvariantCheckerTests {
                 product,
                 status,
                 reason);
+        return id;
+    }
+
+    private record CartLine(UUID product, int quantity, String status) {}
+
+    private static CartLine line(UUID product, int quantity, String status) {
+        return new CartLine(product, quantity, status);
+    }
+
+    /** A cart in the given state, with its lines numbered in the order given. */
+    private static UUID cart(String status, String reason, CartLine... lines) throws SQLException {
+        var id = UUID.randomUUID();
+        update("INSERT INTO orders (id, user_id, status, reject_reason) VALUES (?, 'u', ?, ?)", id, status, reason);
+        for (int i = 0; i < lines.length; i++) {
+            var line = lines[i];
+            update(
+                    "INSERT INTO order_line (order_id, line_no, product_id, quantity, status, reject_reason)"
+                            + " VALUES (?, ?, ?, ?, ?, ?)",
+                    id,
+                    i + 1,
+                    line.product(),
+                    line.quantity(),
+                    line.status(),
+                    line.status().equals("REFUSED") ? "INSUFFICIENT_STOCK" : null);
+        }
         return id;
     }
 

@@ -15,9 +15,6 @@ import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -40,16 +37,13 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Service
 class CheckoutApplier {
 
-    private static final Logger log = LoggerFactory.getLogger(CheckoutApplier.class);
-
     private final TransactionTemplate transactions;
     private final OrderRepository orders;
     private final ProductRepository products;
     private final PaymentRepository payments;
     private final ProcessedCommandRepository processedCommands;
     private final CheckoutMetrics metrics;
-    private final DatabaseWritesHealthIndicator writes;
-    private final ReadOnlySessions readOnlySessions;
+    private final BatchFailures failures;
 
     CheckoutApplier(
             TransactionTemplate transactions,
@@ -58,16 +52,14 @@ class CheckoutApplier {
             PaymentRepository payments,
             ProcessedCommandRepository processedCommands,
             CheckoutMetrics metrics,
-            DatabaseWritesHealthIndicator writes,
-            ReadOnlySessions readOnlySessions) {
+            BatchFailures failures) {
         this.transactions = transactions;
         this.orders = orders;
         this.products = products;
         this.payments = payments;
         this.processedCommands = processedCommands;
         this.metrics = metrics;
-        this.writes = writes;
-        this.readOnlySessions = readOnlySessions;
+        this.failures = failures;
     }
 
     /**
@@ -85,63 +77,21 @@ class CheckoutApplier {
         if (deliveries.isEmpty()) {
             return AppliedBatch.EMPTY;
         }
-        var applied = metrics.timeApply(() -> {
-            try {
-                return applyInOneTransaction(deliveries);
-            } catch (RuntimeException ex) {
-                if (FailureKind.of(ex) == FailureKind.TRANSIENT) {
-                    throw redelivered(deliveries.size(), ex);
-                }
-                log.warn(
-                        "Applying {} checkout commands in one transaction failed for one of them; applying them one by"
-                                + " one",
-                        deliveries.size(),
-                        ex);
-                return applyOneByOne(deliveries);
-            }
-        });
+        var applied = metrics.timeApply(() -> failures.applyOrSplit(
+                "checkout commands",
+                deliveries,
+                this::applyInOneTransaction,
+                (delivery, reason) -> AppliedBatch.invalid(new InvalidCommand(delivery, reason)),
+                AppliedBatch::merge,
+                delivery -> "Checkout command " + delivery.command().commandId() + " at " + delivery.partition() + "@"
+                        + delivery.offset()));
         metrics.applied(applied.results());
         return applied;
     }
 
-    private AppliedBatch applyOneByOne(List<CheckoutDelivery> deliveries) {
-        var applied = new ArrayList<AppliedBatch>(deliveries.size());
-        for (var delivery : deliveries) {
-            try {
-                applied.add(applyInOneTransaction(List.of(delivery)));
-            } catch (RuntimeException ex) {
-                if (FailureKind.of(ex) == FailureKind.TRANSIENT) {
-                    throw redelivered(deliveries.size(), ex);
-                }
-                log.error(
-                        "Checkout command {} at {}@{} cannot be applied; dead-lettering it",
-                        delivery.command().commandId(),
-                        delivery.partition(),
-                        delivery.offset(),
-                        ex);
-                applied.add(AppliedBatch.invalid(new InvalidCommand(
-                        delivery,
-                        "cannot be applied: "
-                                + PoisonCommandException.describe(NestedExceptionUtils.getMostSpecificCause(ex)))));
-            }
-        }
-        return AppliedBatch.merge(applied);
-    }
-
-    /** Notes a failure the poll is redelivered for, and returns it to be thrown. */
-    private RuntimeException redelivered(int commands, RuntimeException failure) {
-        writes.failed(failure);
-        readOnlySessions.afterFailure(failure);
-        log.warn(
-                "Transient failure applying {} checkout commands; the poll will be redelivered after a back-off",
-                commands,
-                failure);
-        return failure;
-    }
-
     private AppliedBatch applyInOneTransaction(List<CheckoutDelivery> deliveries) {
         var decided = Objects.requireNonNull(transactions.execute(status -> decide(deliveries)));
-        writes.committed();
+        failures.committed();
         // the time after the last statement: the commit, waiting for the WAL flush
         metrics.recordStep("commit", System.nanoTime() - decided.decidedAtNanos());
         var committedAt = Instant.now();

@@ -1,21 +1,20 @@
 package dev.orderpipeline.worker.checkout;
 
+import dev.orderpipeline.contract.CartCheckoutCommand;
 import dev.orderpipeline.contract.CheckoutCommand;
 import dev.orderpipeline.contract.CheckoutResult;
+import dev.orderpipeline.contract.ReservationCommand;
+import dev.orderpipeline.contract.ReservationReply;
 import dev.orderpipeline.contract.Topics;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.GroupProtocol;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryCustomizer;
@@ -27,16 +26,12 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
 import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.ConsumerFactory;
-import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.core.ProducerFactory;
-import org.springframework.kafka.listener.ContainerProperties.AckMode;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.kafka.support.serializer.DelegatingByTypeSerializer;
-import org.springframework.kafka.support.serializer.ErrorHandlingDeserializer;
-import org.springframework.kafka.support.serializer.JacksonJsonDeserializer;
 import org.springframework.kafka.support.serializer.JacksonJsonSerializer;
 import org.springframework.util.backoff.ExponentialBackOff;
 
@@ -58,6 +53,13 @@ class CheckoutKafkaConfiguration {
 
     /** The most the {@value #DLT_REASON_HEADER} header takes, in bytes: a few lines, whatever the record carried. */
     static final int MAX_REASON_BYTES = 1024;
+
+    /** Each consumed topic's dead-letter topic; each has as many partitions as the topic it takes records from. */
+    private static final Map<String, String> DEAD_LETTER_TOPICS = Map.of(
+            Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT,
+            Topics.CHECKOUT_CARTS, Topics.CHECKOUT_CARTS_DLT,
+            Topics.CHECKOUT_RESERVATIONS, Topics.CHECKOUT_RESERVATIONS_DLT,
+            Topics.CHECKOUT_RESERVATION_REPLIES, Topics.CHECKOUT_RESERVATION_REPLIES_DLT);
 
     @Bean
     NewTopic checkoutCommandsTopic(TopicsProperties topics) {
@@ -90,41 +92,8 @@ class CheckoutKafkaConfiguration {
             KafkaConnectionDetails connection,
             WorkerProperties worker,
             ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers) {
-        var config = kafka.buildConsumerProperties();
-        config.put(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                connection.getConsumer().getBootstrapServers());
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, worker.groupId());
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, worker.maxPollRecords());
-        // static membership when the instance has a stable name (see WorkerProperties for the trade-off); the
-        // listener container appends its index when there are several
-        if (worker.instanceId() != null) {
-            config.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, worker.instanceId());
-        }
-        // the new group protocol refuses this client setting (its broker decides), the classic one needs it
-        if (isClassicGroupProtocol(config)) {
-            config.putIfAbsent(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int)
-                    worker.sessionTimeout().toMillis());
-        }
-        // the container commits a poll's offsets after the database commit, never in the background
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        var factory = new DefaultKafkaConsumerFactory<>(
-                config, StringDeserializer::new, CheckoutKafkaConfiguration::checkoutCommandDeserializer);
-        customizers.orderedStream().forEach(customizer -> customizer.customize(factory));
-        return factory;
-    }
-
-    private static boolean isClassicGroupProtocol(Map<String, Object> config) {
-        var protocol = config.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG);
-        return protocol == null || GroupProtocol.CLASSIC.name().equalsIgnoreCase(protocol.toString());
-    }
-
-    /**
-     * The contract is the JSON shape, so the target type is fixed and type headers are ignored; a record that does
-     * not read as a valid command reaches the listener with a null value and the failure in a header.
-     */
-    private static Deserializer<CheckoutCommand> checkoutCommandDeserializer() {
-        return new ErrorHandlingDeserializer<>(new JacksonJsonDeserializer<>(CheckoutCommand.class, false));
+        return WorkerKafka.consumerFactory(
+                kafka, connection, worker, customizers, worker.groupId(), CheckoutCommand.class);
     }
 
     /**
@@ -147,19 +116,13 @@ class CheckoutKafkaConfiguration {
             DefaultErrorHandler errorHandler,
             KafkaProperties kafka,
             WorkerProperties worker) {
-        var factory = new ConcurrentKafkaListenerContainerFactory<String, CheckoutCommand>();
-        factory.setConsumerFactory(consumerFactory);
-        factory.setBatchListener(true);
-        factory.setConcurrency(worker.concurrency());
-        factory.setCommonErrorHandler(errorHandler);
-        factory.setAutoStartup(kafka.getListener().isAutoStartup());
-        var container = factory.getContainerProperties();
-        container.setAckMode(AckMode.BATCH);
-        container.setObservationEnabled(kafka.getListener().isObservationEnabled());
-        return factory;
+        return WorkerKafka.containerFactory(consumerFactory, errorHandler, kafka, worker);
     }
 
-    /** One producer for results (JSON), dead-lettered commands (JSON) and unreadable records (their raw bytes). */
+    /**
+     * One producer for results and the cart saga's steps and replies (JSON), dead-lettered commands (JSON) and
+     * unreadable records (their raw bytes).
+     */
     @Bean
     ProducerFactory<String, Object> workerProducerFactory(
             KafkaProperties kafka,
@@ -171,7 +134,18 @@ class CheckoutKafkaConfiguration {
                 connection.getProducer().getBootstrapServers());
         var json = new JacksonJsonSerializer<>().noTypeInfo();
         Map<Class<?>, Serializer<?>> serializers = Map.of(
-                CheckoutResult.class, json, CheckoutCommand.class, json, byte[].class, new ByteArraySerializer());
+                CheckoutResult.class,
+                json,
+                CheckoutCommand.class,
+                json,
+                CartCheckoutCommand.class,
+                json,
+                ReservationCommand.class,
+                json,
+                ReservationReply.class,
+                json,
+                byte[].class,
+                new ByteArraySerializer());
         var factory = new DefaultKafkaProducerFactory<>(
                 config, new StringSerializer(), new DelegatingByTypeSerializer(serializers));
         customizers.orderedStream().forEach(customizer -> customizer.customize(factory));
@@ -187,15 +161,17 @@ class CheckoutKafkaConfiguration {
     }
 
     /**
-     * Sends a record to the dead-letter topic with spring-kafka's exception headers, the original headers and a
+     * Sends a record to its topic's dead-letter topic, on the partition of its number, with spring-kafka's exception headers, the original headers and a
      * {@value #DLT_REASON_HEADER} header, every one of them bounded, and waits for the broker's acknowledgement (it
      * throws if there is none).
      */
     @Bean
     DeadLetterPublishingRecoverer checkoutDeadLetterRecoverer(
             KafkaTemplate<String, Object> template, WorkerProperties worker) {
-        var recoverer = new BoundedDeadLetterRecoverer(
-                template, (record, failure) -> new TopicPartition(Topics.CHECKOUT_COMMANDS_DLT, record.partition()));
+        var recoverer = new BoundedDeadLetterRecoverer(template, (record, failure) -> {
+            var deadLetterTopic = DEAD_LETTER_TOPICS.get(record.topic());
+            return deadLetterTopic == null ? null : new TopicPartition(deadLetterTopic, record.partition());
+        });
         recoverer.setFailIfSendResultIsError(true);
         recoverer.setWaitForSendResultTimeout(worker.sendTimeout());
         recoverer.setHeadersFunction(

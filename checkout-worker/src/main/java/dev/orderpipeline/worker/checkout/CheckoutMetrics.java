@@ -119,8 +119,8 @@ class CheckoutMetrics {
         }
     }
 
-    void deadLettered() {
-        deadLettered.increment();
+    void deadLettered(int records) {
+        deadLettered.increment(records);
     }
 
     void deadLetterSkipped() {

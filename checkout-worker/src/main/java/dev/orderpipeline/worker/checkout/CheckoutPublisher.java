@@ -16,7 +16,7 @@ import org.springframework.stereotype.Component;
 
 /** Reports what the worker did after the commit: results for applied commands, dead letters for the rest. */
 @Component
-class CheckoutPublisher {
+public class CheckoutPublisher {
 
     private static final Logger log = LoggerFactory.getLogger(CheckoutPublisher.class);
 
@@ -40,7 +40,7 @@ class CheckoutPublisher {
      * keeps each partition's results in the order they were sent, and a full send buffer blocks here, which keeps a
      * slow broker from being flooded.
      */
-    void publishResults(List<CheckoutResult> results) {
+    public void publishResults(List<CheckoutResult> results) {
         if (results.isEmpty()) {
             return;
         }
@@ -69,10 +69,12 @@ class CheckoutPublisher {
      * never take, too large even with its headers bounded, is skipped: logged with where the record is and why it
      * was poison, and counted; redelivering the poll would only fail the same way forever.
      *
+     * @return how many dead letters the broker took (the caller counts them)
      * @throws RuntimeException if a dead letter is not acknowledged for another reason (the broker is away); the
      *     batch must then be redelivered, which the database absorbs as duplicates
      */
-    void deadLetter(List<DeadLetter> letters) {
+    public int deadLetter(List<DeadLetter> letters) {
+        int sent = 0;
         for (var letter : letters) {
             var record = letter.record();
             log.warn(
@@ -100,8 +102,9 @@ class CheckoutPublisher {
                 metrics.deadLetterSkipped();
                 continue;
             }
-            metrics.deadLettered();
+            sent++;
         }
+        return sent;
     }
 
     private static boolean isTooLarge(Throwable failure) {
@@ -119,9 +122,9 @@ class CheckoutPublisher {
      * @param record the record as consumed
      * @param reason why it cannot be applied
      */
-    record DeadLetter(ConsumerRecord<?, ?> record, PoisonCommandException reason) {
+    public record DeadLetter(ConsumerRecord<?, ?> record, PoisonCommandException reason) {
 
-        DeadLetter {
+        public DeadLetter {
             Objects.requireNonNull(record, "record");
             Objects.requireNonNull(reason, "reason");
         }

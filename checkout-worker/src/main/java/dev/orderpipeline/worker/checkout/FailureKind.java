@@ -43,7 +43,7 @@ import org.jspecify.annotations.Nullable;
  * readiness component, a warning with the failure at every retry), until the database or a fix is back; then every
  * command is decided, in order, and whatever had committed reads as a duplicate.
  */
-enum FailureKind {
+public enum FailureKind {
 
     /** The database, the connection or the worker failed: redeliver the poll, with back-off. */
     TRANSIENT,
@@ -56,7 +56,7 @@ enum FailureKind {
 
     private static final int MAX_CAUSE_DEPTH = 32;
 
-    static FailureKind of(Throwable failure) {
+    public static FailureKind of(Throwable failure) {
         var sqlState = sqlState(failure);
         return sqlState != null && RECORD_SQL_STATE_CLASSES.contains(sqlState.substring(0, 2))
                 ? RECORD_AT_FAULT

@@ -9,7 +9,7 @@ import org.springframework.stereotype.Repository;
 
 /** The {@code product} stock checkout commands take from. */
 @Repository
-class ProductRepository {
+public class ProductRepository {
 
     // In id order, so that two transactions over overlapping products cannot deadlock. Until the commit no other
     // writer can change these rows, so the stock read here is the stock the decisions are made from.
@@ -37,7 +37,7 @@ class ProductRepository {
     }
 
     /** Locks the products that exist among {@code ids} for the rest of the transaction and returns their stock. */
-    Map<UUID, Integer> lockStock(Collection<UUID> ids) {
+    public Map<UUID, Integer> lockStock(Collection<UUID> ids) {
         if (ids.isEmpty()) {
             return Map.of();
         }
@@ -52,10 +52,11 @@ class ProductRepository {
     /**
      * Takes the given units from each product in one statement, each product only if it still has that many.
      *
-     * @param taken units to take by product id, each positive
+     * @param taken units to take by product id; a negative amount gives units back (a released reservation), which
+     *     the guard always lets through
      * @return how many products gave them; fewer than {@code taken.size()} means some stock was not there
      */
-    int takeStock(Map<UUID, Integer> taken) {
+    public int takeStock(Map<UUID, Integer> taken) {
         if (taken.isEmpty()) {
             return 0;
         }

@@ -11,11 +11,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>The random bits only have to keep ids of the same millisecond apart, not to be unguessable, so they come from
  * {@link ThreadLocalRandom}: {@code SecureRandom} costs about a microsecond per call, milliseconds per batch.
  */
-final class TimeOrderedIds {
+public final class TimeOrderedIds {
 
     private TimeOrderedIds() {}
 
-    static UUID next() {
+    public static UUID next() {
         var random = ThreadLocalRandom.current();
         long millis = System.currentTimeMillis();
         // 48 bits of time, the version (7), 12 random bits

@@ -10,22 +10,27 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param commandPartitions partitions of the commands topic and of its dead-letter topic
  * @param resultPartitions partitions of the results topic
+ * @param cartPartitions partitions of the cart checkouts and reservation replies topics and of their dead-letter
+ *     topics (all keyed by order id): the most cart coordinators that can share the sagas. The reservations topic
+ *     is keyed by product and has {@code commandPartitions}
  * @param replicationFactor replicas of every topic
  */
 @ConfigurationProperties("orderpipeline.topics")
-record TopicsProperties(
+public record TopicsProperties(
         @DefaultValue("" + Topics.CHECKOUT_COMMANDS_PARTITIONS)
         int commandPartitions,
 
         @DefaultValue("" + Topics.CHECKOUT_RESULTS_PARTITIONS)
         int resultPartitions,
 
+        @DefaultValue("" + Topics.CHECKOUT_CARTS_PARTITIONS) int cartPartitions,
+
         @DefaultValue("" + Topics.REPLICATION_FACTOR) int replicationFactor) {
 
-    TopicsProperties {
-        if (commandPartitions < 1 || resultPartitions < 1 || replicationFactor < 1) {
+    public TopicsProperties {
+        if (commandPartitions < 1 || resultPartitions < 1 || cartPartitions < 1 || replicationFactor < 1) {
             throw new IllegalArgumentException("orderpipeline.topics.* must be positive: " + commandPartitions + ", "
-                    + resultPartitions + ", " + replicationFactor);
+                    + resultPartitions + ", " + cartPartitions + ", " + replicationFactor);
         }
     }
 }

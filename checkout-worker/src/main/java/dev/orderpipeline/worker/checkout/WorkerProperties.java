@@ -34,7 +34,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     ({@code max.poll.interval.ms} bounds that)
  */
 @ConfigurationProperties("orderpipeline.worker")
-record WorkerProperties(
+public record WorkerProperties(
         @DefaultValue("checkout-worker") String groupId,
         @DefaultValue("2000") int maxPollRecords,
         @DefaultValue("1") int concurrency,
@@ -44,7 +44,7 @@ record WorkerProperties(
         @Nullable String instanceId,
         @DefaultValue("15s") Duration sessionTimeout) {
 
-    WorkerProperties {
+    public WorkerProperties {
         Objects.requireNonNull(groupId, "groupId");
         Objects.requireNonNull(sendTimeout, "sendTimeout");
         Objects.requireNonNull(retryInitialInterval, "retryInitialInterval");

@@ -10,9 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 /** Records the worker cannot apply go to the dead-letter topic with a reason, and the commands after them go on. */
@@ -79,8 +77,8 @@ class PoisonCommandTests extends WorkerIntegrationTest {
 
         try (var dlt = new TopicReader(broker, Topics.CHECKOUT_COMMANDS_DLT)) {
             await().atMost(Duration.ofSeconds(30))
-                    .until(() -> deadLetters(dlt, runId).keySet().containsAll(expectedReasons.keySet()));
-            var deadLetters = deadLetters(dlt, runId);
+                    .until(() -> dlt.byTestCase(runId).keySet().containsAll(expectedReasons.keySet()));
+            var deadLetters = dlt.byTestCase(runId);
             expectedReasons.forEach((testCase, reason) -> {
                 var record = deadLetters.get(testCase);
                 assertThat(TopicReader.header(record, CheckoutKafkaConfiguration.DLT_REASON_HEADER))
@@ -100,17 +98,6 @@ class PoisonCommandTests extends WorkerIntegrationTest {
         assertThat(stock(otherProduct)).isEqualTo(10);
         assertThat(decidedCount(List.of(mismatchedOrder, wrongHeaderOrder, unknownOrder.orderId())))
                 .isZero();
-    }
-
-    private static Map<String, ConsumerRecord<String, byte[]>> deadLetters(TopicReader dlt, String runId) {
-        var byCase = new LinkedHashMap<String, ConsumerRecord<String, byte[]>>();
-        for (var record : dlt.records()) {
-            var testCase = TopicReader.header(record, "test-case");
-            if (testCase != null && testCase.startsWith(runId)) {
-                byCase.putIfAbsent(testCase.substring(runId.length()), record);
-            }
-        }
-        return byCase;
     }
 
     private static String json(CheckoutCommand command) {

@@ -39,11 +39,11 @@ import tools.jackson.databind.json.JsonMapper;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
 @EmbeddedKafka
-abstract class WorkerIntegrationTest {
+public abstract class WorkerIntegrationTest {
 
-    static final String DATABASE_URL = Postgres.forTests().createDatabase("checkout_worker");
+    protected static final String DATABASE_URL = Postgres.forTests().createDatabase("checkout_worker");
 
-    static final JsonMapper JSON = JsonMapper.builder().build();
+    protected static final JsonMapper JSON = JsonMapper.builder().build();
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
@@ -56,15 +56,15 @@ abstract class WorkerIntegrationTest {
     }
 
     @Autowired
-    JdbcClient jdbc;
+    protected JdbcClient jdbc;
 
     @Autowired
-    KafkaTemplate<String, Object> kafka;
+    protected KafkaTemplate<String, Object> kafka;
 
     @Autowired
-    EmbeddedKafkaBroker broker;
+    protected EmbeddedKafkaBroker broker;
 
-    UUID createProduct(int stock, String price) {
+    protected UUID createProduct(int stock, String price) {
         var id = UUID.randomUUID();
         jdbc.sql("INSERT INTO product (id, name, stock, price) VALUES (:id, :name, :stock, :price)")
                 .param("id", id)
@@ -76,7 +76,7 @@ abstract class WorkerIntegrationTest {
     }
 
     /** Creates orders of one product, in the order the list gives them, each by a user of its own. */
-    List<UUID> createOrders(UUID productId, int count, int quantity) {
+    protected List<UUID> createOrders(UUID productId, int count, int quantity) {
         var ids = IntStream.range(0, count).mapToObj(i -> UUID.randomUUID()).toList();
         jdbc.sql("""
                         INSERT INTO orders (id, user_id, product_id, quantity)
@@ -128,11 +128,11 @@ abstract class WorkerIntegrationTest {
         waitFor(List.of(kafka.send(record)));
     }
 
-    private static RecordHeader header(String name, String value) {
+    protected static RecordHeader header(String name, String value) {
         return new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static void waitFor(List<CompletableFuture<?>> sends) {
+    protected static void waitFor(List<CompletableFuture<?>> sends) {
         try {
             CompletableFuture.allOf(sends.toArray(CompletableFuture<?>[]::new)).get(30, TimeUnit.SECONDS);
         } catch (Exception ex) {
@@ -154,7 +154,7 @@ abstract class WorkerIntegrationTest {
                 .single();
     }
 
-    int stock(UUID productId) {
+    protected int stock(UUID productId) {
         return jdbc.sql("SELECT stock FROM product WHERE id = :id")
                 .param("id", productId)
                 .query(Integer.class)
@@ -162,7 +162,7 @@ abstract class WorkerIntegrationTest {
     }
 
     /** Status and reject reason of each order, e.g. {@code COMPLETED} or {@code REJECTED/INSUFFICIENT_STOCK}. */
-    List<String> statuses(List<UUID> orderIds) {
+    protected List<String> statuses(List<UUID> orderIds) {
         return orderIds.stream()
                 .map(id -> jdbc.sql("SELECT status || coalesce('/' || reject_reason, '') FROM orders WHERE id = :id")
                         .param("id", id)
@@ -172,7 +172,7 @@ abstract class WorkerIntegrationTest {
     }
 
     /** Payments per order: count and total amount. */
-    List<Payments> payments(List<UUID> orderIds) {
+    protected List<Payments> payments(List<UUID> orderIds) {
         return jdbc.sql("""
                         SELECT o.id, count(p.id) AS payments, coalesce(sum(p.amount), 0) AS total
                         FROM orders o LEFT JOIN payment p ON p.order_id = o.id
@@ -185,9 +185,9 @@ abstract class WorkerIntegrationTest {
                 .list();
     }
 
-    record Payments(UUID orderId, int count, BigDecimal total) {}
+    protected record Payments(UUID orderId, int count, BigDecimal total) {}
 
-    static CheckoutResult parseResult(byte[] value) {
+    protected static CheckoutResult parseResult(byte[] value) {
         return JSON.readValue(value, CheckoutResult.class);
     }
 }

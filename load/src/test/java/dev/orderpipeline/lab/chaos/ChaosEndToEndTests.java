@@ -296,19 +296,19 @@ class ChaosEndToEndTests {
     }
 
     /**
-     * The apps' jars and the worker's JVM flags copied as they are now: a worker restarted after its kill must run the code the others run, and
+     * The apps' jars copied as they are now: a worker restarted after its kill must run the code the others run, and
      * a rebuild of the apps while the class runs (another build in the same tree) must not change a jar under the
-     * running processes.
+     * running processes. The worker's JVM flags file travels with its jar: the launcher reads it from the project.
      */
     private static Path snapshotOfTheJars(Path directory) throws IOException {
         var original = StackConfig.defaults(PROJECT);
         var copy = StackConfig.defaults(directory);
-        for (var files : List.of(
+        for (var jars : List.of(
                 List.of(original.apiJar(), copy.apiJar()),
                 List.of(original.workerJar(), copy.workerJar()),
                 List.of(original.workerJvmOptionsFile(), copy.workerJvmOptionsFile()))) {
-            Files.createDirectories(files.get(1).getParent());
-            Files.copy(files.get(0), files.get(1), StandardCopyOption.REPLACE_EXISTING);
+            Files.createDirectories(jars.get(1).getParent());
+            Files.copy(jars.get(0), jars.get(1), StandardCopyOption.REPLACE_EXISTING);
         }
         return directory;
     }

@@ -1,0 +1,43 @@
+package dev.orderpipeline.worker.cart;
+
+import dev.orderpipeline.contract.ReservationReply;
+import dev.orderpipeline.worker.checkout.CheckoutPublisher;
+import java.util.List;
+import org.springframework.stereotype.Component;
+
+/**
+ * What the saga's consumers and the sweeper do after a commit, in the worker's commit order: the saga's steps and
+ * replies first (waited for: the saga's progress depends on them), then results (advisory), then dead letters; and
+ * what they count.
+ */
+@Component
+class SagaReports {
+
+    private final SagaPublisher saga;
+    private final CheckoutPublisher publisher;
+    private final CartMetrics metrics;
+
+    SagaReports(SagaPublisher saga, CheckoutPublisher publisher, CartMetrics metrics) {
+        this.saga = saga;
+        this.publisher = publisher;
+        this.metrics = metrics;
+    }
+
+    /** Sends what a coordinator transaction decided: reservations or releases, then results. */
+    void coordinated(SagaSteps decided) {
+        saga.sendSteps(decided.steps());
+        metrics.started(decided.started());
+        metrics.decided(decided.decisions());
+        publisher.publishResults(decided.results());
+    }
+
+    /** Sends the replies of applied reservation steps. */
+    void replied(List<ReservationReply> replies) {
+        saga.sendReplies(replies);
+    }
+
+    /** Sends a poll's records that cannot be applied to their topic's dead-letter topic. */
+    void deadLetter(String topic, Polled<?> polled) {
+        metrics.deadLettered(topic, publisher.deadLetter(polled.deadLetters()));
+    }
+}
