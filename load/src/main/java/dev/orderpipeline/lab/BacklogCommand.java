@@ -5,7 +5,6 @@ import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Target;
 import dev.orderpipeline.lab.report.LabReport;
-import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,7 +15,7 @@ import org.jspecify.annotations.Nullable;
 public abstract class BacklogCommand extends LabCommand {
 
     /** Runs the experiment on the stack the lab started. */
-    protected abstract LabReport run(StackTarget stack, Progress progress, Instant startedAt);
+    protected abstract LabReport run(StackTarget stack, Progress progress);
 
     @Override
     protected final Target open() {
@@ -29,11 +28,10 @@ public abstract class BacklogCommand extends LabCommand {
     }
 
     @Override
-    protected final LabReport run(
-            Target target, Progress progress, @Nullable ResultsListener results, Instant startedAt) {
+    protected final LabReport run(Target target, Progress progress, @Nullable ResultsListener results) {
         if (!(target instanceof StackTarget stack)) {
             throw new IllegalArgumentException(name() + " needs the pipeline the lab starts (no --api-url)");
         }
-        return run(stack, progress, startedAt);
+        return run(stack, progress);
     }
 }

@@ -101,13 +101,6 @@ public final class WorkerFleet implements AutoCloseable {
         return List.copyOf(byName.values());
     }
 
-    /** Starts a worker and waits until it is ready. */
-    public AppProcess startAndAwait(List<String> arguments) {
-        var app = start(arguments);
-        app.awaitReady(startupTimeout);
-        return app;
-    }
-
     public void awaitReady(AppProcess app) {
         app.awaitReady(startupTimeout);
     }
@@ -129,23 +122,13 @@ public final class WorkerFleet implements AutoCloseable {
      * applied. Empty when the worker does not answer (it was killed).
      */
     public java.util.OptionalLong duplicates(AppProcess app) {
-        try {
-            var response = http.send(
-                    HttpRequest.newBuilder(app.metricsUrl())
-                            .timeout(Duration.ofSeconds(5))
-                            .GET()
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            var matcher = DUPLICATES.matcher(response.body());
-            return matcher.find()
-                    ? java.util.OptionalLong.of(Math.round(Double.parseDouble(matcher.group(1))))
-                    : java.util.OptionalLong.of(0);
-        } catch (IOException ex) {
-            return java.util.OptionalLong.empty();
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            return java.util.OptionalLong.empty();
-        }
+        return metrics(app)
+                .map(body -> {
+                    var matcher = DUPLICATES.matcher(body);
+                    return matcher.find() ? Math.round(Double.parseDouble(matcher.group(1))) : 0L;
+                })
+                .map(java.util.OptionalLong::of)
+                .orElseGet(java.util.OptionalLong::empty);
     }
 
     /**
@@ -154,6 +137,11 @@ public final class WorkerFleet implements AutoCloseable {
      * records ({@code checkout.batch.size}). Empty when the worker does not answer.
      */
     public java.util.Optional<WorkerSteps> steps(AppProcess app) {
+        return metrics(app).map(WorkerSteps::parse);
+    }
+
+    /** The worker's Prometheus page; empty when the worker does not answer. */
+    private java.util.Optional<String> metrics(AppProcess app) {
         try {
             var response = http.send(
                     HttpRequest.newBuilder(app.metricsUrl())
@@ -161,7 +149,7 @@ public final class WorkerFleet implements AutoCloseable {
                             .GET()
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
-            return java.util.Optional.of(WorkerSteps.parse(response.body()));
+            return java.util.Optional.of(response.body());
         } catch (IOException ex) {
             return java.util.Optional.empty();
         } catch (InterruptedException ex) {

@@ -3,6 +3,7 @@ package dev.orderpipeline.lab.ceiling;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
+import dev.orderpipeline.lab.report.Column;
 import dev.orderpipeline.lab.report.LabReport;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.Table;
@@ -34,41 +35,30 @@ public record CeilingReport(ReportHeader header, CeilingSettings settings, List<
 
     /** The ceiling table, also shown in the drain report. */
     public static Table table(List<CeilingRun> runs) {
-        var rows = runs.stream()
-                .map(run -> List.of(
-                        Integer.toString(run.batchSize()),
-                        Long.toString(run.commands()),
-                        Long.toString(run.batches()),
-                        Cells.decimal(run.seconds(), 2),
-                        Cells.decimal(run.perSecond(), 0),
-                        Cells.decimal(run.microsPerCommand(), 1),
-                        Cells.duration(run.batchLatency(), Latency::p50Ms),
-                        Cells.duration(run.batchLatency(), Latency::p99Ms),
-                        Cells.duration(run.batchLatency(), Latency::maxMs),
-                        run.server() == null || run.batches() == 0
-                                ? Cells.NOT_AVAILABLE
-                                : Cells.decimal((double) run.server().walSyncs() / run.batches(), 2),
-                        run.invariants().holds()
-                                ? "hold"
-                                : String.join("; ", run.invariants().violations())))
-                .toList();
-        return new Table(
+        return Table.of(
                 "Ceiling: one writer, k commands per transaction",
-                List.of(
-                        "k",
-                        "Commands",
-                        "Transactions",
-                        "Seconds",
-                        "Commands/s",
-                        "µs/command",
-                        "Batch p50",
-                        "Batch p99",
-                        "Batch max",
-                        "WAL syncs/tx",
-                        "Invariants"),
-                rows,
+                List.<Column<CeilingRun>>of(
+                        Column.of("k", run -> Integer.toString(run.batchSize())),
+                        Column.of("Commands", run -> Long.toString(run.commands())),
+                        Column.of("Transactions", run -> Long.toString(run.batches())),
+                        Column.of("Seconds", run -> Cells.decimal(run.seconds(), 2)),
+                        Column.of("Commands/s", run -> Cells.decimal(run.perSecond(), 0)),
+                        Column.of("µs/command", run -> Cells.decimal(run.microsPerCommand(), 1)),
+                        Column.of("Batch p50", run -> Cells.duration(run.batchLatency(), Latency::p50Ms)),
+                        Column.of("Batch p99", run -> Cells.duration(run.batchLatency(), Latency::p99Ms)),
+                        Column.of("Batch max", run -> Cells.duration(run.batchLatency(), Latency::maxMs)),
+                        Column.of("WAL syncs/tx", CeilingReport::walSyncsPerTransaction),
+                        Column.of("Invariants", run -> Cells.invariants(run.invariants()))),
+                runs,
                 "Timed after a warm-up of a few transactions. Batch: one transaction, first statement to end of commit."
                         + " WAL syncs per transaction (pg_stat_wal): about 1 when every commit waits for its own flush.");
+    }
+
+    private static String walSyncsPerTransaction(CeilingRun run) {
+        var server = run.server();
+        return server == null || run.batches() == 0
+                ? Cells.NOT_AVAILABLE
+                : Cells.decimal((double) server.walSyncs() / run.batches(), 2);
     }
 
     @Override

@@ -1,12 +1,9 @@
 package dev.orderpipeline.lab.ceiling;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * One ceiling measurement.
@@ -41,14 +38,5 @@ public record CeilingSettings(List<Integer> batchSizes, int commands, Duration m
         if (!SYNCHRONOUS_COMMIT.contains(synchronousCommit)) {
             throw new IllegalArgumentException("synchronous_commit must be one of " + SYNCHRONOUS_COMMIT);
         }
-    }
-
-    public Map<String, String> parameters() {
-        var parameters = new LinkedHashMap<String, String>();
-        parameters.put("batchSizes", batchSizes.stream().map(String::valueOf).collect(Collectors.joining(",")));
-        parameters.put("commands", Integer.toString(commands));
-        parameters.put("maxDurationSeconds", Long.toString(maxDuration.toSeconds()));
-        parameters.put("synchronousCommit", synchronousCommit);
-        return parameters;
     }
 }

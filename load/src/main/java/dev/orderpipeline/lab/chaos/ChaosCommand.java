@@ -1,14 +1,12 @@
 package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.lab.LabCommand;
-import dev.orderpipeline.lab.LabVersion;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Target;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -18,11 +16,6 @@ import picocli.CommandLine.Option;
 /** {@code bin/lab chaos}: the fault-injection experiment. Fields are filled by picocli. */
 @Command(
         name = "chaos",
-        sortOptions = false,
-        usageHelpAutoWidth = true,
-        showDefaultValues = true,
-        mixinStandardHelpOptions = true,
-        versionProvider = LabVersion.class,
         description = {
             "Under a sustained open-model checkout load on a few products of limited stock, injects faults one after"
                     + " the other, with a recovery after each: kill -9 of a checkout-worker (restarted at once; at"
@@ -134,11 +127,6 @@ public final class ChaosCommand extends LabCommand {
             description = "Attempts per checkout when the API answers 503 (after its Retry-After) or not at all.")
     int maxAttempts = defaults.maxAttempts();
 
-    @Override
-    protected String name() {
-        return "chaos";
-    }
-
     /** The stack the lab starts, with at least two workers, so that a killed one leaves the group to the other. */
     @Override
     protected Target open() {
@@ -167,7 +155,7 @@ public final class ChaosCommand extends LabCommand {
     }
 
     @Override
-    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results, Instant startedAt) {
+    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results) {
         if (!(target instanceof StackTarget stack)) {
             throw new IllegalArgumentException("chaos needs the pipeline the lab starts (no --api-url)");
         }
@@ -175,7 +163,7 @@ public final class ChaosCommand extends LabCommand {
         var run = new ChaosExperiment(
                         stack, settings, progress, Duration.ofSeconds(targetOptions.requestTimeoutSeconds()))
                 .run();
-        return new ChaosReport(header(settings.parameters(), target, startedAt), settings, run);
+        return new ChaosReport(header(target), settings, run);
     }
 
     ChaosSettings settings() {

@@ -32,7 +32,7 @@ final class ChaosDatabase {
             """;
 
     /** Every client session of the pipeline's database but the lab's own, ended as an administrator would. */
-    private static final String TERMINATE_SESSIONS = """
+    static final String TERMINATE_SESSIONS = """
             SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))
             FROM pg_stat_activity
             WHERE datname = current_database()
@@ -120,7 +120,7 @@ final class ChaosDatabase {
                     rows.next();
                     terminated += rows.getLong(1);
                 }
-                FaultInjector.pause(every);
+                FaultRun.pause(every);
             }
             return terminated;
         } catch (SQLException ex) {
@@ -203,10 +203,18 @@ final class ChaosDatabase {
         return books;
     }
 
+    /**
+     * What retried checkouts did more than once.
+     *
+     * @param paidMoreThanOnce orders paid more than once
+     * @param processedMoreThanOnce orders with more than one idempotency row
+     */
+    record RepeatedEffects(long paidMoreThanOnce, long processedMoreThanOnce) {}
+
     /** Of the orders, how many were paid more than once and how many have more than one idempotency row. */
-    long[] repeatedEffects(Collection<UUID> orders) {
+    RepeatedEffects repeatedEffects(Collection<UUID> orders) {
         if (orders.isEmpty()) {
-            return new long[] {0, 0};
+            return new RepeatedEffects(0, 0);
         }
         try (var connection = database.connect();
                 var statement = connection.prepareStatement(REPEATED_EFFECTS)) {
@@ -215,7 +223,8 @@ final class ChaosDatabase {
             statement.setArray(2, ids);
             try (var rows = statement.executeQuery()) {
                 rows.next();
-                return new long[] {rows.getLong("paid_more_than_once"), rows.getLong("processed_more_than_once")};
+                return new RepeatedEffects(
+                        rows.getLong("paid_more_than_once"), rows.getLong("processed_more_than_once"));
             }
         } catch (SQLException ex) {
             throw new IllegalStateException("could not count repeated effects", ex);

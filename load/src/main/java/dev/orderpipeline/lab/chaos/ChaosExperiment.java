@@ -1,8 +1,9 @@
 package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.contract.Topics;
-import dev.orderpipeline.lab.chaos.ChaosRun.DecoyFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
+import dev.orderpipeline.lab.chaos.FaultRun.Decoys;
+import dev.orderpipeline.lab.chaos.FaultRun.PoisonSent;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ApiClient;
 import dev.orderpipeline.lab.pipeline.Orders;
@@ -11,14 +12,13 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,39 +58,25 @@ public final class ChaosExperiment {
     }
 
     public ChaosRun run() {
-        var apis = target.apis();
         var database = new ChaosDatabase(Objects.requireNonNull(target.database(), "the stack has a database"));
-
         var stocks = settings.stocks();
         var products = new ArrayList<UUID>();
         for (var index = 0; index < settings.products(); index++) {
-            products.add(apis.getFirst()
+            products.add(target.apis()
+                    .getFirst()
                     .createProduct("lab chaos " + runTag + " #" + (index + 1), stocks.get(index), PRICE));
         }
-        var poisoning = settings.faults().contains(FaultKind.POISON);
-        @Nullable UUID decoyProduct = null;
-        List<PreparedOrder> decoys = List.of();
-        if (poisoning) {
-            decoyProduct = apis.getFirst().createProduct("lab chaos " + runTag + " decoy", DECOY_STOCK, PRICE);
-            var count = Math.max(1, settings.poisonRecords() / PoisonKind.values().length);
-            progress.phase("prepare " + count + " decoy orders", count);
-            decoys = prepare(apis, decoyProduct, -1, "chaos-" + runTag + "-decoy-", count);
-        }
-        var orders = prepareOrders(apis, products);
-
+        var decoys = settings.faults().contains(FaultKind.POISON) ? prepareDecoys() : null;
+        var orders = prepareOrders(target.apis(), products);
         var http = ApiClient.newHttpClient();
         try (var topics = new TopicReader(target.bootstrapServers())) {
-            var callers = apis.stream()
+            var callers = target.apis().stream()
                     .map(api -> new CheckoutCaller(api.baseUrl(), http, requestTimeout, api::userAuthorization))
                     .toList();
             var clock = RunClock.startingNow();
             var faults = new ArrayList<FaultWindow>();
-            Map<PoisonKind, Integer> poisonSent = new EnumMap<>(PoisonKind.class);
-            var poisonStartedAt = 0.0;
-            List<Attempt> attempts;
-            long scheduled;
-            long dropped;
-            double arrivalsEnded;
+            var poison = new PoisonSent();
+            Loaded loaded;
             try (var load = new ChaosLoad(
                             callers,
                             orders,
@@ -100,144 +86,132 @@ public final class ChaosExperiment {
                             clock,
                             progress)
                     .start()) {
-                var injector = new FaultInjector(
+                var run = new FaultRun(
                         target.stack(),
                         settings,
                         clock,
                         runTag,
                         topics,
                         database,
-                        new DatabaseFaults(Objects.requireNonNull(target.database())));
+                        new DatabaseFaults(Objects.requireNonNull(target.database())),
+                        products,
+                        decoys,
+                        progress,
+                        window -> recover(window, faults, load, database),
+                        poison);
                 progress.phase("warm-up", 0);
-                FaultInjector.pause(settings.warmup());
-                for (var kind : settings.faults()) {
-                    progress.item(
-                            "fault",
-                            settings.faults().indexOf(kind) + 1,
-                            settings.faults().size(),
-                            kind.label());
-                    switch (kind) {
-                        case WORKER_KILL -> {
-                            for (var number = 1; number <= settings.workerKills(); number++) {
-                                progress.phase("kill -9 #" + number + " of " + settings.workerKills(), 0);
-                                recover(injector.killWorker(number), faults, load, database);
-                            }
-                        }
-                        case WORKER_KILL_RESTART -> {
-                            progress.phase("kill -9 and restart under its name", 0);
-                            recover(injector.killAndRestartWorker(products), faults, load, database);
-                        }
-                        case BROKER_RESTART -> {
-                            progress.phase(
-                                    "broker down " + settings.brokerDown().toSeconds() + " s", 0);
-                            recover(injector.restartBroker(), faults, load, database);
-                        }
-                        case DATABASE_RESTART -> {
-                            progress.phase(
-                                    "PostgreSQL down " + settings.databaseDown().toSeconds() + " s", 0);
-                            recover(injector.restartDatabase(), faults, load, database);
-                        }
-                        case DATABASE_SESSIONS_KILLED -> {
-                            progress.phase("database sessions killed", 0);
-                            recover(injector.killDatabaseSessions(), faults, load, database);
-                        }
-                        case DATABASE_READ_ONLY -> {
-                            progress.phase(
-                                    "database read-only "
-                                            + settings.databaseFault().toSeconds() + " s",
-                                    0);
-                            recover(injector.readOnlyDatabase(), faults, load, database);
-                        }
-                        case LOCK_TIMEOUT_STORM -> {
-                            progress.phase(
-                                    "lock-timeout storm "
-                                            + settings.databaseFault().toSeconds() + " s",
-                                    0);
-                            recover(injector.lockTimeoutStorm(products), faults, load, database);
-                        }
-                        case REPLAY -> {
-                            progress.phase("replay from offset 0", 0);
-                            recover(injector.replay(), faults, load, database);
-                        }
-                        case POISON -> {
-                            progress.phase(settings.poisonRecords() + " poison records", 0);
-                            poisonStartedAt = clock.now();
-                            var injection = injector.poison(products, Objects.requireNonNull(decoyProduct), decoys);
-                            poisonSent = injection.sent();
-                            recover(injection.window(), faults, load, database);
-                        }
-                    }
-                }
-                load.stop();
-                if (load.ranOutOfOrders()) {
-                    notes.add(String.format(
-                            Locale.ROOT,
-                            "The load ran out of its %d prepared orders at %.0f s, before the faults were over:"
-                                    + " the later faults ran with less or no load.",
-                            orders.size(),
-                            load.arrivalsEndedAt()));
-                }
-                progress.phase("settling: retries and the last decisions", 0);
-                if (!load.awaitQuiet(Duration.ofMinutes(3))) {
-                    notes.add(load.pending() + " checkouts were still in flight or waiting to be retried 3 minutes"
-                            + " after the load stopped.");
-                }
-                var faultsEnd =
-                        faults.stream().mapToDouble(FaultWindow::end).max().orElse(clock.now());
-                awaitDecisions(load, database, clock, faultsEnd);
-                attempts = load.attempts();
-                scheduled = load.scheduled();
-                dropped = load.dropped();
-                arrivalsEnded = load.arrivalsEndedAt();
-                load.unexpectedBodies().forEach(body -> notes.add("Unexpected answer " + body));
+                FaultRun.pause(settings.warmup());
+                inject(run);
+                loaded = finish(load, orders.size(), database, clock, faults);
             }
-            if (poisoning) {
-                awaitDeadLetters(
-                        topics,
-                        poisonSent.values().stream().mapToInt(Integer::intValue).sum());
+            if (decoys != null) {
+                awaitDeadLetters(topics, poison.total());
             }
-
             progress.phase("reading the database and the topics", 0);
-            var decidedMillis = database.decisions(products);
-            var decidedAt = new HashMap<UUID, Double>();
-            decidedMillis.forEach((order, millis) -> decidedAt.put(order, clock.secondsOfEpochMillis(millis)));
-            var books = database.books(products, stocks);
-            var retried = ChaosJudge.retriedOrders(attempts).stream()
-                    .map(index -> orders.get(index).orderId())
-                    .toList();
-            var retriedEffects = database.repeatedEffects(retried);
-            DecoyFigures decoy = decoyProduct == null ? null : database.decoy(decoyProduct, DECOY_STOCK);
-            var keys = new HashSet<>(products);
-            if (decoyProduct != null) {
-                keys.add(decoyProduct);
-            }
-            var orderIds = new HashSet<UUID>();
-            orders.forEach(order -> orderIds.add(order.orderId()));
-            var found = TopicEvidence.read(
-                    topics, runTag, keys, orderIds, decidedAt.keySet(), poisonSent, poisonStartedAt, clock);
-            faults.stream()
-                    .filter(fault -> fault.failure() != null)
-                    .forEach(fault -> notes.add(fault.name() + " was not carried out as planned: " + fault.failure()));
-            return ChaosJudge.judge(new ChaosJudge.Evidence(
-                    settings,
-                    runTag,
-                    orders,
-                    products,
-                    attempts,
-                    faults,
-                    scheduled,
-                    dropped,
-                    arrivalsEnded,
-                    decidedAt,
-                    books,
-                    retriedEffects,
-                    found.poison(),
-                    found.topics(),
-                    decoy,
-                    notes));
+            return ChaosJudge.judge(
+                    evidence(database, topics, clock, products, stocks, orders, decoys, faults, loaded, poison));
         } finally {
             http.close();
         }
+    }
+
+    /** Each fault in turn, the progress line saying which. */
+    private void inject(FaultRun run) {
+        var faults = settings.faults();
+        for (var index = 0; index < faults.size(); index++) {
+            progress.item("fault", index + 1, faults.size(), faults.get(index).label());
+            faults.get(index).fault().inject(run);
+        }
+    }
+
+    /**
+     * What the load did.
+     *
+     * @param attempts every request it sent
+     * @param scheduled first attempts it scheduled
+     * @param dropped arrivals dropped at the in-flight bound
+     * @param arrivalsEndedAt when it stopped starting checkouts
+     */
+    private record Loaded(List<Attempt> attempts, long scheduled, long dropped, double arrivalsEndedAt) {}
+
+    /** Stops the load, lets its retries settle and waits for the last decisions. */
+    private Loaded finish(
+            ChaosLoad load, int prepared, ChaosDatabase database, RunClock clock, List<FaultWindow> faults) {
+        load.stop();
+        if (load.ranOutOfOrders()) {
+            notes.add(String.format(
+                    Locale.ROOT,
+                    "The load ran out of its %d prepared orders at %.0f s, before the faults were over: the later"
+                            + " faults ran with less or no load.",
+                    prepared,
+                    load.arrivalsEndedAt()));
+        }
+        progress.phase("settling: retries and the last decisions", 0);
+        if (!load.awaitQuiet(Duration.ofMinutes(3))) {
+            notes.add(load.pending() + " checkouts were still in flight or waiting to be retried 3 minutes after the"
+                    + " load stopped.");
+        }
+        var faultsEnd = faults.stream().mapToDouble(FaultWindow::end).max().orElse(clock.now());
+        awaitDecisions(load, database, clock, faultsEnd);
+        load.unexpectedBodies().forEach(body -> notes.add("Unexpected answer " + body));
+        return new Loaded(load.attempts(), load.scheduled(), load.dropped(), load.arrivalsEndedAt());
+    }
+
+    /** What the database and the topics say about the run, beside what the load did. */
+    private ChaosJudge.Evidence evidence(
+            ChaosDatabase database,
+            TopicReader topics,
+            RunClock clock,
+            List<UUID> products,
+            List<Integer> stocks,
+            List<PreparedOrder> orders,
+            @Nullable Decoys decoys,
+            List<FaultWindow> faults,
+            Loaded loaded,
+            PoisonSent poison) {
+        var decidedAt = new HashMap<UUID, Double>();
+        database.decisions(products)
+                .forEach((order, millis) -> decidedAt.put(order, clock.secondsOfEpochMillis(millis)));
+        var retried = ChaosJudge.retriedOrders(loaded.attempts()).stream()
+                .map(index -> orders.get(index).orderId())
+                .toList();
+        var keys = new HashSet<>(products);
+        if (decoys != null) {
+            keys.add(decoys.product());
+        }
+        var orderIds = new HashSet<UUID>();
+        orders.forEach(order -> orderIds.add(order.orderId()));
+        var found = TopicEvidence.read(
+                topics, runTag, keys, orderIds, decidedAt.keySet(), poison.sent(), poison.startedAt(), clock);
+        faults.stream()
+                .filter(fault -> fault.failure() != null)
+                .forEach(fault -> notes.add(fault.name() + " was not carried out as planned: " + fault.failure()));
+        return new ChaosJudge.Evidence(
+                settings,
+                runTag,
+                orders,
+                products,
+                loaded.attempts(),
+                faults,
+                loaded.scheduled(),
+                loaded.dropped(),
+                loaded.arrivalsEndedAt(),
+                decidedAt,
+                database.books(products, stocks),
+                database.repeatedEffects(retried),
+                found.poison(),
+                found.topics(),
+                decoys == null ? null : database.decoy(decoys.product(), decoys.stock()),
+                notes);
+    }
+
+    /** A product of its own with orders that poison records name and nothing checks out. */
+    private Decoys prepareDecoys() {
+        var product = target.apis().getFirst().createProduct("lab chaos " + runTag + " decoy", DECOY_STOCK, PRICE);
+        var count = Math.max(1, settings.poisonRecords() / PoisonKind.values().length);
+        progress.phase("prepare " + count + " decoy orders", count);
+        return new Decoys(
+                product, DECOY_STOCK, prepare(target.apis(), product, -1, "chaos-" + runTag + "-decoy-", count));
     }
 
     /** The orders of the load, interleaved over the products: order {@code i} is of product {@code i % products}. */
@@ -285,14 +259,12 @@ public final class ChaosExperiment {
                 window.detail(),
                 window.failure() == null ? "" : "; FAILED: " + window.failure()));
         progress.phase(window.name() + ": recovery", 0);
-        FaultInjector.pause(settings.recovery());
+        FaultRun.pause(settings.recovery());
         var deadline = System.nanoTime() + settings.catchUpLimit().toNanos();
         while (true) {
-            var owed = load.acceptedBefore(OWED_AFTER);
             try {
-                var decided = database.decidedAmong(owed);
-                load.markDecided(decided);
-                if (decided.size() == owed.size()) {
+                var undecided = undecided(load, database, OWED_AFTER);
+                if (undecided == 0) {
                     return;
                 }
                 if (System.nanoTime() - deadline > 0) {
@@ -302,7 +274,7 @@ public final class ChaosExperiment {
                                     + " undecided; the run went on.",
                             window.name(),
                             settings.recovery().plus(settings.catchUpLimit()).toSeconds(),
-                            owed.size() - decided.size());
+                            undecided);
                     notes.add(message);
                     progress.note(message);
                     return;
@@ -314,8 +286,16 @@ public final class ChaosExperiment {
                     return;
                 }
             }
-            FaultInjector.pause(POLL);
+            FaultRun.pause(POLL);
         }
+    }
+
+    /** Checkouts accepted at least {@code age} ago that the database has not decided yet. */
+    private static int undecided(ChaosLoad load, ChaosDatabase database, Duration age) {
+        var owed = load.acceptedBefore(age);
+        var decided = database.decidedAmong(owed);
+        load.markDecided(decided);
+        return owed.size() - decided.size();
     }
 
     /**
@@ -325,17 +305,14 @@ public final class ChaosExperiment {
     private void awaitDecisions(ChaosLoad load, ChaosDatabase database, RunClock clock, double faultsEnd) {
         var until = faultsEnd + settings.finalDeadline().toMillis() / 1000.0 + LATE_GRACE.toMillis() / 1000.0;
         while (clock.now() < until) {
-            var owed = load.acceptedBefore(Duration.ZERO);
             try {
-                var decided = database.decidedAmong(owed);
-                load.markDecided(decided);
-                if (decided.size() == owed.size()) {
+                if (undecided(load, database, Duration.ZERO) == 0) {
                     return;
                 }
             } catch (IllegalStateException ex) {
                 log.warn("Could not ask the database for the last decisions: {}", ex.getMessage());
             }
-            FaultInjector.pause(POLL);
+            FaultRun.pause(POLL);
         }
         var owed = load.acceptedBefore(Duration.ZERO).size();
         notes.add(owed + " accepted checkouts were still undecided " + Math.round(until - faultsEnd)
@@ -348,19 +325,19 @@ public final class ChaosExperiment {
         var deadline = System.nanoTime() + DEAD_LETTER_WAIT.toNanos();
         var found = 0L;
         while (System.nanoTime() - deadline < 0) {
-            var counter = new long[1];
+            var counter = new AtomicLong();
             topics.readAll(Topics.CHECKOUT_COMMANDS_DLT, record -> {
                 var tag = record.headers().lastHeader(PoisonRecords.TAG_HEADER);
                 if (tag != null
                         && PoisonRecords.kindOf(runTag, new String(tag.value(), StandardCharsets.UTF_8)) != null) {
-                    counter[0]++;
+                    counter.incrementAndGet();
                 }
             });
-            found = counter[0];
+            found = counter.get();
             if (found >= expected) {
                 return;
             }
-            FaultInjector.pause(Duration.ofSeconds(2));
+            FaultRun.pause(Duration.ofSeconds(2));
         }
         notes.add(found + " of " + expected + " poison records were in the dead-letter topic "
                 + DEAD_LETTER_WAIT.toSeconds() + " s after the run.");

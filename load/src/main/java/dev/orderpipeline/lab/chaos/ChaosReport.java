@@ -4,9 +4,15 @@ import static dev.orderpipeline.lab.chaos.ChaosJudge.seconds;
 import static dev.orderpipeline.lab.chaos.ChaosJudge.signedSeconds;
 
 import dev.orderpipeline.lab.chaos.ChaosRun.ChaosSecond;
+import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
+import dev.orderpipeline.lab.chaos.ChaosRun.PhaseFigures;
+import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
+import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
+import dev.orderpipeline.lab.chaos.ChaosRun.WorkerRestart;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
+import dev.orderpipeline.lab.report.Column;
 import dev.orderpipeline.lab.report.LabReport;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.Table;
@@ -47,145 +53,156 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
 
     @Override
     public List<Table> tables() {
-        var tables = new ArrayList<Table>();
-        tables.add(new Table(
+        var tables = new ArrayList<>(List.of(verdict(), phases()));
+        if (run.faults().stream().anyMatch(fault -> fault.restart() != null)) {
+            tables.add(restarts());
+        }
+        tables.addAll(List.of(faults(), products(), acceptance(), retries()));
+        if (!run.poison().isEmpty()) {
+            tables.add(poison());
+        }
+        tables.add(topics());
+        if (!run.notes().isEmpty()) {
+            tables.add(new Table(
+                    "Noticed on the way",
+                    List.of("Note"),
+                    run.notes().stream().map(List::of).toList(),
+                    ""));
+        }
+        return tables;
+    }
+
+    private Table verdict() {
+        return Table.of(
                 "Verdict",
-                List.of("Criterion", "Expected", "Measured", "Holds"),
-                run.checks().stream()
-                        .map(check ->
-                                List.of(check.what(), check.expected(), check.measured(), Cells.yesNo(check.holds())))
-                        .toList(),
+                List.of(
+                        Column.<Check>of("Criterion", Check::what),
+                        Column.of("Expected", Check::expected),
+                        Column.of("Measured", Check::measured),
+                        Column.of("Holds", check -> Cells.yesNo(check.holds()))),
+                run.checks(),
                 "Read from the database (orders, payment, processed_command, product) and the topics after the run,"
-                        + " not from what the clients were told."));
-        tables.add(new Table(
+                        + " not from what the clients were told.");
+    }
+
+    private Table phases() {
+        return Table.of(
                 "Faults and recovery",
                 List.of(
-                        "Phase",
-                        "From",
-                        "Fault",
-                        "First decision after",
-                        "First 202 after",
-                        "Caught up after",
-                        "Longest stall",
-                        "Valid commands dead-lettered",
-                        "202",
-                        "503",
-                        "5xx",
-                        "409",
-                        "Other",
-                        "Retries",
-                        "Max 202 to final"),
-                run.phases().stream()
-                        .map(phase -> {
-                            var window = run.faults().stream()
-                                    .filter(fault -> fault.name().equals(phase.name()))
-                                    .findFirst();
-                            return List.of(
-                                    phase.name(),
-                                    Cells.decimal(phase.from(), 1),
-                                    window.map(fault -> Cells.decimal(fault.start(), 1) + "-"
-                                                    + Cells.decimal(fault.end(), 1))
-                                            .orElse("-"),
-                                    seconds(phase.firstDecisionAfter()),
-                                    seconds(phase.firstAcceptAfter()),
-                                    phase.fault() == null
-                                            ? "-"
-                                            : phase.caughtUpAfter() == null ? "never" : seconds(phase.caughtUpAfter()),
-                                    seconds(phase.longestStall()),
-                                    phase.validDeadLettered() == null
-                                            ? Cells.NOT_AVAILABLE
-                                            : Long.toString(phase.validDeadLettered()),
-                                    Long.toString(phase.count("202")),
-                                    Long.toString(phase.count("503")),
-                                    Long.toString(phase.serverErrors()),
-                                    Long.toString(phase.count("409")),
-                                    Long.toString(phase.other()),
-                                    Long.toString(phase.retries()),
-                                    seconds(phase.maxTimeToFinal()));
-                        })
-                        .toList(),
+                        Column.<PhaseFigures>of("Phase", PhaseFigures::name),
+                        Column.of("From", phase -> Cells.decimal(phase.from(), 1)),
+                        Column.of(
+                                "Fault",
+                                phase -> run.faults().stream()
+                                        .filter(fault -> fault.name().equals(phase.name()))
+                                        .findFirst()
+                                        .map(fault -> window(fault, ""))
+                                        .orElse("-")),
+                        Column.of("First decision after", phase -> seconds(phase.firstDecisionAfter())),
+                        Column.of("First 202 after", phase -> seconds(phase.firstAcceptAfter())),
+                        Column.of(
+                                "Caught up after",
+                                phase -> phase.fault() == null
+                                        ? "-"
+                                        : phase.caughtUpAfter() == null ? "never" : seconds(phase.caughtUpAfter())),
+                        Column.of("Longest stall", phase -> seconds(phase.longestStall())),
+                        Column.of(
+                                "Valid commands dead-lettered",
+                                phase -> phase.validDeadLettered() == null
+                                        ? Cells.NOT_AVAILABLE
+                                        : Long.toString(phase.validDeadLettered())),
+                        Column.of("202", phase -> Long.toString(phase.count("202"))),
+                        Column.of("503", phase -> Long.toString(phase.count("503"))),
+                        Column.of("5xx", phase -> Long.toString(phase.serverErrors())),
+                        Column.of("409", phase -> Long.toString(phase.count("409"))),
+                        Column.of("Other", phase -> Long.toString(phase.other())),
+                        Column.of("Retries", phase -> Long.toString(phase.retries())),
+                        Column.of("Max 202 to final", phase -> seconds(phase.maxTimeToFinal()))),
+                run.phases(),
                 "Seconds since the load started. A phase runs from its fault's start to the next fault's start. After"
                         + " the fault's end: the first decision committed (processed_command), the first 202, and when"
                         + " every checkout accepted before the end was decided. Longest stall: the longest time a"
                         + " product had an accepted checkout waiting and no decision. Valid commands dead-lettered:"
                         + " real commands of the run in checkout.commands.dlt, by the dead letter's timestamp (must be"
-                        + " 0). Statuses count the requests sent in the phase; Other: timeouts and I/O errors."));
-        var restarts =
-                run.faults().stream().filter(fault -> fault.restart() != null).toList();
-        if (!restarts.isEmpty()) {
-            tables.add(new Table(
-                    "Worker killed and restarted under its name",
-                    List.of(
-                            "Fault",
-                            "Worker",
-                            "Static member",
-                            "Its partitions",
-                            "Products watched",
-                            "Ready after",
-                            "Offsets committed again after",
-                            "Decisions resumed after"),
-                    restarts.stream()
-                            .map(fault -> {
-                                var restart = Objects.requireNonNull(fault.restart());
-                                return List.of(
-                                        fault.name(),
-                                        restart.worker(),
-                                        Cells.yesNo(restart.staticMember()),
-                                        restart.partitions().toString(),
-                                        Integer.toString(restart.products()),
-                                        seconds(restart.readyAfter()),
-                                        seconds(restart.committedAgainAfter()),
-                                        seconds(restart.firstDecisionAfter()));
-                            })
-                            .toList(),
-                    "Seconds from the kill. Decisions resumed after: until every product of the load on the killed"
-                            + " worker's partitions had a decision committed after the kill (every product of the load"
-                            + " when the worker was not a static member, its partitions then unknown)."));
-        }
-        tables.add(new Table(
+                        + " 0). Statuses count the requests sent in the phase; Other: timeouts and I/O errors.");
+    }
+
+    private Table restarts() {
+        return Table.of(
+                "Worker killed and restarted under its name",
+                List.of(
+                        Column.<FaultWindow>of("Fault", FaultWindow::name),
+                        Column.of("Worker", fault -> restart(fault).worker()),
+                        Column.of(
+                                "Static member",
+                                fault -> Cells.yesNo(restart(fault).staticMember())),
+                        Column.of(
+                                "Its partitions",
+                                fault -> restart(fault).partitions().toString()),
+                        Column.of(
+                                "Products watched",
+                                fault -> Integer.toString(restart(fault).products())),
+                        Column.of("Ready after", fault -> seconds(restart(fault).readyAfter())),
+                        Column.of(
+                                "Offsets committed again after",
+                                fault -> seconds(restart(fault).committedAgainAfter())),
+                        Column.of(
+                                "Decisions resumed after",
+                                fault -> seconds(restart(fault).firstDecisionAfter()))),
+                run.faults().stream().filter(fault -> fault.restart() != null).toList(),
+                "Seconds from the kill. Decisions resumed after: until every product of the load on the killed"
+                        + " worker's partitions had a decision committed after the kill (every product of the load"
+                        + " when the worker was not a static member, its partitions then unknown).");
+    }
+
+    private static WorkerRestart restart(FaultWindow fault) {
+        return Objects.requireNonNull(fault.restart());
+    }
+
+    private static String window(FaultWindow fault, String unit) {
+        return Cells.decimal(fault.start(), 1) + "-" + Cells.decimal(fault.end(), 1) + unit;
+    }
+
+    private Table faults() {
+        return Table.of(
                 "What each fault did",
-                List.of("Fault", "Window", "What happened"),
-                run.faults().stream()
-                        .map(fault -> List.of(
-                                fault.name(),
-                                Cells.decimal(fault.start(), 1) + "-" + Cells.decimal(fault.end(), 1) + " s",
-                                fault.failure() == null ? fault.detail() : "FAILED: " + fault.failure()))
-                        .toList(),
-                ""));
-        tables.add(new Table(
+                List.of(
+                        Column.<FaultWindow>of("Fault", FaultWindow::name),
+                        Column.of("Window", fault -> window(fault, " s")),
+                        Column.of(
+                                "What happened",
+                                fault -> fault.failure() == null ? fault.detail() : "FAILED: " + fault.failure())),
+                run.faults(),
+                "");
+    }
+
+    private Table products() {
+        return Table.of(
                 "Products, from the database",
                 List.of(
-                        "Product",
-                        "Initial",
-                        "Completed",
-                        "Rejected (no stock)",
-                        "Stock left",
-                        "Drift",
-                        "Oversold",
-                        "Payments",
-                        "Double payments",
-                        "Decided",
-                        "Idempotency rows",
-                        "Not final"),
-                run.products().stream()
-                        .map(book -> List.of(
-                                book.productId().toString().substring(0, 8),
-                                Integer.toString(book.initialStock()),
-                                Long.toString(book.completed()),
-                                book.rejected() + " (" + book.rejectedOutOfStock() + ")",
-                                Integer.toString(book.stockLeft()),
-                                Long.toString(book.drift()),
-                                Cells.yesNo(book.oversold()),
-                                Long.toString(book.payments()),
-                                Long.toString(book.doublePayments()),
-                                Long.toString(book.decided()),
-                                Long.toString(book.processedRows()),
-                                Long.toString(book.notFinal())))
-                        .toList(),
+                        Column.<ProductBooks>of(
+                                "Product", book -> book.productId().toString().substring(0, 8)),
+                        Column.of("Initial", book -> Integer.toString(book.initialStock())),
+                        Column.of("Completed", book -> Long.toString(book.completed())),
+                        Column.of(
+                                "Rejected (no stock)",
+                                book -> book.rejected() + " (" + book.rejectedOutOfStock() + ")"),
+                        Column.of("Stock left", book -> Integer.toString(book.stockLeft())),
+                        Column.of("Drift", book -> Long.toString(book.drift())),
+                        Column.of("Oversold", book -> Cells.yesNo(book.oversold())),
+                        Column.of("Payments", book -> Long.toString(book.payments())),
+                        Column.of("Double payments", book -> Long.toString(book.doublePayments())),
+                        Column.of("Decided", book -> Long.toString(book.decided())),
+                        Column.of("Idempotency rows", book -> Long.toString(book.processedRows())),
+                        Column.of("Not final", book -> Long.toString(book.notFinal()))),
+                run.products(),
                 "Not final: orders never accepted (the load stopped before their turn, or gave up) and, if any, lost"
-                        + " ones; the verdict counts the lost ones among the accepted checkouts."));
+                        + " ones; the verdict counts the lost ones among the accepted checkouts.");
+    }
+
+    private Table acceptance() {
         var acceptance = run.acceptance();
-        tables.add(new Table(
+        return new Table(
                 "Accepted checkouts",
                 List.of("Figure", "Value"),
                 List.of(
@@ -207,9 +224,12 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                         : "Not decided, e.g.: "
                                 + acceptance.notDecidedSample().stream()
                                         .map(Object::toString)
-                                        .collect(Collectors.joining(", "))));
+                                        .collect(Collectors.joining(", ")));
+    }
+
+    private Table retries() {
         var retries = run.retries();
-        tables.add(new Table(
+        return new Table(
                 "Client retries",
                 List.of("Figure", "Value"),
                 List.of(
@@ -228,22 +248,24 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                         List.of(
                                 "retried orders with two idempotency rows",
                                 Long.toString(retries.retriedProcessedMoreThanOnce()))),
-                "Up to " + settings.maxAttempts() + " attempts per checkout, the same order each time."));
-        if (!run.poison().isEmpty()) {
-            tables.add(new Table(
-                    "Poison records in checkout.commands.dlt",
-                    List.of("Kind", "Sent", "Dead-lettered", "Last one after", "dlt-reason (ids and numbers masked)"),
-                    run.poison().stream()
-                            .map(poison -> List.of(
-                                    poison.kind().label(),
-                                    Long.toString(poison.sent()),
-                                    Long.toString(poison.deadLettered()),
-                                    seconds(poison.lastDeadLetteredAfter()),
-                                    reasons(poison.reasons())))
-                            .toList(),
-                    "Counted by the lab-poison header the dead letters keep; last one after: from the start of the"
-                            + " injection to the dead letter's timestamp."));
-        }
+                "Up to " + settings.maxAttempts() + " attempts per checkout, the same order each time.");
+    }
+
+    private Table poison() {
+        return Table.of(
+                "Poison records in checkout.commands.dlt",
+                List.of(
+                        Column.<PoisonFigures>of("Kind", poison -> poison.kind().label()),
+                        Column.of("Sent", poison -> Long.toString(poison.sent())),
+                        Column.of("Dead-lettered", poison -> Long.toString(poison.deadLettered())),
+                        Column.of("Last one after", poison -> seconds(poison.lastDeadLetteredAfter())),
+                        Column.of("dlt-reason (ids and numbers masked)", poison -> reasons(poison.reasons()))),
+                run.poison(),
+                "Counted by the lab-poison header the dead letters keep; last one after: from the start of the"
+                        + " injection to the dead letter's timestamp.");
+    }
+
+    private Table topics() {
         var topics = run.topics();
         var decoy = run.decoy();
         var topicRows = new ArrayList<List<String>>(List.of(
@@ -262,7 +284,7 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                     "stock " + decoy.stockLeft() + " of " + decoy.initialStock() + ", " + decoy.orders() + " orders, "
                             + decoy.notCreated() + " not CREATED, " + decoy.payments() + " payments"));
         }
-        tables.add(new Table(
+        return new Table(
                 "Topics",
                 List.of("Figure", "Value"),
                 topicRows,
@@ -270,15 +292,7 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                         + " the replay publishes duplicates); the database is the truth."
                         + (topics.untaggedReasons().isEmpty()
                                 ? ""
-                                : " Real commands dead-lettered because: " + reasons(topics.untaggedReasons()) + ".")));
-        if (!run.notes().isEmpty()) {
-            tables.add(new Table(
-                    "Noticed on the way",
-                    List.of("Note"),
-                    run.notes().stream().map(List::of).toList(),
-                    ""));
-        }
-        return tables;
+                                : " Real commands dead-lettered because: " + reasons(topics.untaggedReasons()) + "."));
     }
 
     @Override

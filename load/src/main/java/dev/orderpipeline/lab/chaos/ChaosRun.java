@@ -76,13 +76,7 @@ public record ChaosRun(
             double end,
             String detail,
             @Nullable String failure,
-            @Nullable WorkerRestart restart) {
-
-        public FaultWindow(
-                FaultKind kind, String name, double start, double end, String detail, @Nullable String failure) {
-            this(kind, name, start, end, detail, failure, null);
-        }
-    }
+            @Nullable WorkerRestart restart) {}
 
     /**
      * A worker killed with SIGKILL and started again at once under its name, seconds from the kill.

@@ -2,11 +2,8 @@ package dev.orderpipeline.lab.chaos;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -49,18 +46,6 @@ public record ChaosSettings(
         int maxInFlight,
         int maxAttempts,
         Duration replayLimit) {
-
-    /** Assumed length of each fault, for the number of orders to prepare; a run that needs more stops its load. */
-    private static final Map<FaultKind, Duration> PLANNED = Map.of(
-            FaultKind.WORKER_KILL, Duration.ofSeconds(50),
-            FaultKind.WORKER_KILL_RESTART, Duration.ofSeconds(50),
-            FaultKind.BROKER_RESTART, Duration.ofSeconds(15),
-            FaultKind.DATABASE_RESTART, Duration.ofSeconds(10),
-            FaultKind.DATABASE_SESSIONS_KILLED, Duration.ofSeconds(10),
-            FaultKind.DATABASE_READ_ONLY, Duration.ofSeconds(5),
-            FaultKind.LOCK_TIMEOUT_STORM, Duration.ofSeconds(5),
-            FaultKind.REPLAY, Duration.ofSeconds(60),
-            FaultKind.POISON, Duration.ofSeconds(10));
 
     /** Orders prepared beyond the plan: faults and recoveries often take longer than planned. */
     static final double ORDER_MARGIN = 1.3;
@@ -141,23 +126,7 @@ public record ChaosSettings(
 
     /** How long the load is planned to run: warm-up, each fault and its recovery. */
     public Duration plannedLoad() {
-        var total = warmup;
-        for (var fault : faults) {
-            var length = Objects.requireNonNull(PLANNED.get(fault), fault.name());
-            if (fault == FaultKind.WORKER_KILL) {
-                length = length.plus(recovery).multipliedBy(workerKills);
-            } else if (fault == FaultKind.BROKER_RESTART) {
-                length = length.plus(brokerDown).plus(recovery);
-            } else if (fault == FaultKind.DATABASE_RESTART || fault == FaultKind.DATABASE_SESSIONS_KILLED) {
-                length = length.plus(databaseDown).plus(recovery);
-            } else if (fault == FaultKind.DATABASE_READ_ONLY || fault == FaultKind.LOCK_TIMEOUT_STORM) {
-                length = length.plus(databaseFault).plus(recovery);
-            } else {
-                length = length.plus(recovery);
-            }
-            total = total.plus(length);
-        }
-        return total;
+        return faults.stream().map(kind -> kind.fault().planned(this)).reduce(warmup, Duration::plus);
     }
 
     /** Checkouts the plan schedules. */
@@ -183,32 +152,5 @@ public record ChaosSettings(
             }
         }
         return stocks;
-    }
-
-    /** The settings as the report's parameters. */
-    public Map<String, String> parameters() {
-        var parameters = new LinkedHashMap<String, String>();
-        parameters.put("rate", Integer.toString(rate));
-        parameters.put("products", Integer.toString(products));
-        parameters.put(
-                "stock",
-                stock == null
-                        ? "40-88 % of each product's planned checkouts: "
-                                + stocks().stream().map(String::valueOf).collect(Collectors.joining(","))
-                        : stock.toString());
-        parameters.put("faults", faults.stream().map(FaultKind::label).collect(Collectors.joining(",")));
-        parameters.put("workerKills", Integer.toString(workerKills));
-        parameters.put("brokerDownSeconds", Long.toString(brokerDown.toSeconds()));
-        parameters.put("databaseDownSeconds", Long.toString(databaseDown.toSeconds()));
-        parameters.put("databaseFaultSeconds", Long.toString(databaseFault.toSeconds()));
-        parameters.put("poisonRecords", Integer.toString(poisonRecords));
-        parameters.put("warmupSeconds", Long.toString(warmup.toSeconds()));
-        parameters.put("recoverySeconds", Long.toString(recovery.toSeconds()));
-        parameters.put("catchUpLimitSeconds", Long.toString(catchUpLimit.toSeconds()));
-        parameters.put("finalDeadlineSeconds", Long.toString(finalDeadline.toSeconds()));
-        parameters.put("maxInFlight", Integer.toString(maxInFlight));
-        parameters.put("maxAttempts", Integer.toString(maxAttempts));
-        parameters.put("ordersPrepared", Integer.toString(ordersToPrepare()));
-        return parameters;
     }
 }

@@ -59,15 +59,6 @@ final class DatabaseFaults {
             SELECT id FROM product WHERE id = ANY(?) ORDER BY id FOR UPDATE
             """;
 
-    private static final String TERMINATE_SESSIONS = """
-            SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))
-            FROM pg_stat_activity
-            WHERE datname = current_database()
-              AND pid <> pg_backend_pid()
-              AND backend_type = 'client backend'
-              AND application_name <> 'orderpipeline-lab'
-            """;
-
     /** How long the lab holds the product rows each time: three times the apps' lock timeout. */
     static final Duration LOCK_HOLD = Duration.ofMillis(300);
 
@@ -101,7 +92,7 @@ final class DatabaseFaults {
     /** The database read-only for the apps for {@code length}, then writable again. */
     Outcome readOnly(Duration length) {
         return withSetting(READ_ONLY, READ_WRITE, () -> {
-            FaultInjector.pause(length);
+            FaultRun.pause(length);
             return Locks.NONE;
         });
     }
@@ -156,9 +147,9 @@ final class DatabaseFaults {
                 longestWait = Math.max(
                         longestWait, Duration.ofNanos(System.nanoTime() - asked).toMillis());
                 holds++;
-                FaultInjector.pause(LOCK_HOLD);
+                FaultRun.pause(LOCK_HOLD);
                 connection.commit();
-                FaultInjector.pause(LOCK_GAP);
+                FaultRun.pause(LOCK_GAP);
             }
         }
         return new Locks(holds, longestWait);
@@ -193,7 +184,7 @@ final class DatabaseFaults {
 
     private static long terminate(Connection connection) throws SQLException {
         try (var statement = connection.createStatement();
-                var rows = statement.executeQuery(TERMINATE_SESSIONS)) {
+                var rows = statement.executeQuery(ChaosDatabase.TERMINATE_SESSIONS)) {
             rows.next();
             return rows.getLong(1);
         }

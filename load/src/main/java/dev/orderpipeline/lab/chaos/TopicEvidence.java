@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jspecify.annotations.Nullable;
@@ -70,82 +71,123 @@ final class TopicEvidence {
             RunClock clock) {
         var keyTexts = new HashSet<String>();
         keys.forEach(key -> keyTexts.add(key.toString()));
+        var commands = commands(reader, keyTexts, orders);
+        var results = results(reader, orders);
+        var deadLetters = new DeadLetters(runTag, keyTexts, poisonStartedAt, clock);
+        reader.readAll(Topics.CHECKOUT_COMMANDS_DLT, deadLetters::add);
+        var poison = new ArrayList<PoisonFigures>();
+        poisonSent.forEach((kind, sent) -> poison.add(deadLetters.figures(kind, sent)));
+        var topics = new TopicFigures(
+                commands.records(),
+                commands.orders().size(),
+                commands.orders().stream()
+                        .filter(order -> !decided.contains(order))
+                        .count(),
+                decided.stream()
+                        .filter(order -> !commands.orders().contains(order))
+                        .count(),
+                results.records(),
+                results.orders(),
+                results.duplicates(),
+                deadLetters.poison.values().stream().mapToLong(Long::longValue).sum(),
+                deadLetters.untaggedAt.size(),
+                deadLetters.untaggedReasons,
+                deadLetters.untaggedAt);
+        return new Found(poison, topics);
+    }
 
-        var commandRecords = new long[1];
-        var commandOrders = new HashSet<UUID>();
+    /**
+     * The run's commands in the command topic.
+     *
+     * @param records records keyed by the run's products, poison included
+     * @param orders the run's orders named by valid commands
+     */
+    private record Commands(long records, Set<UUID> orders) {}
+
+    private static Commands commands(TopicReader reader, Set<String> keys, Set<UUID> orders) {
+        var records = new AtomicLong();
+        var named = new HashSet<UUID>();
         reader.readAll(Topics.CHECKOUT_COMMANDS, record -> {
-            if (!keyTexts.contains(text(record.key()))) {
+            if (!keys.contains(text(record.key()))) {
                 return;
             }
-            commandRecords[0]++;
-            if (header(record, PoisonRecords.TAG_HEADER) != null) {
-                return;
-            }
-            var orderId = field(record.value(), "orderId");
+            records.incrementAndGet();
+            var orderId = header(record, PoisonRecords.TAG_HEADER) == null ? field(record.value(), "orderId") : null;
             if (orderId != null && orders.contains(orderId)) {
-                commandOrders.add(orderId);
+                named.add(orderId);
             }
         });
+        return new Commands(records.get(), named);
+    }
 
-        var results = new long[2];
-        var resultOrders = new HashSet<UUID>();
+    /**
+     * The results of the run's orders.
+     *
+     * @param records results
+     * @param orders distinct orders among them
+     * @param duplicates results flagged duplicate
+     */
+    private record Results(long records, long orders, long duplicates) {}
+
+    private static Results results(TopicReader reader, Set<UUID> orders) {
+        var records = new AtomicLong();
+        var duplicates = new AtomicLong();
+        var named = new HashSet<UUID>();
         reader.readAll(Topics.CHECKOUT_RESULTS, record -> {
             var orderId = parse(text(record.key()));
-            if (orderId == null || !orders.contains(orderId)) {
-                return;
-            }
-            results[0]++;
-            resultOrders.add(orderId);
-            if (isDuplicate(record.value())) {
-                results[1]++;
+            if (orderId != null && orders.contains(orderId)) {
+                records.incrementAndGet();
+                named.add(orderId);
+                duplicates.addAndGet(isDuplicate(record.value()) ? 1 : 0);
             }
         });
+        return new Results(records.get(), named.size(), duplicates.get());
+    }
 
-        var deadLettered = new EnumMap<PoisonKind, Long>(PoisonKind.class);
-        var reasons = new EnumMap<PoisonKind, Map<String, Long>>(PoisonKind.class);
-        var lastDeadLetter = new EnumMap<PoisonKind, Double>(PoisonKind.class);
-        var untagged = new long[1];
-        var untaggedReasons = new HashMap<String, Long>();
-        var untaggedAt = new ArrayList<Double>();
-        reader.readAll(Topics.CHECKOUT_COMMANDS_DLT, record -> {
-            var reason = header(record, DLT_REASON_HEADER);
-            var kind = PoisonRecords.kindOf(runTag, header(record, PoisonRecords.TAG_HEADER));
+    /** The dead letters of the run: its poison records by kind, and any real command keyed by its products. */
+    private static final class DeadLetters {
+
+        private final String runTag;
+        private final Set<String> keys;
+        private final double poisonStartedAt;
+        private final RunClock clock;
+        private final Map<PoisonKind, Long> poison = new EnumMap<>(PoisonKind.class);
+        private final Map<PoisonKind, Map<String, Long>> reasons = new EnumMap<>(PoisonKind.class);
+        private final Map<PoisonKind, Double> last = new EnumMap<>(PoisonKind.class);
+        private final Map<String, Long> untaggedReasons = new HashMap<>();
+        private final List<Double> untaggedAt = new ArrayList<>();
+
+        DeadLetters(String runTag, Set<String> keys, double poisonStartedAt, RunClock clock) {
+            this.runTag = runTag;
+            this.keys = keys;
+            this.poisonStartedAt = poisonStartedAt;
+            this.clock = clock;
+        }
+
+        void add(ConsumerRecord<byte[], byte[]> record) {
+            var reason = mask(header(record, DLT_REASON_HEADER));
+            var tag = header(record, PoisonRecords.TAG_HEADER);
+            var kind = PoisonRecords.kindOf(runTag, tag);
+            var at = clock.secondsOfEpochMillis(record.timestamp());
             if (kind != null) {
-                deadLettered.merge(kind, 1L, Long::sum);
-                reasons.computeIfAbsent(kind, key -> new HashMap<>()).merge(mask(reason), 1L, Long::sum);
-                lastDeadLetter.merge(kind, clock.secondsOfEpochMillis(record.timestamp()) - poisonStartedAt, Math::max);
-            } else if (header(record, PoisonRecords.TAG_HEADER) == null && keyTexts.contains(text(record.key()))) {
-                untagged[0]++;
-                untaggedReasons.merge(mask(reason), 1L, Long::sum);
-                untaggedAt.add(ChaosJudge.round(clock.secondsOfEpochMillis(record.timestamp())));
+                poison.merge(kind, 1L, Long::sum);
+                reasons.computeIfAbsent(kind, key -> new HashMap<>()).merge(reason, 1L, Long::sum);
+                last.merge(kind, at - poisonStartedAt, Math::max);
+            } else if (tag == null && keys.contains(text(record.key()))) {
+                untaggedReasons.merge(reason, 1L, Long::sum);
+                untaggedAt.add(ChaosJudge.round(at));
             }
-        });
+        }
 
-        var poison = new ArrayList<PoisonFigures>();
-        poisonSent.forEach((kind, sent) -> poison.add(new PoisonFigures(
-                kind,
-                sent,
-                deadLettered.getOrDefault(kind, 0L),
-                reasons.getOrDefault(kind, Map.of()),
-                lastDeadLetter.containsKey(kind) ? ChaosJudge.round(lastDeadLetter.get(kind)) : null)));
-
-        var notDecided =
-                commandOrders.stream().filter(order -> !decided.contains(order)).count();
-        var notInTopic =
-                decided.stream().filter(order -> !commandOrders.contains(order)).count();
-        var topics = new TopicFigures(
-                commandRecords[0],
-                commandOrders.size(),
-                notDecided,
-                notInTopic,
-                results[0],
-                resultOrders.size(),
-                results[1],
-                deadLettered.values().stream().mapToLong(Long::longValue).sum(),
-                untagged[0],
-                untaggedReasons,
-                untaggedAt);
-        return new Found(poison, topics);
+        PoisonFigures figures(PoisonKind kind, int sent) {
+            var lastOne = last.get(kind);
+            return new PoisonFigures(
+                    kind,
+                    sent,
+                    poison.getOrDefault(kind, 0L),
+                    reasons.getOrDefault(kind, Map.of()),
+                    lastOne == null ? null : ChaosJudge.round(lastOne));
+        }
     }
 
     /**

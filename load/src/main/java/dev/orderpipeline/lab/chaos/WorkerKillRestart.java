@@ -2,8 +2,8 @@ package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
-import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.ChaosRun.WorkerRestart;
+import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,26 +24,36 @@ import org.jspecify.annotations.Nullable;
  * decisions; it is measured from the kill to the first decision of each of those products, and to the first offset
  * the group commits again on its partitions.
  */
-final class WorkerKillRestart {
+final class WorkerKillRestart implements Fault {
 
     /** The live consumer group: the workers the stack starts use the worker's default group id. */
     static final String LIVE_GROUP = "checkout-worker";
 
     private static final Duration POLL = Duration.ofMillis(100);
 
-    private final TopicReader topics;
-    private final ChaosDatabase database;
-    private final RunClock clock;
-    private final Duration startupTimeout;
-    private final Duration limit;
+    @Override
+    public Duration planned(ChaosSettings settings) {
+        return Duration.ofSeconds(50).plus(settings.recovery());
+    }
 
-    WorkerKillRestart(
-            TopicReader topics, ChaosDatabase database, RunClock clock, Duration startupTimeout, Duration limit) {
-        this.topics = topics;
-        this.database = database;
-        this.clock = clock;
-        this.startupTimeout = startupTimeout;
-        this.limit = limit;
+    @Override
+    public void inject(FaultRun run) {
+        run.once(
+                FaultKind.WORKER_KILL_RESTART,
+                "kill -9 and restart under its name",
+                "kill -9 and restart under its name",
+                start -> {
+                    var workers = run.mainWorkers();
+                    var partitionCount =
+                            run.topics().endOffsets(Topics.CHECKOUT_COMMANDS).size();
+                    var partitionOf = new HashMap<UUID, Integer>();
+                    run.products().forEach(product -> partitionOf.put(product, partitionOf(product, partitionCount)));
+                    var victim = choose(
+                            workers.stream().map(AppProcess::name).toList(),
+                            run.topics().members(LIVE_GROUP, Topics.CHECKOUT_COMMANDS),
+                            partitionOf);
+                    return killAndRestart(run, workers.get(victim.worker()), victim);
+                });
     }
 
     /**
@@ -104,41 +114,66 @@ final class WorkerKillRestart {
         return Utils.toPositive(Utils.murmur2(key)) % partitions;
     }
 
-    FaultWindow inject(List<AppProcess> workers, List<UUID> products) {
-        var name = "kill -9 and restart under its name";
-        var start = clock.now();
-        var partitionCount = topics.endOffsets(Topics.CHECKOUT_COMMANDS).size();
-        var partitionOf = new HashMap<UUID, Integer>();
-        products.forEach(product -> partitionOf.put(product, partitionOf(product, partitionCount)));
-        var victim = choose(
-                workers.stream().map(AppProcess::name).toList(),
-                topics.members(LIVE_GROUP, Topics.CHECKOUT_COMMANDS),
-                partitionOf);
-        var worker = workers.get(victim.worker());
-        var offsetsBefore = committed(victim.partitions());
-
+    private static Done killAndRestart(FaultRun run, AppProcess worker, Victim victim) {
+        var offsetsBefore = committed(run, victim.partitions());
         var pid = worker.pid();
         var killedAtMillis = System.currentTimeMillis();
-        var killed = clock.now();
+        var killed = run.clock().now();
         var exit = worker.kill();
         worker.start();
-        worker.awaitReady(startupTimeout);
-        var ready = clock.now() - killed;
+        worker.awaitReady(run.stack().config().startupTimeout());
+        var ready = run.clock().now() - killed;
+        var resumed = awaitResumed(run, victim, offsetsBefore, killedAtMillis, killed);
+        var restart = new WorkerRestart(
+                worker.name(),
+                victim.staticMember(),
+                victim.partitions(),
+                victim.products().size(),
+                ChaosJudge.round(ready),
+                resumed.committedAgainAfter(),
+                resumed.firstDecisionAfter());
+        var detail = String.format(
+                Locale.ROOT,
+                "SIGKILL to %s (pid %d, exit code %d, %s, partitions %s holding %d of the load's %d products), started"
+                        + " again at once under its name as pid %d: ready %.1f s after the kill, offsets committed"
+                        + " again after %s, decisions on its products again after %s",
+                worker.name(),
+                pid,
+                exit,
+                victim.staticMember() ? "a static member" : "no static member with its name in the group",
+                victim.partitions(),
+                victim.products().size(),
+                run.products().size(),
+                worker.pid(),
+                ready,
+                ChaosJudge.seconds(resumed.committedAgainAfter()),
+                resumed.firstDecisionAfter() == null
+                        ? "none within " + run.settings().catchUpLimit().toSeconds() + " s"
+                        : ChaosJudge.seconds(resumed.firstDecisionAfter()));
+        return new Done(run.clock().now(), detail, null, restart);
+    }
 
+    /**
+     * Seconds from the kill until the group committed an offset on the victim's partitions again, and until every
+     * watched product had a decision committed after the kill; null for what was not seen within the catch-up limit.
+     */
+    private record Resumed(
+            @Nullable Double committedAgainAfter, @Nullable Double firstDecisionAfter) {}
+
+    private static Resumed awaitResumed(
+            FaultRun run, Victim victim, Map<Integer, Long> offsetsBefore, long killedAtMillis, double killed) {
         @Nullable Double committedAgain = null;
         @Nullable Double resumed = null;
-        var deadline = System.nanoTime() + limit.toNanos();
+        var deadline = System.nanoTime() + run.settings().catchUpLimit().toNanos();
         var watchOffsets = !victim.partitions().isEmpty();
         var watchDecisions = !victim.products().isEmpty();
-        while ((watchOffsets && committedAgain == null) || (watchDecisions && resumed == null)) {
-            if (System.nanoTime() - deadline > 0) {
-                break;
-            }
-            if (committedAgain == null && moved(offsetsBefore, committed(victim.partitions()))) {
-                committedAgain = ChaosJudge.round(clock.now() - killed);
+        while (((watchOffsets && committedAgain == null) || (watchDecisions && resumed == null))
+                && System.nanoTime() - deadline <= 0) {
+            if (committedAgain == null && moved(offsetsBefore, committed(run, victim.partitions()))) {
+                committedAgain = ChaosJudge.round(run.clock().now() - killed);
             }
             if (watchDecisions && resumed == null) {
-                var first = database.firstDecisionsAfter(victim.products(), killedAtMillis);
+                var first = run.database().firstDecisionsAfter(victim.products(), killedAtMillis);
                 if (first.size() == victim.products().size()) {
                     var last = first.values().stream()
                             .mapToLong(Long::longValue)
@@ -147,49 +182,18 @@ final class WorkerKillRestart {
                     resumed = ChaosJudge.round(Math.max(0, (last - killedAtMillis) / 1000.0));
                 }
             }
-            FaultInjector.pause(POLL);
+            FaultRun.pause(POLL);
         }
-        var end = clock.now();
-        var restart = new WorkerRestart(
-                worker.name(),
-                victim.staticMember(),
-                victim.partitions(),
-                victim.products().size(),
-                ChaosJudge.round(ready),
-                committedAgain,
-                resumed);
-        return new FaultWindow(
-                FaultKind.WORKER_KILL_RESTART,
-                name,
-                start,
-                end,
-                String.format(
-                        Locale.ROOT,
-                        "SIGKILL to %s (pid %d, exit code %d, %s, partitions %s holding %d of the load's %d"
-                                + " products), started again at once under its name as pid %d: ready %.1f s after the"
-                                + " kill, offsets committed again after %s, decisions on its products again after %s",
-                        worker.name(),
-                        pid,
-                        exit,
-                        victim.staticMember() ? "a static member" : "no static member with its name in the group",
-                        victim.partitions(),
-                        victim.products().size(),
-                        products.size(),
-                        worker.pid(),
-                        ready,
-                        ChaosJudge.seconds(committedAgain),
-                        resumed == null ? "none within " + limit.toSeconds() + " s" : ChaosJudge.seconds(resumed)),
-                null,
-                restart);
+        return new Resumed(committedAgain, resumed);
     }
 
-    private Map<Integer, Long> committed(List<Integer> partitions) {
+    private static Map<Integer, Long> committed(FaultRun run, List<Integer> partitions) {
         var offsets = new HashMap<Integer, Long>();
         if (partitions.isEmpty()) {
             return offsets;
         }
         for (Map.Entry<TopicPartition, Long> entry :
-                topics.committed(LIVE_GROUP, Topics.CHECKOUT_COMMANDS).entrySet()) {
+                run.topics().committed(LIVE_GROUP, Topics.CHECKOUT_COMMANDS).entrySet()) {
             if (partitions.contains(entry.getKey().partition())) {
                 offsets.put(entry.getKey().partition(), entry.getValue());
             }

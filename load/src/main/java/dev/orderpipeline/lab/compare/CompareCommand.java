@@ -1,14 +1,12 @@
 package dev.orderpipeline.lab.compare;
 
 import dev.orderpipeline.lab.LabCommand;
-import dev.orderpipeline.lab.LabVersion;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.pipeline.Target;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -18,11 +16,6 @@ import picocli.CommandLine.Option;
 /** {@code bin/lab compare}: the article's compare script. Fields are filled by picocli. */
 @Command(
         name = "compare",
-        sortOptions = false,
-        usageHelpAutoWidth = true,
-        showDefaultValues = true,
-        mixinStandardHelpOptions = true,
-        versionProvider = LabVersion.class,
         description = {
             "For each strategy: a fresh product with INITIAL_STOCK units, PARALLEL buyers with an order each, all"
                     + " checkouts released at once; then the invariants as the database has them (oversell, drift,"
@@ -83,17 +76,12 @@ public final class CompareCommand extends LabCommand {
     int warmup = 100;
 
     @Override
-    protected String name() {
-        return "compare";
-    }
-
-    @Override
     protected boolean comparesLockStrategies() {
         return true;
     }
 
     @Override
-    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results, Instant startedAt) {
+    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results) {
         var settings = new CompareSettings(
                 initialStock,
                 parallel,
@@ -107,7 +95,6 @@ public final class CompareCommand extends LabCommand {
                 Duration.ofSeconds(finalTimeoutSeconds),
                 warmup);
         var outcome = new CompareExperiment(target, settings, progress, results).run();
-        return new CompareReport(
-                header(settings.parameters(), target, startedAt), settings, outcome.runs(), outcome.skipped());
+        return new CompareReport(header(target), settings, outcome.runs(), outcome.skipped());
     }
 }

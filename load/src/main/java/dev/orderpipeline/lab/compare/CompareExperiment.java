@@ -20,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -109,14 +110,13 @@ public final class CompareExperiment {
 
     private StrategyRun runOne(String strategy, int repetition, String label, int initialStock, int parallel) {
         var apis = target.apis();
-        var tag = UUID.randomUUID().toString().substring(0, 8);
         var productId = apis.getFirst().createProduct("lab compare " + label, initialStock, PRICE);
 
         progress.phase(label + " prepare", parallel);
-        var users = new ArrayList<String>();
-        for (var buyer = 0; buyer < parallel; buyer++) {
-            users.add("lab-" + tag + "-" + buyer);
-        }
+        var tag = UUID.randomUUID().toString().substring(0, 8);
+        var users = IntStream.range(0, parallel)
+                .mapToObj(buyer -> "lab-" + tag + "-" + buyer)
+                .toList();
         var orders = Orders.create(apis, productId, users, settings.quantity(), progress);
 
         var asynchronous = Strategies.isAsynchronous(strategy);
@@ -125,6 +125,82 @@ public final class CompareExperiment {
             listener.track(orders);
         }
         progress.phase(label + " checkout", parallel);
+        var released = release(strategy, orders, users);
+
+        var statusCounts = released.statuses().snapshot();
+        var unanswered = unanswered(statusCounts);
+        progress.phase(label + " waiting for final", parallel);
+        var deadline = System.nanoTime() + settings.finalTimeout().toNanos();
+        var notFinal = awaitFinal(productId, unanswered, deadline);
+        var finalSeen = System.nanoTime();
+        var end = Math.max(released.lastAnswer().get(), released.at());
+        var finalTimedOut = notFinal > unanswered;
+
+        Latency finalLatency = null;
+        Long resultsMissing = null;
+        if (!asynchronous) {
+            finalLatency = released.latency().summary();
+        } else if (listener != null) {
+            var accepted = statusCounts.getOrDefault("202", 0L);
+            awaitResults(listener, accepted, Math.max(deadline, System.nanoTime() + RESULTS_GRACE.toNanos()));
+            var outcomes = outcomes(listener, orders, released.startedAt());
+            finalLatency = outcomes.latency();
+            resultsMissing = Math.max(0, accepted - outcomes.received());
+            end = Math.max(Math.max(end, outcomes.lastAt()), resultsMissing > 0 ? finalSeen : 0);
+        } else {
+            end = Math.max(end, finalSeen);
+        }
+        var resources = released.sampler().stop();
+
+        var invariants = InvariantColumns.from(target.invariants(productId, initialStock));
+        var elapsed = Math.max(end - released.at(), 1) / 1e9;
+        if (finalTimedOut) {
+            log.warn(
+                    "{}: {} orders still open after {} s; the report counts them as not final",
+                    label,
+                    invariants.notFinal(),
+                    settings.finalTimeout().toSeconds());
+        }
+        return new StrategyRun(
+                label,
+                strategy,
+                repetition,
+                productId,
+                invariants,
+                round(elapsed, 3),
+                round((invariants.completed() + invariants.rejected()) / elapsed, 1),
+                released.latency().summary(),
+                finalLatency,
+                resultsMissing,
+                finalTimedOut,
+                statusCounts,
+                resources);
+    }
+
+    /** Checkouts that got no answer the strategy defines (200, 202 or 409): a timeout, a 5xx. */
+    private static long unanswered(Map<String, Long> statuses) {
+        return statuses.entrySet().stream()
+                .filter(entry -> !ANSWERED.contains(entry.getKey()))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
+    }
+
+    /**
+     * The checkouts as released: per buyer the time to its answer, the answers, when each started, when the last
+     * came, when they were released, and the sampler started just before.
+     */
+    private record Released(
+            LatencyRecorder latency,
+            StatusCounts statuses,
+            long[] startedAt,
+            AtomicLong lastAnswer,
+            long at,
+            ResourceSampler sampler) {}
+
+    /** Every buyer's checkout on a virtual thread of its own, all waiting on one latch and released together. */
+    private Released release(String strategy, List<UUID> orders, List<String> users) {
+        var apis = target.apis();
+        var parallel = orders.size();
         var latency = new LatencyRecorder();
         var statuses = new StatusCounts();
         var startedAt = new long[parallel];
@@ -160,68 +236,24 @@ public final class CompareExperiment {
                 release.countDown();
             }
         }
+        return new Released(latency, statuses, startedAt, lastAnswer, released, sampler);
+    }
 
-        var statusCounts = statuses.snapshot();
-        var unanswered = statusCounts.entrySet().stream()
-                .filter(entry -> !ANSWERED.contains(entry.getKey()))
-                .mapToLong(Map.Entry::getValue)
-                .sum();
-        progress.phase(label + " waiting for final", parallel);
-        var deadline = System.nanoTime() + settings.finalTimeout().toNanos();
-        var notFinal = awaitFinal(productId, unanswered, deadline);
-        var finalSeen = System.nanoTime();
-        var end = Math.max(lastAnswer.get(), released);
-        var finalTimedOut = notFinal > unanswered;
-        var accepted = statusCounts.getOrDefault("202", 0L);
+    /** Kafka's outcomes as the results listener received them: time from each checkout's start, and the last. */
+    private record Outcomes(@Nullable Latency latency, long received, long lastAt) {}
 
-        Latency finalLatency = null;
-        Long resultsMissing = null;
-        if (!asynchronous) {
-            finalLatency = latency.summary();
-        } else if (listener != null) {
-            awaitResults(listener, accepted, Math.max(deadline, System.nanoTime() + RESULTS_GRACE.toNanos()));
-            var received = listener.receivedAt();
-            var toOutcome = new LatencyRecorder();
-            for (var index = 0; index < orders.size(); index++) {
-                var at = received.get(orders.get(index));
-                if (at != null) {
-                    toOutcome.recordNanos(at - startedAt[index]);
-                    end = Math.max(end, at);
-                }
+    private static Outcomes outcomes(ResultsListener listener, List<UUID> orders, long[] startedAt) {
+        var received = listener.receivedAt();
+        var toOutcome = new LatencyRecorder();
+        long lastAt = 0;
+        for (var index = 0; index < orders.size(); index++) {
+            var at = received.get(orders.get(index));
+            if (at != null) {
+                toOutcome.recordNanos(at - startedAt[index]);
+                lastAt = Math.max(lastAt, at);
             }
-            finalLatency = toOutcome.summary();
-            resultsMissing = Math.max(0, accepted - received.size());
-            if (resultsMissing > 0) {
-                end = Math.max(end, finalSeen);
-            }
-        } else {
-            end = Math.max(end, finalSeen);
         }
-        var resources = sampler.stop();
-
-        var invariants = InvariantColumns.from(target.invariants(productId, initialStock));
-        var elapsed = Math.max(end - released, 1) / 1e9;
-        if (finalTimedOut) {
-            log.warn(
-                    "{}: {} orders still open after {} s; the report counts them as not final",
-                    label,
-                    invariants.notFinal(),
-                    settings.finalTimeout().toSeconds());
-        }
-        return new StrategyRun(
-                label,
-                strategy,
-                repetition,
-                productId,
-                invariants,
-                round(elapsed, 3),
-                round((invariants.completed() + invariants.rejected()) / elapsed, 1),
-                latency.summary(),
-                finalLatency,
-                resultsMissing,
-                finalTimedOut,
-                statusCounts,
-                resources);
+        return new Outcomes(toOutcome.summary(), received.size(), lastAt);
     }
 
     /**

@@ -1,9 +1,9 @@
 package dev.orderpipeline.lab.compare;
 
 import dev.orderpipeline.lab.measure.Latency;
-import dev.orderpipeline.lab.measure.ResourceUsage;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
+import dev.orderpipeline.lab.report.Column;
 import dev.orderpipeline.lab.report.LabReport;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.Table;
@@ -13,7 +13,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
+import org.jspecify.annotations.Nullable;
 
 /** What a compare found, per strategy run: the article's tables, and the charts beside them. */
 public record CompareReport(
@@ -60,77 +62,62 @@ public record CompareReport(
     }
 
     Table invariantTable() {
-        var rows = runs.stream()
-                .map(run -> {
-                    var invariants = run.invariants();
-                    return List.of(
-                            run.label(),
-                            Cells.yesNo(invariants.oversell()),
-                            Long.toString(invariants.completed()),
-                            Long.toString(invariants.rejected()),
-                            Integer.toString(invariants.stockLeft()),
-                            Long.toString(invariants.drift()),
-                            Long.toString(invariants.doublePayments()),
-                            Long.toString(invariants.notFinal()),
-                            invariants.holds() ? "holds" : String.join("; ", invariants.violations()));
-                })
-                .toList();
-        return new Table(
+        return Table.of(
                 "Invariants (read from the database)",
-                List.of(
-                        "Strategy",
-                        "Oversell?",
-                        "Completed",
-                        "Rejected",
-                        "Stock left",
-                        "Drift",
-                        "Double payments",
-                        "Not final",
-                        "Verdict"),
-                rows,
+                List.<Column<StrategyRun>>of(
+                        Column.of("Strategy", StrategyRun::label),
+                        Column.of(
+                                "Oversell?", run -> Cells.yesNo(run.invariants().oversell())),
+                        Column.of(
+                                "Completed",
+                                run -> Long.toString(run.invariants().completed())),
+                        Column.of(
+                                "Rejected",
+                                run -> Long.toString(run.invariants().rejected())),
+                        Column.of(
+                                "Stock left",
+                                run -> Integer.toString(run.invariants().stockLeft())),
+                        Column.of("Drift", run -> Long.toString(run.invariants().drift())),
+                        Column.of(
+                                "Double payments",
+                                run -> Long.toString(run.invariants().doublePayments())),
+                        Column.of(
+                                "Not final",
+                                run -> Long.toString(run.invariants().notFinal())),
+                        Column.of(
+                                "Verdict",
+                                run -> run.invariants().holds()
+                                        ? "holds"
+                                        : String.join("; ", run.invariants().violations()))),
+                runs,
                 "Drift = stock left + units sold - initial stock: positive when decrements were lost (lost update),"
                         + " whatever the HTTP answers said.");
     }
 
     Table loadTable() {
-        var rows = runs.stream()
-                .map(run -> List.of(
-                        run.label(),
-                        Cells.decimal(run.elapsedSeconds(), 2),
-                        Cells.decimal(run.decidedPerSecond(), 1),
-                        Cells.counts(run.httpStatuses()),
-                        run.resultsMissing() == null ? "-" : Long.toString(run.resultsMissing())))
-                .toList();
-        return new Table(
+        return Table.of(
                 "Load",
-                List.of("Strategy", "Elapsed, s", "Decided/s", "HTTP statuses", "Results missing"),
-                rows,
+                List.<Column<StrategyRun>>of(
+                        Column.of("Strategy", StrategyRun::label),
+                        Column.of("Elapsed, s", run -> Cells.decimal(run.elapsedSeconds(), 2)),
+                        Column.of("Decided/s", run -> Cells.decimal(run.decidedPerSecond(), 1)),
+                        Column.of("HTTP statuses", run -> Cells.counts(run.httpStatuses())),
+                        Column.of(
+                                "Results missing",
+                                run -> run.resultsMissing() == null ? "-" : Long.toString(run.resultsMissing()))),
+                runs,
                 "Elapsed: from the release of the checkouts to the last order becoming final.");
     }
 
     Table latencyTable() {
-        var rows = runs.stream()
-                .map(run -> {
-                    var row = new ArrayList<String>();
-                    row.add(run.label());
-                    percentiles(run.checkoutLatency(), row);
-                    percentiles(run.finalLatency(), row);
-                    return (List<String>) row;
-                })
-                .toList();
-        return new Table(
+        var columns = new ArrayList<Column<StrategyRun>>();
+        columns.add(Column.of("Strategy", StrategyRun::label));
+        columns.addAll(percentiles("", StrategyRun::checkoutLatency));
+        columns.addAll(percentiles("to final ", StrategyRun::finalLatency));
+        return Table.of(
                 "Checkout latency",
-                List.of(
-                        "Strategy",
-                        "p50",
-                        "p95",
-                        "p99",
-                        "max",
-                        "to final p50",
-                        "to final p95",
-                        "to final p99",
-                        "to final max"),
-                rows,
+                columns,
+                runs,
                 "The first four: time to the HTTP answer. To final: time to the outcome, which is the answer itself"
                         + " for a synchronous strategy and the result on checkout.results for kafka.");
     }
@@ -177,21 +164,23 @@ public record CompareReport(
     }
 
     Table databaseTable() {
-        var rows = runs.stream()
-                .map(run -> {
-                    ResourceUsage.DatabaseUsage database = run.resources().database();
-                    return List.of(
-                            run.label(),
-                            Cells.integer(database.peakActiveSessions()),
-                            Cells.decimal(database.cpuAvgPercent(), 1),
-                            Cells.decimal(database.cpuMaxPercent(), 1),
-                            Cells.decimal(database.cpuSeconds(), 2));
-                })
-                .toList();
-        return new Table(
+        return Table.of(
                 "PostgreSQL",
-                List.of("Strategy", "Active sessions (peak)", "CPU avg %", "CPU max %", "CPU, s"),
-                rows,
+                List.<Column<StrategyRun>>of(
+                        Column.of("Strategy", StrategyRun::label),
+                        Column.of(
+                                "Active sessions (peak)",
+                                run -> Cells.integer(run.resources().database().peakActiveSessions())),
+                        Column.of(
+                                "CPU avg %",
+                                run -> Cells.decimal(run.resources().database().cpuAvgPercent(), 1)),
+                        Column.of(
+                                "CPU max %",
+                                run -> Cells.decimal(run.resources().database().cpuMaxPercent(), 1)),
+                        Column.of(
+                                "CPU, s",
+                                run -> Cells.decimal(run.resources().database().cpuSeconds(), 2))),
+                runs,
                 "Active sessions: pg_stat_activity of the run's database in state active. CPU: all server processes,"
                         + " n/a when they are not visible from the lab.");
     }
@@ -255,10 +244,13 @@ public record CompareReport(
         return series;
     }
 
-    private static void percentiles(@org.jspecify.annotations.Nullable Latency latency, List<String> row) {
-        row.add(Cells.duration(latency, Latency::p50Ms));
-        row.add(Cells.duration(latency, Latency::p95Ms));
-        row.add(Cells.duration(latency, Latency::p99Ms));
-        row.add(Cells.duration(latency, Latency::maxMs));
+    /** p50, p95, p99 and max of a latency, each a column headed by {@code prefix} and the percentile. */
+    private static List<Column<StrategyRun>> percentiles(
+            String prefix, Function<StrategyRun, @Nullable Latency> latency) {
+        return List.of(
+                Column.of(prefix + "p50", run -> Cells.duration(latency.apply(run), Latency::p50Ms)),
+                Column.of(prefix + "p95", run -> Cells.duration(latency.apply(run), Latency::p95Ms)),
+                Column.of(prefix + "p99", run -> Cells.duration(latency.apply(run), Latency::p99Ms)),
+                Column.of(prefix + "max", run -> Cells.duration(latency.apply(run), Latency::maxMs)));
     }
 }

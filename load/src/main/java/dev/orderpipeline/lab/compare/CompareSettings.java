@@ -1,9 +1,7 @@
 package dev.orderpipeline.lab.compare;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -54,19 +52,5 @@ public record CompareSettings(
         if (!finalTimeout.isPositive()) {
             throw new IllegalArgumentException("final timeout must be positive: " + finalTimeout);
         }
-    }
-
-    /** The settings as the report's parameters. */
-    public Map<String, String> parameters() {
-        var parameters = new LinkedHashMap<String, String>();
-        parameters.put("initialStock", Integer.toString(initialStock));
-        parameters.put("parallel", Integer.toString(parallel));
-        parameters.put("quantity", Integer.toString(quantity));
-        parameters.put("strategies", String.join(",", strategies));
-        parameters.put("repetitions", Integer.toString(repetitions));
-        parameters.put("delayMs", delayMillis == null ? "API default" : delayMillis.toString());
-        parameters.put("finalTimeoutSeconds", Long.toString(finalTimeout.toSeconds()));
-        parameters.put("warmup", Integer.toString(warmup));
-        return parameters;
     }
 }

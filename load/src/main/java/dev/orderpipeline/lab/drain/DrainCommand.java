@@ -1,14 +1,12 @@
 package dev.orderpipeline.lab.drain;
 
 import dev.orderpipeline.lab.BacklogCommand;
-import dev.orderpipeline.lab.LabVersion;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.ceiling.CeilingSettings;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -17,11 +15,6 @@ import picocli.CommandLine.Option;
 /** {@code bin/lab drain}: how fast a worker empties a backlog, against the ceiling. Fields are filled by picocli. */
 @Command(
         name = "drain",
-        sortOptions = false,
-        usageHelpAutoWidth = true,
-        showDefaultValues = true,
-        mixinStandardHelpOptions = true,
-        versionProvider = LabVersion.class,
         description = {
             "Pre-fills the command topic with COMMANDS checkouts (orders inserted set-based first; commands sent by a"
                     + " fast producer exactly as order-api sends them) with no worker running, then starts --workers"
@@ -91,12 +84,7 @@ public final class DrainCommand extends BacklogCommand {
     int ceilingDurationSeconds = 20;
 
     @Override
-    protected String name() {
-        return "drain";
-    }
-
-    @Override
-    protected LabReport run(StackTarget stack, Progress progress, Instant startedAt) {
+    protected LabReport run(StackTarget stack, Progress progress) {
         var ceiling = withCeiling
                 ? new CeilingSettings(
                         ceilingBatchSizes,
@@ -112,6 +100,6 @@ public final class DrainCommand extends BacklogCommand {
                 Duration.ofSeconds(timeoutSeconds),
                 ceiling);
         var run = new DrainExperiment(stack, settings, progress).run();
-        return new DrainReport(header(settings.parameters(), stack, startedAt), settings, run);
+        return new DrainReport(header(stack), settings, run);
     }
 }

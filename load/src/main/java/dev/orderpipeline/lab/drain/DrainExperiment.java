@@ -1,20 +1,19 @@
 package dev.orderpipeline.lab.drain;
 
-import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
-import dev.orderpipeline.lab.backlog.BacklogWriter;
+import dev.orderpipeline.lab.backlog.Backlog;
 import dev.orderpipeline.lab.backlog.CommandProducer;
-import dev.orderpipeline.lab.backlog.GroupWatch;
 import dev.orderpipeline.lab.backlog.LagFollower;
+import dev.orderpipeline.lab.backlog.LagTimeline;
 import dev.orderpipeline.lab.backlog.ResultsScan;
 import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.backlog.ServerCounters;
+import dev.orderpipeline.lab.backlog.StackSession;
 import dev.orderpipeline.lab.backlog.WorkerFleet;
 import dev.orderpipeline.lab.backlog.WorkerSteps;
 import dev.orderpipeline.lab.ceiling.Ceiling;
 import dev.orderpipeline.lab.ceiling.CeilingRun;
 import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.measure.ResourceSampler;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,9 +31,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class DrainExperiment {
 
-    /** Often enough for the CPU and RSS peaks, rare enough to cost the machine little during a long drain. */
-    static final Duration SAMPLING = Duration.ofMillis(500);
-
     private final StackTarget target;
     private final DrainSettings settings;
     private final Progress progress;
@@ -45,122 +41,143 @@ public final class DrainExperiment {
         this.progress = progress;
     }
 
+    /** The backlog as it was filled: how long preparing its orders took and how fast the producer sent it. */
+    private record Filled(Backlog backlog, StackSession.Marks from, double prepareSeconds, CommandProducer.Sent sent) {}
+
     public DrainRun run() {
-        var database = target.database();
-        var stack = target.stack();
         var tag = "drain-" + UUID.randomUUID().toString().substring(0, 8);
         var group = "lab-" + tag;
-        try (var watch = new GroupWatch(target.bootstrapServers());
-                var fleet = new WorkerFleet(target)) {
+        try (var session = new StackSession(target, progress)) {
             var ceilingBefore = ceiling("before the drain");
-            var preparing = System.nanoTime();
-            var backlog = new BacklogWriter(database.dataSource())
-                    .create(
-                            tag,
-                            settings.distribution(),
-                            settings.commands(),
-                            orders -> (int) Math.min(Integer.MAX_VALUE, 2L * orders),
-                            tag.hashCode(),
-                            progress);
-            var prepareSeconds = (System.nanoTime() - preparing) / 1e9;
-            var resultsFrom = watch.endOffsets(Topics.CHECKOUT_RESULTS);
-            var start = watch.endOffsets(Topics.CHECKOUT_COMMANDS);
-            progress.phase("fill " + Topics.CHECKOUT_COMMANDS, backlog.size());
-            var sent = CommandProducer.send(target.bootstrapServers(), backlog, false, progress);
-            progress.note(String.format(
-                    Locale.ROOT,
-                    "Backlog: %d commands on %d products in %.1f s (%.0f/s); no worker running",
-                    sent.records(),
-                    backlog.products().size(),
-                    sent.seconds(),
-                    sent.perSecond()));
-
-            var before = ServerCounters.read(database.dataSource());
-            var arguments = List.of("--orderpipeline.worker.group-id=" + group);
+            var filled = fill(session, tag);
+            var backlog = filled.backlog();
+            var database = target.database().dataSource();
+            var before = ServerCounters.read(database);
             var clockStart = System.nanoTime();
+            var fleet = session.fleet();
             var workers = new ArrayList<AppProcess>();
             for (var i = 0; i < settings.workers(); i++) {
-                workers.add(fleet.start(arguments));
+                workers.add(fleet.start(List.of("--orderpipeline.worker.group-id=" + group)));
             }
             var readyAt = new AtomicLong();
-            var readiness = Thread.ofVirtual().start(() -> {
-                try {
-                    fleet.awaitReady(workers.getFirst());
-                    readyAt.set(System.nanoTime());
-                } catch (IllegalStateException ex) {
-                    // a worker that never got ready fails the drain below, with its log
-                    progress.note("The worker did not report ready: " + ex.getMessage());
-                }
-            });
-            var watched = new ArrayList<>(target.processes());
-            watched.addAll(fleet.watched());
-            watched.add(
-                    new ResourceSampler.Watched("lab", ProcessHandle.current().pid()));
-            var sampler = ResourceSampler.start(watched, database, SAMPLING);
+            var readiness = Thread.ofVirtual().start(() -> awaitFirstReady(fleet, workers.getFirst(), readyAt));
+            var sampler = session.sample();
             progress.phase("drain with " + settings.workers() + " worker(s)", backlog.size());
-            var follower = new LagFollower(watch, group, settings.lagInterval(), true, false);
-            var timeline = follower.follow(start, backlog.size(), clockStart, settings.timeout(), progress, (s, c) -> {
-                for (var worker : workers) {
-                    if (!worker.isAlive()) {
-                        throw new IllegalStateException(worker.name() + " exited during the drain; see its log:"
-                                + System.lineSeparator() + worker.process().logTail(30));
-                    }
-                }
-            });
+            var timeline = follow(session, group, filled, clockStart, workers);
             var resources = sampler.stop();
             join(readiness);
-            var drainedMillis = timeline.drainedAtMillis(backlog.size()).orElseThrow();
 
             progress.phase("reading results and invariants", 0);
-            var results = ResultsScan.read(
-                    target.bootstrapServers(),
-                    resultsFrom,
-                    watch.endOffsets(Topics.CHECKOUT_RESULTS),
-                    backlog,
-                    new long[0]);
-            var invariants = RunInvariants.check(database.dataSource(), backlog.initialStock());
-            var after = ServerCounters.read(database.dataSource());
-            var steps = WorkerSteps.none();
-            for (var worker : workers) {
-                steps = steps.plus(fleet.steps(worker).orElse(WorkerSteps.none()));
-            }
+            var results = session.results(filled.from(), backlog, new long[0]);
+            var invariants = session.invariants(backlog);
+            var after = ServerCounters.read(database);
+            var steps = workers.stream()
+                    .map(worker -> fleet.steps(worker).orElse(WorkerSteps.none()))
+                    .reduce(WorkerSteps.none(), WorkerSteps::plus);
             fleet.stopAll();
-            progress.note(String.format(
-                    Locale.ROOT,
-                    "Drained %d commands in %.1f s from the worker's start (%.0f/s); deciding %.1f s (%.0f/s);"
-                            + " invariants %s",
-                    backlog.size(),
-                    drainedMillis / 1000.0,
-                    backlog.size() * 1000.0 / drainedMillis,
-                    (results.lastAtMillis() - results.firstAtMillis()) / 1000.0,
-                    results.decidedPerSecond(),
-                    invariants.holds() ? "hold" : "VIOLATED: " + invariants.violations()));
-
-            var ceilingAfter = ceiling("after the drain");
-            var decidingSeconds = (results.lastAtMillis() - results.firstAtMillis()) / 1000.0;
+            var drained = new Drained(
+                    backlog.size(), timeline.drainedAtMillis(backlog.size()).orElseThrow(), results);
+            progress.note(drained.describe(invariants));
             return new DrainRun(
                     settings.keys(),
                     backlog.size(),
                     backlog.products().size(),
-                    start.size(),
-                    round(prepareSeconds, 2),
-                    round(sent.perSecond(), 0),
+                    filled.from().commands().size(),
+                    round(filled.prepareSeconds(), 2),
+                    round(filled.sent().perSecond(), 0),
                     settings.workers(),
-                    stack.config().workerJvmOptions(),
+                    target.stack().config().workerJvmOptions(),
                     readyAt.get() > 0 ? round((readyAt.get() - clockStart) / 1e9, 2) : 0,
-                    round(drainedMillis / 1000.0, 3),
-                    round(backlog.size() * 1000.0 / drainedMillis, 1),
-                    round(decidingSeconds, 3),
+                    round(drained.millis() / 1000.0, 3),
+                    round(drained.perSecondFromStart(), 1),
+                    round(drained.decidingSeconds(), 3),
                     round(results.decidedPerSecond(), 1),
                     timeline.curve(),
                     results,
                     resources,
                     before != null && after != null ? after.since(before) : null,
-                    ServerCounters.settings(database.dataSource()),
+                    ServerCounters.settings(database),
                     invariants,
                     steps,
                     ceilingBefore,
-                    ceilingAfter);
+                    ceiling("after the drain"));
+        }
+    }
+
+    /** Notes when the first worker reported ready; one that never does fails the drain later, with its log. */
+    private void awaitFirstReady(WorkerFleet fleet, AppProcess worker, AtomicLong readyAt) {
+        try {
+            fleet.awaitReady(worker);
+            readyAt.set(System.nanoTime());
+        } catch (IllegalStateException ex) {
+            progress.note("The worker did not report ready: " + ex.getMessage());
+        }
+    }
+
+    /** Prepares the backlog's orders and sends its commands with no worker running. */
+    private Filled fill(StackSession session, String tag) {
+        var preparing = System.nanoTime();
+        var backlog = session.backlog(tag, settings.distribution(), settings.commands());
+        var prepareSeconds = (System.nanoTime() - preparing) / 1e9;
+        var from = session.mark();
+        progress.phase("fill " + dev.orderpipeline.contract.Topics.CHECKOUT_COMMANDS, backlog.size());
+        var sent = CommandProducer.send(target.bootstrapServers(), backlog, false, progress);
+        progress.note(String.format(
+                Locale.ROOT,
+                "Backlog: %d commands on %d products in %.1f s (%.0f/s); no worker running",
+                sent.records(),
+                backlog.products().size(),
+                sent.seconds(),
+                sent.perSecond()));
+        return new Filled(backlog, from, prepareSeconds, sent);
+    }
+
+    /** Follows the group until the backlog is drained; fails as soon as a worker exits. */
+    private LagTimeline follow(
+            StackSession session, String group, Filled filled, long clockStart, List<AppProcess> workers) {
+        var follower = new LagFollower(session.watch(), group, settings.lagInterval(), true, false);
+        return follower.follow(
+                filled.from().commands(),
+                filled.backlog().size(),
+                clockStart,
+                settings.timeout(),
+                progress,
+                (sample, consumed) -> {
+                    for (var worker : workers) {
+                        if (!worker.isAlive()) {
+                            throw new IllegalStateException(worker.name() + " exited during the drain; see its log:"
+                                    + System.lineSeparator() + worker.process().logTail(30));
+                        }
+                    }
+                });
+    }
+
+    /**
+     * How fast the backlog went: from the workers' start to lag zero, and between the first and the last result.
+     *
+     * @param millis from the first worker's start to lag zero
+     */
+    record Drained(long commands, long millis, ResultsScan.Summary results) {
+
+        double perSecondFromStart() {
+            return commands * 1000.0 / millis;
+        }
+
+        double decidingSeconds() {
+            return (results.lastAtMillis() - results.firstAtMillis()) / 1000.0;
+        }
+
+        String describe(RunInvariants.Summary invariants) {
+            return String.format(
+                    Locale.ROOT,
+                    "Drained %d commands in %.1f s from the worker's start (%.0f/s); deciding %.1f s (%.0f/s);"
+                            + " invariants %s",
+                    commands,
+                    millis / 1000.0,
+                    perSecondFromStart(),
+                    decidingSeconds(),
+                    results.decidedPerSecond(),
+                    invariants.holds() ? "hold" : "VIOLATED: " + invariants.violations());
         }
     }
 
@@ -185,7 +202,7 @@ public final class DrainExperiment {
         }
     }
 
-    private static double round(double value, int decimals) {
+    static double round(double value, int decimals) {
         var scale = Math.pow(10, decimals);
         return Math.round(value * scale) / scale;
     }

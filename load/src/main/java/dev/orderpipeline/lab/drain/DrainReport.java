@@ -6,6 +6,7 @@ import dev.orderpipeline.lab.ceiling.CeilingRun;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
+import dev.orderpipeline.lab.report.Column;
 import dev.orderpipeline.lab.report.LabReport;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.Table;
@@ -42,8 +43,8 @@ public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun 
         tables.add(drainTable());
         if (!run.ceilingBefore().isEmpty()) {
             tables.add(againstCeiling());
-            tables.add(titled(CeilingReport.table(run.ceilingBefore()), "Ceiling before the drain"));
-            tables.add(titled(CeilingReport.table(run.ceilingAfter()), "Ceiling after the drain"));
+            tables.add(CeilingReport.table(run.ceilingBefore()).titled("Ceiling before the drain"));
+            tables.add(CeilingReport.table(run.ceilingAfter()).titled("Ceiling after the drain"));
         }
         if (run.steps().polls() > 0) {
             tables.add(stepsTable());
@@ -55,79 +56,82 @@ public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun 
 
     Table drainTable() {
         var worker = usage(run.resources(), "checkout-worker");
-        var rows = new ArrayList<List<String>>();
-        rows.add(List.of("Commands", Long.toString(run.commands())));
-        rows.add(List.of("Products / partitions", run.products() + " / " + run.partitions()));
-        rows.add(List.of("Backlog filled at", Cells.decimal(run.producedPerSecond(), 0) + " commands/s"));
-        rows.add(List.of("Worker start to ready", Cells.decimal(run.startToReadySeconds(), 1) + " s"));
-        rows.add(List.of("Worker start to lag 0", Cells.decimal(run.startToDrainedSeconds(), 1) + " s"));
-        rows.add(List.of("Commands/s from the worker's start", Cells.decimal(run.perSecondFromStart(), 0)));
-        rows.add(List.of("First to last result", Cells.decimal(run.decidingSeconds(), 1) + " s"));
-        rows.add(List.of("Commands/s while deciding", Cells.decimal(run.perSecondDeciding(), 0)));
-        rows.add(List.of(
+        var invariants = run.invariants();
+        var figures = new LinkedHashMap<String, String>();
+        figures.put("Commands", Long.toString(run.commands()));
+        figures.put("Products / partitions", run.products() + " / " + run.partitions());
+        figures.put("Backlog filled at", Cells.decimal(run.producedPerSecond(), 0) + " commands/s");
+        figures.put("Worker start to ready", Cells.decimal(run.startToReadySeconds(), 1) + " s");
+        figures.put("Worker start to lag 0", Cells.decimal(run.startToDrainedSeconds(), 1) + " s");
+        figures.put("Commands/s from the worker's start", Cells.decimal(run.perSecondFromStart(), 0));
+        figures.put("First to last result", Cells.decimal(run.decidingSeconds(), 1) + " s");
+        figures.put("Commands/s while deciding", Cells.decimal(run.perSecondDeciding(), 0));
+        figures.put(
                 "Results / duplicates / orders without a result",
                 run.results().results() + " / " + run.results().duplicates() + " / "
-                        + (run.commands() - run.results().orders())));
-        rows.add(List.of(
+                        + (run.commands() - run.results().orders()));
+        figures.put(
                 "Worker RSS max",
                 worker == null
                         ? Cells.NOT_AVAILABLE
-                        : Cells.decimal(worker.rssMaxMiB(), 0) + " MiB (target < "
-                                + Math.round(RSS_TARGET_MIB) + ": "
-                                + (worker.rssMaxMiB() < RSS_TARGET_MIB ? "met" : "missed") + ")"));
-        rows.add(List.of(
+                        : Cells.decimal(worker.rssMaxMiB(), 0) + " MiB (target < " + Math.round(RSS_TARGET_MIB) + ": "
+                                + (worker.rssMaxMiB() < RSS_TARGET_MIB ? "met" : "missed") + ")");
+        figures.put(
                 "Worker CPU avg / max",
                 worker == null
                         ? Cells.NOT_AVAILABLE
                         : Cells.decimal(worker.cpuAvgPercent(), 0) + "% / " + Cells.decimal(worker.cpuMaxPercent(), 0)
-                                + "% of a core"));
-        rows.add(List.of(
+                                + "% of a core");
+        figures.put(
                 "Worker JVM options",
-                run.workerJvmOptions().isEmpty() ? "(none)" : String.join(" ", run.workerJvmOptions())));
-        rows.add(List.of(
+                run.workerJvmOptions().isEmpty() ? "(none)" : String.join(" ", run.workerJvmOptions()));
+        figures.put(
                 "Invariants",
-                run.invariants().holds()
-                        ? "hold (" + run.invariants().completed() + " completed, "
-                                + run.invariants().rejected() + " rejected, drift 0, no double payment, none open)"
-                        : String.join("; ", run.invariants().violations())));
-        return new Table(
+                invariants.holds()
+                        ? "hold (" + invariants.completed() + " completed, " + invariants.rejected()
+                                + " rejected, drift 0, no double payment, none open)"
+                        : Cells.invariants(invariants));
+        return Table.figures(
                 "Drain",
-                List.of("Figure", "Value"),
-                rows,
+                figures,
                 "From the worker's start includes its JVM and Spring start-up; while deciding is the span between the"
                         + " first and the last result record the workers published.");
     }
 
-    private static Table titled(Table table, String title) {
-        return new Table(title, table.columns(), table.rows(), table.note());
-    }
-
     Table againstCeiling() {
-        var rows = new ArrayList<List<String>>();
+        var after = run.ceilingAfter();
+        var rows = new ArrayList<Ceilings>();
         for (var i = 0; i < run.ceilingBefore().size(); i++) {
-            CeilingRun before = run.ceilingBefore().get(i);
-            var after =
-                    i < run.ceilingAfter().size() ? run.ceilingAfter().get(i).perSecond() : 0;
-            rows.add(List.of(
-                    Integer.toString(before.batchSize()),
-                    Cells.decimal(before.perSecond(), 0),
-                    Cells.decimal(after, 0),
-                    ratio(run.perSecondFromStart(), before.perSecond()) + " / "
-                            + ratio(run.perSecondFromStart(), after),
-                    ratio(run.perSecondDeciding(), before.perSecond()) + " / "
-                            + ratio(run.perSecondDeciding(), after)));
+            rows.add(new Ceilings(
+                    run.ceilingBefore().get(i), i < after.size() ? after.get(i).perSecond() : 0));
         }
-        return new Table(
+        return Table.of(
                 "Drain against the ceiling",
-                List.of(
-                        "Ceiling k",
-                        "Ceiling before, commands/s",
-                        "Ceiling after, commands/s",
-                        "Drain from start / ceiling (before / after)",
-                        "Drain while deciding / ceiling (before / after)"),
+                List.<Column<Ceilings>>of(
+                        Column.of(
+                                "Ceiling k",
+                                row -> Integer.toString(row.before().batchSize())),
+                        Column.of(
+                                "Ceiling before, commands/s",
+                                row -> Cells.decimal(row.before().perSecond(), 0)),
+                        Column.of("Ceiling after, commands/s", row -> Cells.decimal(row.afterPerSecond(), 0)),
+                        Column.of(
+                                "Drain from start / ceiling (before / after)",
+                                row -> row.ratios(run.perSecondFromStart())),
+                        Column.of(
+                                "Drain while deciding / ceiling (before / after)",
+                                row -> row.ratios(run.perSecondDeciding()))),
                 rows,
                 "The ceiling is one JDBC writer doing the same per-command work in batches of k, no Kafka, same"
                         + " database and durability; the worker polls up to its max-poll-records per transaction.");
+    }
+
+    /** One batch size's ceiling before the drain, and the rate the same one reached after it. */
+    private record Ceilings(CeilingRun before, double afterPerSecond) {
+
+        String ratios(double drainPerSecond) {
+            return ratio(drainPerSecond, before.perSecond()) + " / " + ratio(drainPerSecond, afterPerSecond);
+        }
     }
 
     Table stepsTable() {
@@ -192,22 +196,21 @@ public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun 
 
     Table databaseTable() {
         var server = run.server();
-        var rows = new ArrayList<List<String>>();
-        rows.add(List.of("Commits", server == null ? Cells.NOT_AVAILABLE : Long.toString(server.commits())));
-        rows.add(List.of("WAL syncs", server == null ? Cells.NOT_AVAILABLE : Long.toString(server.walSyncs())));
-        rows.add(List.of(
+        var figures = new LinkedHashMap<String, String>();
+        figures.put("Commits", server == null ? Cells.NOT_AVAILABLE : Long.toString(server.commits()));
+        figures.put("WAL syncs", server == null ? Cells.NOT_AVAILABLE : Long.toString(server.walSyncs()));
+        figures.put(
                 "WAL written",
-                server == null ? Cells.NOT_AVAILABLE : Cells.decimal(server.walBytes() / 1048576.0, 0) + " MiB"));
-        rows.add(List.of(
+                server == null ? Cells.NOT_AVAILABLE : Cells.decimal(server.walBytes() / 1048576.0, 0) + " MiB");
+        figures.put(
                 "Commands per commit",
                 server == null || server.commits() == 0
                         ? Cells.NOT_AVAILABLE
-                        : Cells.decimal((double) run.commands() / server.commits(), 0)));
-        run.serverSettings().forEach((name, value) -> rows.add(List.of("server default " + name, value)));
-        return new Table(
+                        : Cells.decimal((double) run.commands() / server.commits(), 0));
+        run.serverSettings().forEach((name, value) -> figures.put("server default " + name, value));
+        return Table.figures(
                 "PostgreSQL during the drain",
-                List.of("Figure", "Value"),
-                rows,
+                figures,
                 "Counted by pg_stat_database and pg_stat_wal, whole database; the apps' own sessions set"
                         + " synchronous_commit as the target's appArguments say.");
     }

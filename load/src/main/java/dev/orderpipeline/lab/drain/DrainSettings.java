@@ -3,8 +3,6 @@ package dev.orderpipeline.lab.drain;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.ceiling.CeilingSettings;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -40,20 +38,5 @@ public record DrainSettings(
 
     public KeyDistribution distribution() {
         return KeyDistribution.parse(keys);
-    }
-
-    public Map<String, String> parameters() {
-        var parameters = new LinkedHashMap<String, String>();
-        parameters.put("commands", Integer.toString(commands));
-        parameters.put("keys", keys);
-        parameters.put("workers", Integer.toString(workers));
-        parameters.put("lagIntervalMs", Long.toString(lagInterval.toMillis()));
-        parameters.put("timeoutSeconds", Long.toString(timeout.toSeconds()));
-        if (ceiling != null) {
-            ceiling.parameters().forEach((name, value) -> parameters.put("ceiling." + name, value));
-        } else {
-            parameters.put("ceiling", "not measured");
-        }
-        return parameters;
     }
 }

@@ -14,10 +14,14 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Help.Visibility;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Options every lab command shares: what to aim at, and how to start it when the lab starts it. */
 public final class TargetOptions {
+
+    @Mixin
+    DatabaseOptions database = new DatabaseOptions();
 
     @Option(
             order = 40,
@@ -27,28 +31,6 @@ public final class TargetOptions {
                     + " (embedded PostgreSQL, a broker from the Kafka jars, the apps from their jars).",
             showDefaultValue = Visibility.NEVER)
     List<String> apiUrls = new ArrayList<>();
-
-    @Option(
-            order = 41,
-            names = "--database-url",
-            paramLabel = "JDBC-URL",
-            description = "With --api-url: the pipeline's database, for the invariants and session counts;"
-                    + " without it the lab asks order-api's invariants endpoint.")
-    @Nullable
-    String databaseUrl;
-
-    @Option(order = 42, names = "--database-user", paramLabel = "USER", description = "User for --database-url.")
-    String databaseUser = "postgres";
-
-    @Option(
-            order = 43,
-            names = "--database-password",
-            paramLabel = "PASSWORD",
-            description = "Password for --database-url; default: $ORDERPIPELINE_DATABASE_PASSWORD.",
-            defaultValue = "${env:ORDERPIPELINE_DATABASE_PASSWORD}",
-            showDefaultValue = Visibility.NEVER)
-    @Nullable
-    String databasePassword;
 
     @Option(
             order = 44,
@@ -75,26 +57,6 @@ public final class TargetOptions {
             paramLabel = "N",
             description = "Partitions of the checkout command topic.")
     int partitions = 6;
-
-    @Option(
-            order = 48,
-            names = "--project-dir",
-            paramLabel = "DIR",
-            defaultValue = "${sys:lab.projectDir:-.}",
-            description = "Repository root: the apps run from order-api/target and checkout-worker/target below it;"
-                    + " bin/lab sets it.",
-            showDefaultValue = Visibility.NEVER)
-    Path projectDirectory = Path.of(".");
-
-    @Option(
-            order = 49,
-            names = "--work-dir",
-            paramLabel = "DIR",
-            description = "Data and logs of the processes the lab starts, emptied at each start;"
-                    + " default: .lab/lab below the project directory.",
-            showDefaultValue = Visibility.NEVER)
-    @Nullable
-    Path workDirectory;
 
     @Option(
             order = 50,
@@ -134,17 +96,6 @@ public final class TargetOptions {
                     + " (every commit waits for its WAL flush: durable), off, or server (the server's setting; the"
                     + " embedded PostgreSQL's is off).")
     String synchronousCommit = "on";
-
-    @Option(
-            order = 55,
-            names = "--database-server",
-            paramLabel = "JDBC-URL",
-            description = "When the lab starts the stack: a PostgreSQL server to run it on instead of an embedded one"
-                    + " (a database it may run CREATE DATABASE from, e.g. jdbc:postgresql://127.0.0.1:5432/postgres)."
-                    + " The lab drops and creates the database " + LAB_DATABASE + " there at each start. The"
-                    + " embedded server runs without fsync: durable figures need a server like this one.")
-    @Nullable
-    String databaseServer;
 
     @Option(
             order = 56,
@@ -188,7 +139,7 @@ public final class TargetOptions {
     }
 
     public Path projectDirectory() {
-        return projectDirectory.toAbsolutePath().normalize();
+        return database.projectDirectory();
     }
 
     /** The given pipeline, or a stack started now with the production API (the lab's strategies off). */
@@ -203,12 +154,12 @@ public final class TargetOptions {
     public Target open(boolean lockStrategies) {
         var timeout = Duration.ofSeconds(requestTimeoutSeconds);
         if (!apiUrls.isEmpty()) {
-            if (databaseServer != null) {
+            if (database.server() != null) {
                 throw new IllegalArgumentException(
                         "--database-server is for the stack the lab starts, not with --api-url");
             }
-            var database = databaseUrl == null ? null : new Database(databaseUrl, databaseUser, databasePassword);
-            return new UrlTarget(apiUrls, database, bootstrapServers, timeout, new DevelopmentTokens(tokenKey()));
+            return new UrlTarget(
+                    apiUrls, database.given(), bootstrapServers, timeout, new DevelopmentTokens(tokenKey()));
         }
         if (apiReplicas < 1 || workers < 0 || partitions < 1) {
             throw new IllegalArgumentException(
@@ -239,21 +190,20 @@ public final class TargetOptions {
     /** The embedded default on free ports, in a work directory emptied first: every run starts clean. */
     StackConfig stackConfig() {
         var project = projectDirectory();
-        var work = workDirectory != null
-                ? workDirectory.toAbsolutePath().normalize()
-                : project.resolve(".lab").resolve("lab");
+        var work = database.workDirectory();
         for (var owned : List.of("postgres", "kafka", "logs")) {
             deleteRecursively(work.resolve(owned));
         }
         var ports = FreePorts.several(4);
-        StackConfig.Database database = new StackConfig.Database.Embedded(ports.get(0));
-        if (databaseServer != null) {
-            FreshDatabase.recreate(databaseServer, databaseUser, databasePassword, LAB_DATABASE);
-            database = new StackConfig.Database.Server(databaseServer, databaseUser, databasePassword, LAB_DATABASE);
+        StackConfig.Database stackDatabase = new StackConfig.Database.Embedded(ports.get(0));
+        var server = database.server();
+        if (server != null) {
+            database.recreate(server, LAB_DATABASE);
+            stackDatabase = database.onServer(server, LAB_DATABASE);
         }
         return StackConfig.defaults(project)
                 .withWorkDirectory(work)
-                .withDatabase(database)
+                .withDatabase(stackDatabase)
                 .withBroker(new StackConfig.Broker.FromJars(ports.get(1), ports.get(2)))
                 .withApps(ports.get(3), workers, freeRange(Math.max(workers, 1), ports))
                 .withPartitions(partitions)
@@ -295,7 +245,8 @@ public final class TargetOptions {
         throw new IllegalStateException("found no " + count + " consecutive free ports for the workers");
     }
 
-    private static void deleteRecursively(Path directory) {
+    /** Deletes a directory of the lab's with everything in it; nothing when it is not there. */
+    public static void deleteRecursively(Path directory) {
         if (!Files.exists(directory)) {
             return;
         }

@@ -1,13 +1,11 @@
 package dev.orderpipeline.lab.rebalance;
 
 import dev.orderpipeline.lab.BacklogCommand;
-import dev.orderpipeline.lab.LabVersion;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -16,11 +14,6 @@ import picocli.CommandLine.Option;
 /** {@code bin/lab rebalance}: what a worker joining or dying costs. Fields are filled by picocli. */
 @Command(
         name = "rebalance",
-        sortOptions = false,
-        usageHelpAutoWidth = true,
-        showDefaultValues = true,
-        mixinStandardHelpOptions = true,
-        versionProvider = LabVersion.class,
         description = {
             "While the workers consume checkouts sent at --rate: add a worker (add), kill -9 one of two workers"
                     + " (kill), or kill -9 one of two and start it again at once under its name, its static group"
@@ -94,12 +87,7 @@ public final class RebalanceCommand extends BacklogCommand {
     int timeoutSeconds = 900;
 
     @Override
-    protected String name() {
-        return "rebalance";
-    }
-
-    @Override
-    protected LabReport run(StackTarget stack, Progress progress, Instant startedAt) {
+    protected LabReport run(StackTarget stack, Progress progress) {
         var settings = new RebalanceSettings(
                 scenarios,
                 protocols,
@@ -112,6 +100,6 @@ public final class RebalanceCommand extends BacklogCommand {
                 Duration.ofMillis(intervalMillis),
                 Duration.ofSeconds(timeoutSeconds));
         var runs = new RebalanceExperiment(stack, settings, progress).run();
-        return new RebalanceReport(header(settings.parameters(), stack, startedAt), settings, runs);
+        return new RebalanceReport(header(stack), settings, runs);
     }
 }

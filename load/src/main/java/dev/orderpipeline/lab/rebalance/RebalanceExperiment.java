@@ -1,32 +1,23 @@
 package dev.orderpipeline.lab.rebalance;
 
-import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
-import dev.orderpipeline.lab.backlog.BacklogWriter;
+import dev.orderpipeline.lab.backlog.Backlog;
 import dev.orderpipeline.lab.backlog.CommandProducer;
-import dev.orderpipeline.lab.backlog.GroupWatch;
 import dev.orderpipeline.lab.backlog.LagFollower;
+import dev.orderpipeline.lab.backlog.LagTimeline;
 import dev.orderpipeline.lab.backlog.OffsetSample;
-import dev.orderpipeline.lab.backlog.ResultsScan;
-import dev.orderpipeline.lab.backlog.RunInvariants;
-import dev.orderpipeline.lab.backlog.Warmup;
+import dev.orderpipeline.lab.backlog.StackSession;
 import dev.orderpipeline.lab.backlog.WorkerFleet;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -42,8 +33,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RebalanceExperiment {
 
-    private static final Duration STABLE_TIMEOUT = Duration.ofMinutes(3);
-
     private final StackTarget target;
     private final RebalanceSettings settings;
     private final Progress progress;
@@ -57,11 +46,10 @@ public final class RebalanceExperiment {
 
     public List<RebalanceRun> run() {
         var runs = new ArrayList<RebalanceRun>();
-        try (var watch = new GroupWatch(target.bootstrapServers());
-                var fleet = new WorkerFleet(target)) {
+        try (var session = new StackSession(target, progress)) {
             for (var scenario : settings.scenarios()) {
                 for (var protocol : settings.protocols()) {
-                    var run = runOne(watch, fleet, scenario, protocol);
+                    var run = runOne(session, scenario, protocol);
                     progress.note(String.format(
                             Locale.ROOT,
                             "%s: group %s, moved %s, longest pause moved %.1f s, stayed %.1f s, %d duplicates%s",
@@ -75,227 +63,203 @@ public final class RebalanceExperiment {
                                     ? ""
                                     : "  VIOLATED: " + run.invariants().violations()));
                     runs.add(run);
-                    fleet.stopAll();
+                    session.fleet().stopAll();
                 }
             }
         }
         return runs;
     }
 
-    private RebalanceRun runOne(GroupWatch watch, WorkerFleet fleet, String scenario, String protocol) {
+    private RebalanceRun runOne(StackSession session, String scenario, String protocol) {
         var label = scenario + " / " + protocol;
-        var database = target.database();
         progress.phase(label + ": fresh topic and workers", 0);
-        watch.recreateCommandTopic(settings.partitions());
+        session.watch().recreateCommandTopic(settings.partitions());
         var group = "lab-rebalance-" + tag + "-" + scenario + "-" + protocol;
         var arguments = List.of(
                 "--orderpipeline.worker.group-id=" + group,
                 "--orderpipeline.topics.command-partitions=" + settings.partitions(),
                 "--spring.kafka.consumer.properties.group.protocol=" + protocol);
-        var initial = scenario.equals(RebalanceSettings.ADD) ? 1 : 2;
-        var workers = new ArrayList<AppProcess>();
-        for (var i = 0; i < initial; i++) {
-            workers.add(fleet.start(arguments));
-        }
-        workers.forEach(fleet::awaitReady);
-        watch.awaitStable(group, initial, STABLE_TIMEOUT);
-        Warmup.run(target, watch, group, group + "-warmup", settings.warmup(), settings.timeout(), progress);
+        session.join(
+                group,
+                arguments,
+                scenario.equals(RebalanceSettings.ADD) ? 1 : 2,
+                settings.warmup(),
+                settings.timeout());
         var runTag = "rebalance-" + tag + "-" + scenario + "-" + protocol;
-        var backlog = new BacklogWriter(database.dataSource())
-                .create(
-                        runTag,
-                        settings.distribution(),
-                        settings.commands(),
-                        orders -> (int) Math.min(Integer.MAX_VALUE, 2L * orders),
-                        runTag.hashCode(),
-                        progress);
-        var resultsFrom = watch.endOffsets(Topics.CHECKOUT_RESULTS);
-        var start = watch.endOffsets(Topics.CHECKOUT_COMMANDS);
-
-        var events = new CopyOnWriteArrayList<String>();
-        var eventMillis = new AtomicLong(-1);
-        var readyMillis = new AtomicLong(-1);
-        var ownersBefore = new AtomicReference<Map<Integer, String>>(Map.of());
-        var added = new AtomicReference<@Nullable AppProcess>();
-        var killed = new AtomicReference<@Nullable String>();
-        var threshold = (long) Math.ceil(settings.eventAt() * backlog.size());
+        var backlog = session.backlog(runTag, settings.distribution(), settings.commands());
+        var from = session.mark();
         progress.phase(label, backlog.size());
         var clockStart = System.nanoTime();
-        var sending = CompletableFuture.supplyAsync(
-                () -> CommandProducer.send(
-                        target.bootstrapServers(), backlog, settings.rate(), true, Progress.silent()),
-                task -> Thread.ofPlatform()
-                        .name("lab-backlog-producer")
-                        .daemon()
-                        .start(task));
-        var timeline = new LagFollower(watch, group, settings.interval(), false, true)
-                .follow(start, backlog.size(), clockStart, settings.timeout(), progress, (sample, consumed) -> {
-                    if (eventMillis.get() < 0 && consumed >= threshold) {
-                        eventMillis.set(sample.atMillis());
-                        ownersBefore.set(sample.owners());
-                        fire(scenario, fleet, arguments, clockStart, events, added, killed, readyMillis);
-                    }
-                });
-        var sent = join(sending);
-        events.addFirst(String.format(
+        var threshold = (long) Math.ceil(settings.eventAt() * backlog.size());
+        var event = new Event(scenario, protocol, session.fleet(), arguments, clockStart, threshold);
+        var sending = session.sendInBackground(backlog, settings.rate());
+        var timeline = new LagFollower(session.watch(), group, settings.interval(), false, true)
+                .follow(from.commands(), backlog.size(), clockStart, settings.timeout(), progress, event);
+        return measured(session, group, event, backlog, from, timeline, StackSession.sent(sending));
+    }
+
+    /** What the run's timeline, results and database say, once its lag is zero. */
+    private RebalanceRun measured(
+            StackSession session,
+            String group,
+            Event event,
+            Backlog backlog,
+            StackSession.Marks from,
+            LagTimeline timeline,
+            CommandProducer.Sent sent) {
+        event.note(String.format(
                 Locale.ROOT,
                 "%.1f s: backlog of %d commands sent (%.0f/s)",
                 sent.seconds(),
                 sent.records(),
                 sent.perSecond()));
         var endMillis = timeline.drainedAtMillis(backlog.size()).orElseThrow();
-        var last = timeline.samples().getLast();
-        var ownersAfter = last.owners();
-        var moved = new ArrayList<Integer>();
-        for (var partition : start.keySet()) {
-            if (!Objects.equals(ownersBefore.get().get(partition), ownersAfter.get(partition))) {
-                moved.add(partition);
-            }
+        var ownersAfter = timeline.samples().getLast().owners();
+        var pauses = Pauses.of(timeline, event.atMillis, event.ownersBefore, event.killed, endMillis);
+        var reassignedAt = pauses.reassignedAtMillis();
+        if (reassignedAt != null) {
+            event.note(String.format(
+                    Locale.ROOT,
+                    "%.1f s: partitions seen with their final owners %s",
+                    reassignedAt / 1000.0,
+                    ownersAfter));
         }
-        @Nullable Double reassignedAt = null;
-        for (OffsetSample sample : timeline.samples()) {
-            if (eventMillis.get() >= 0
-                    && sample.atMillis() > eventMillis.get()
-                    && sample.owners().equals(ownersAfter)
-                    && !ownersAfter.isEmpty()) {
-                reassignedAt = sample.atMillis() / 1000.0;
-                events.add(String.format(
-                        Locale.ROOT, "%.1f s: partitions seen with their final owners %s", reassignedAt, ownersAfter));
-                break;
-            }
-        }
-        var pauses = timeline.longestStallMillis(Math.max(0, eventMillis.get()), endMillis);
-        // the second half of the time before the event: the workers' normal rhythm, start-up transients past
-        var before = timeline
-                .longestStallMillis(Math.max(0, eventMillis.get()) / 2, Math.max(0, eventMillis.get()))
-                .values()
-                .stream()
-                .mapToLong(Long::longValue)
-                .max()
-                .orElse(0);
-        var killedPartitions = killed.get() == null ? List.<Integer>of() : ownedBy(ownersBefore.get(), killed.get());
-        @Nullable Long pauseKilled = killed.get() == null ? null : longestAmong(pauses, killedPartitions);
-        long pauseMoved = 0;
-        long pauseStayed = 0;
-        for (var entry : pauses.entrySet()) {
-            if (moved.contains(entry.getKey())) {
-                pauseMoved = Math.max(pauseMoved, entry.getValue());
-            } else {
-                pauseStayed = Math.max(pauseStayed, entry.getValue());
-            }
-        }
-        var groupType = watch.describe(group).type();
-        long counted = 0;
-        for (var worker : fleet.alive()) {
-            counted += fleet.duplicates(worker).orElse(0);
-        }
-        progress.phase(label + ": results and invariants", 0);
-        var results = ResultsScan.read(
-                target.bootstrapServers(),
-                resultsFrom,
-                watch.endOffsets(Topics.CHECKOUT_RESULTS),
-                backlog,
-                sent.sentAtMillis());
-        var invariants = RunInvariants.check(database.dataSource(), backlog.initialStock());
-        events.add(String.format(Locale.ROOT, "%.1f s: lag zero", endMillis / 1000.0));
-        var ordered = new ArrayList<>(events);
-        ordered.sort(java.util.Comparator.comparingDouble(RebalanceExperiment::secondsOf));
+        var groupType = session.watch().describe(group).type();
+        var counted = duplicatesCounted(session.fleet());
+        progress.phase(event.scenario + " / " + event.protocol + ": results and invariants", 0);
+        var results = session.results(from, backlog, sent.sentAtMillis());
+        var invariants = session.invariants(backlog);
+        event.note(String.format(Locale.ROOT, "%.1f s: lag zero", endMillis / 1000.0));
         return new RebalanceRun(
-                scenario,
-                protocol,
+                event.scenario,
+                event.protocol,
                 groupType,
                 backlog.size(),
                 endMillis / 1000.0,
                 Math.round(backlog.size() * 10000.0 / endMillis) / 10.0,
-                eventMillis.get() / 1000.0,
-                readyMillis.get() >= 0 ? readyMillis.get() / 1000.0 : null,
-                reassignedAt,
-                ownersBefore.get(),
+                event.atMillis / 1000.0,
+                event.readyMillis >= 0 ? event.readyMillis / 1000.0 : null,
+                reassignedAt == null ? null : reassignedAt / 1000.0,
+                event.ownersBefore,
                 ownersAfter,
-                moved,
-                pauseMoved,
-                pauseStayed,
-                killed.get(),
-                killedPartitions,
-                pauseKilled,
-                before,
-                pauses,
+                pauses.moved(),
+                pauses.longestMoved(),
+                pauses.longestStayed(),
+                event.killed,
+                pauses.killedPartitions(),
+                pauses.longestKilled(),
+                pauses.gapBefore(),
+                pauses.byPartition(),
                 results.results(),
                 results.duplicates(),
                 backlog.size() - results.orders(),
                 counted,
                 results.endToEnd(),
                 timeline.curve(),
-                ordered,
+                event.inOrder(),
                 invariants);
     }
 
-    private void fire(
-            String scenario,
-            WorkerFleet fleet,
-            List<String> arguments,
-            long clockStart,
-            List<String> events,
-            AtomicReference<@Nullable AppProcess> added,
-            AtomicReference<@Nullable String> killed,
-            AtomicLong readyMillis) {
-        var at = sinceMillis(clockStart) / 1000.0;
-        if (scenario.equals(RebalanceSettings.ADD)) {
-            var worker = fleet.start(arguments);
-            added.set(worker);
-            events.add(String.format(Locale.ROOT, "%.1f s: started %s", at, worker.name()));
-            awaitReadyInBackground(fleet, worker, clockStart, events, readyMillis);
-        } else {
-            var victim = fleet.alive().getLast();
-            killed.set(victim.name());
-            victim.kill();
-            events.add(String.format(Locale.ROOT, "%.1f s: killed %s with SIGKILL", at, victim.name()));
-            if (scenario.equals(RebalanceSettings.RESTART)) {
-                // the same process description: same name, so the same client id and group instance id
-                victim.start();
-                events.add(String.format(
-                        Locale.ROOT,
-                        "%.1f s: started %s again under its name",
-                        sinceMillis(clockStart) / 1000.0,
-                        victim.name()));
-                awaitReadyInBackground(fleet, victim, clockStart, events, readyMillis);
-            }
-        }
-    }
-
-    /** Waits for the worker on a thread of its own, so that the lag is still read meanwhile, and notes when. */
-    private static void awaitReadyInBackground(
-            WorkerFleet fleet, AppProcess worker, long clockStart, List<String> events, AtomicLong readyMillis) {
-        Thread.ofVirtual().start(() -> {
-            try {
-                fleet.awaitReady(worker);
-                readyMillis.set(sinceMillis(clockStart));
-                events.add(String.format(Locale.ROOT, "%.1f s: %s ready", readyMillis.get() / 1000.0, worker.name()));
-            } catch (IllegalStateException ex) {
-                events.add(worker.name() + " did not get ready: " + ex.getMessage());
-            }
-        });
+    /** What the surviving workers' duplicate counters say: a killed worker's count is lost with it. */
+    private static long duplicatesCounted(WorkerFleet fleet) {
+        return fleet.alive().stream()
+                .mapToLong(worker -> fleet.duplicates(worker).orElse(0))
+                .sum();
     }
 
     /**
-     * The partitions a worker owned, by the owners' client ids: its name, or its name and {@code -<index>} as
-     * spring-kafka suffixes a listener container's consumers.
+     * The scenario's event, fired from the lag follower once the given share of the backlog is committed: a worker
+     * started (add), killed with SIGKILL (kill), or killed and started again at once under its name (restart); and
+     * what happened when, in words.
      */
-    static List<Integer> ownedBy(Map<Integer, String> owners, String worker) {
-        return owners.entrySet().stream()
-                .filter(entry ->
-                        entry.getValue().equals(worker) || entry.getValue().startsWith(worker + "-"))
-                .map(Map.Entry::getKey)
-                .sorted()
-                .toList();
-    }
+    private static final class Event implements LagFollower.Observer {
 
-    /** The longest pause among {@code partitions}; 0 when none of them paused or there are none. */
-    static long longestAmong(Map<Integer, Long> pauses, Collection<Integer> partitions) {
-        return partitions.stream()
-                .mapToLong(partition -> pauses.getOrDefault(partition, 0L))
-                .max()
-                .orElse(0);
+        private final String scenario;
+        private final String protocol;
+        private final WorkerFleet fleet;
+        private final List<String> arguments;
+        private final long clockStart;
+        private final long threshold;
+        private final List<String> events = new CopyOnWriteArrayList<>();
+        private volatile long atMillis = -1;
+        private volatile long readyMillis = -1;
+        private volatile Map<Integer, String> ownersBefore = Map.of();
+        private volatile @Nullable String killed;
+
+        Event(
+                String scenario,
+                String protocol,
+                WorkerFleet fleet,
+                List<String> arguments,
+                long clockStart,
+                long threshold) {
+            this.scenario = scenario;
+            this.protocol = protocol;
+            this.fleet = fleet;
+            this.arguments = arguments;
+            this.clockStart = clockStart;
+            this.threshold = threshold;
+        }
+
+        @Override
+        public void sampled(OffsetSample sample, long consumed) {
+            if (atMillis < 0 && consumed >= threshold) {
+                atMillis = sample.atMillis();
+                ownersBefore = sample.owners();
+                fire();
+            }
+        }
+
+        private void fire() {
+            if (scenario.equals(RebalanceSettings.ADD)) {
+                var worker = fleet.start(arguments);
+                note(String.format(Locale.ROOT, "%.1f s: started %s", seconds(), worker.name()));
+                awaitReadyInBackground(worker);
+                return;
+            }
+            var victim = fleet.alive().getLast();
+            killed = victim.name();
+            victim.kill();
+            note(String.format(Locale.ROOT, "%.1f s: killed %s with SIGKILL", seconds(), victim.name()));
+            if (scenario.equals(RebalanceSettings.RESTART)) {
+                // the same process description: same name, so the same client id and group instance id
+                victim.start();
+                note(String.format(Locale.ROOT, "%.1f s: started %s again under its name", seconds(), victim.name()));
+                awaitReadyInBackground(victim);
+            }
+        }
+
+        /** Waits for the worker on a thread of its own, so that the lag is still read meanwhile, and notes when. */
+        private void awaitReadyInBackground(AppProcess worker) {
+            Thread.ofVirtual().start(() -> {
+                try {
+                    fleet.awaitReady(worker);
+                    readyMillis = sinceMillis();
+                    note(String.format(Locale.ROOT, "%.1f s: %s ready", readyMillis / 1000.0, worker.name()));
+                } catch (IllegalStateException ex) {
+                    note(worker.name() + " did not get ready: " + ex.getMessage());
+                }
+            });
+        }
+
+        void note(String event) {
+            events.add(event);
+        }
+
+        /** The events by the time they start with. */
+        List<String> inOrder() {
+            var ordered = new ArrayList<>(events);
+            ordered.sort(Comparator.comparingDouble(RebalanceExperiment::secondsOf));
+            return ordered;
+        }
+
+        private double seconds() {
+            return sinceMillis() / 1000.0;
+        }
+
+        private long sinceMillis() {
+            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - clockStart);
+        }
     }
 
     /** The time an event line starts with ({@code 12.4 s: ...}); lines without one go last. */
@@ -305,22 +269,6 @@ public final class RebalanceExperiment {
             return end > 0 ? Double.parseDouble(event.substring(0, end)) : Double.MAX_VALUE;
         } catch (NumberFormatException ex) {
             return Double.MAX_VALUE;
-        }
-    }
-
-    private static long sinceMillis(long clockStart) {
-        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - clockStart);
-    }
-
-    private static CommandProducer.Sent join(CompletableFuture<CommandProducer.Sent> sending) {
-        try {
-            return sending.get();
-        } catch (ExecutionException ex) {
-            var cause = ex.getCause() == null ? ex : ex.getCause();
-            throw new IllegalStateException("sending the backlog failed: " + cause.getMessage(), cause);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", ex);
         }
     }
 }

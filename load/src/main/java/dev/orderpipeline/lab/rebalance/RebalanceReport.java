@@ -4,6 +4,7 @@ import dev.orderpipeline.lab.backlog.LagTimeline;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
+import dev.orderpipeline.lab.report.Column;
 import dev.orderpipeline.lab.report.LabReport;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.Table;
@@ -12,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
+import org.jspecify.annotations.Nullable;
 
 /** Pauses, duplicates and invariants of each rebalance scenario under each group protocol. */
 public record RebalanceReport(ReportHeader header, RebalanceSettings settings, List<RebalanceRun> runs)
@@ -40,75 +42,65 @@ public record RebalanceReport(ReportHeader header, RebalanceSettings settings, L
 
     @Override
     public List<Table> tables() {
-        var rows = runs.stream()
-                .map(run -> List.of(
-                        run.label(),
-                        run.groupType(),
-                        Cells.decimal(run.eventAtSeconds(), 1) + " s",
-                        run.reassignedAtSeconds() == null
-                                ? Cells.NOT_AVAILABLE
-                                : Cells.decimal(run.reassignedAtSeconds(), 1) + " s",
-                        run.moved().isEmpty() ? "none" : run.moved().toString(),
-                        Cells.decimal(run.longestPauseMovedMillis() / 1000.0, 2) + " s",
-                        Cells.decimal(run.longestPauseStayedMillis() / 1000.0, 2) + " s",
-                        run.killed() == null ? "-" : run.killedPartitions().toString(),
-                        run.longestPauseKilledMillis() == null
-                                ? "-"
-                                : Cells.decimal(run.longestPauseKilledMillis() / 1000.0, 2) + " s",
-                        Cells.decimal(run.longestGapBeforeMillis() / 1000.0, 2) + " s",
-                        Cells.duration(run.endToEnd(), Latency::p50Ms),
-                        Cells.duration(run.endToEnd(), Latency::p99Ms),
-                        Cells.duration(run.endToEnd(), Latency::maxMs),
-                        Long.toString(run.results()),
-                        Long.toString(run.duplicates()),
-                        Long.toString(run.duplicatesCounted()),
-                        Long.toString(run.ordersWithoutResult()),
-                        Cells.decimal(run.perSecond(), 0),
-                        run.invariants().holds()
-                                ? "hold"
-                                : String.join("; ", run.invariants().violations())))
+        var events = runs.stream()
+                .flatMap(run -> run.events().stream().map(event -> List.of(run.label(), event)))
                 .toList();
-        var tables = new ArrayList<Table>();
-        tables.add(
-                new Table(
+        return List.of(
+                Table.of(
                         "Rebalances",
-                        List.of(
-                                "Run",
-                                "Group type",
-                                "Event at",
-                                "Final owners at",
-                                "Moved partitions",
-                                "Pause, moved",
-                                "Pause, stayed",
-                                "Killed worker's partitions",
-                                "Pause, killed worker's partitions",
-                                "Gap before",
-                                "End-to-end p50",
-                                "End-to-end p99",
-                                "End-to-end max",
-                                "Results",
-                                "Duplicates (results)",
-                                "Duplicates (worker counters)",
-                                "Orders without a result",
-                                "Commands/s",
-                                "Invariants"),
-                        rows,
-                        "Group type as the broker reports it. Killed worker's partitions: the ones it owned before the"
-                                + " kill; a worker restarted under its name (restart) takes them back, so they do not show"
-                                + " as moved and their pause is read there. Gap before: the longest pause of any partition before the event,"
-                                + " the normal gap between commits. End-to-end: command record to result record. Duplicates (results): results flagged duplicate on"
-                                + " checkout.results; worker counters: checkout.commands{outcome=duplicate} of the workers still"
-                                + " alive at the end (a killed worker's count is lost with it). Orders without a result: decided"
-                                + " in the database, but no result reached checkout.results (the worker publishes results"
-                                + " without waiting for them; a killed one loses those in flight); the client reads the order."));
-        var events = new ArrayList<List<String>>();
-        for (var run : runs) {
-            for (var event : run.events()) {
-                events.add(List.of(run.label(), event));
-            }
-        }
-        tables.add(new Table("What happened", List.of("Run", "Event"), events, ""));
-        return tables;
+                        List.<Column<RebalanceRun>>of(
+                                Column.of("Run", RebalanceRun::label),
+                                Column.of("Group type", RebalanceRun::groupType),
+                                Column.of("Event at", run -> Cells.decimal(run.eventAtSeconds(), 1) + " s"),
+                                Column.of(
+                                        "Final owners at",
+                                        run -> seconds(run.reassignedAtSeconds(), Cells.NOT_AVAILABLE)),
+                                Column.of(
+                                        "Moved partitions",
+                                        run -> run.moved().isEmpty()
+                                                ? "none"
+                                                : run.moved().toString()),
+                                Column.of("Pause, moved", run -> Cells.seconds(run.longestPauseMovedMillis(), 2)),
+                                Column.of("Pause, stayed", run -> Cells.seconds(run.longestPauseStayedMillis(), 2)),
+                                Column.of(
+                                        "Killed worker's partitions",
+                                        run -> run.killed() == null
+                                                ? "-"
+                                                : run.killedPartitions().toString()),
+                                Column.of("Pause, killed worker's partitions", RebalanceReport::pauseKilled),
+                                Column.of("Gap before", run -> Cells.seconds(run.longestGapBeforeMillis(), 2)),
+                                Column.of("End-to-end p50", run -> Cells.duration(run.endToEnd(), Latency::p50Ms)),
+                                Column.of("End-to-end p99", run -> Cells.duration(run.endToEnd(), Latency::p99Ms)),
+                                Column.of("End-to-end max", run -> Cells.duration(run.endToEnd(), Latency::maxMs)),
+                                Column.of("Results", run -> Long.toString(run.results())),
+                                Column.of("Duplicates (results)", run -> Long.toString(run.duplicates())),
+                                Column.of(
+                                        "Duplicates (worker counters)", run -> Long.toString(run.duplicatesCounted())),
+                                Column.of("Orders without a result", run -> Long.toString(run.ordersWithoutResult())),
+                                Column.of("Commands/s", run -> Cells.decimal(run.perSecond(), 0)),
+                                Column.of("Invariants", run -> Cells.invariants(run.invariants()))),
+                        runs,
+                        NOTE),
+                new Table("What happened", List.of("Run", "Event"), events, ""));
+    }
+
+    private static final String NOTE = "Group type as the broker reports it. Killed worker's partitions: the ones it"
+            + " owned before the kill; a worker restarted under its name (restart) takes them back, so they do not show"
+            + " as moved and their pause is read there. Gap before: the longest pause of any partition before the"
+            + " event, the normal gap between commits. End-to-end: command record to result record. Duplicates"
+            + " (results): results flagged duplicate on checkout.results; worker counters:"
+            + " checkout.commands{outcome=duplicate} of the workers still alive at the end (a killed worker's count is"
+            + " lost with it). Orders without a result: decided in the database, but no result reached"
+            + " checkout.results (the worker publishes results without waiting for them; a killed one loses those in"
+            + " flight); the client reads the order.";
+
+    private static String seconds(@Nullable Double seconds, String otherwise) {
+        return seconds == null ? otherwise : Cells.decimal(seconds, 1) + " s";
+    }
+
+    private static String pauseKilled(RebalanceRun run) {
+        var millis = run.longestPauseKilledMillis();
+        return millis == null ? "-" : Cells.seconds(millis, 2);
     }
 
     @Override

@@ -2,10 +2,8 @@ package dev.orderpipeline.lab.rebalance;
 
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The rebalance runs: every scenario under every protocol.
@@ -63,20 +61,5 @@ public record RebalanceSettings(
 
     public KeyDistribution distribution() {
         return KeyDistribution.parse(keys);
-    }
-
-    public Map<String, String> parameters() {
-        var parameters = new LinkedHashMap<String, String>();
-        parameters.put("scenarios", String.join(",", scenarios));
-        parameters.put("protocols", String.join(",", protocols));
-        parameters.put("commands", Integer.toString(commands));
-        parameters.put("ratePerSecond", rate == 0 ? "as fast as possible (backlog)" : Integer.toString(rate));
-        parameters.put("keys", keys);
-        parameters.put("partitions", Integer.toString(partitions));
-        parameters.put("eventAt", Double.toString(eventAt));
-        parameters.put("warmup", Integer.toString(warmup));
-        parameters.put("intervalMs", Long.toString(interval.toMillis()));
-        parameters.put("timeoutSeconds", Long.toString(timeout.toSeconds()));
-        return parameters;
     }
 }

@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.report;
 
+import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.measure.Latency;
 import java.util.Locale;
 import java.util.Map;
@@ -53,5 +54,15 @@ public final class Cells {
         return counts.entrySet().stream()
                 .map(entry -> entry.getKey() + "×" + entry.getValue())
                 .collect(Collectors.joining(", "));
+    }
+
+    /** {@code hold}, or the violations in words. */
+    public static String invariants(RunInvariants.Summary invariants) {
+        return invariants.holds() ? "hold" : String.join("; ", invariants.violations());
+    }
+
+    /** Seconds from milliseconds, as {@code 1.25 s}. */
+    public static String seconds(double millis, int decimals) {
+        return decimal(millis / 1000.0, decimals) + " s";
     }
 }

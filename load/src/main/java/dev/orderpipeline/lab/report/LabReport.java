@@ -7,6 +7,12 @@ public interface LabReport {
 
     ReportHeader header();
 
+    /**
+     * The experiment's settings, its options as given or defaulted: report.json holds them once, as this record, and
+     * the Markdown and HTML show them as the run's parameters.
+     */
+    Record settings();
+
     /** One or two sentences on what was run, above the tables. */
     String summary();
 

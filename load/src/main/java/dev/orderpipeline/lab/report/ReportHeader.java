@@ -5,10 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What every report starts with: which command ran with which parameters, against what, where and when.
+ * What every report starts with: which command ran against what, where and when.
  *
  * @param command {@code compare} or {@code soak}
- * @param parameters the options as given or defaulted
  * @param target what the run was aimed at (processes started, URLs)
  * @param machine the machine
  * @param versions of the lab, the JDK, Kafka's client, PostgreSQL and the code (git commit) where known
@@ -17,7 +16,6 @@ import java.util.Map;
  */
 public record ReportHeader(
         String command,
-        Map<String, String> parameters,
         Map<String, String> target,
         Machine machine,
         Map<String, String> versions,
@@ -25,7 +23,6 @@ public record ReportHeader(
         Instant finishedAt) {
 
     public ReportHeader {
-        parameters = new LinkedHashMap<>(parameters);
         target = new LinkedHashMap<>(target);
         versions = new LinkedHashMap<>(versions);
     }

@@ -84,7 +84,7 @@ public final class ReportWriter {
         var md = new StringBuilder();
         md.append("# Lab ").append(header.command()).append("\n\n");
         md.append(report.summary()).append("\n\n");
-        md.append(keyValues("Parameters", header.parameters()));
+        md.append(keyValues("Parameters", Parameters.of(report.settings())));
         md.append(keyValues("Target", header.target()));
         md.append(keyValues("Machine", machine(header.machine())));
         md.append(keyValues("Versions", header.versions()));
@@ -132,7 +132,7 @@ public final class ReportWriter {
                 .append(".meta td{text-align:left}\n</style>\n</head>\n<body>\n");
         html.append("<h1>Lab ").append(escape(header.command())).append("</h1>\n");
         html.append("<p>").append(escape(report.summary())).append("</p>\n");
-        html.append(htmlKeyValues("Parameters", header.parameters()));
+        html.append(htmlKeyValues("Parameters", Parameters.of(report.settings())));
         html.append(htmlKeyValues("Target", header.target()));
         html.append(htmlKeyValues("Machine", machine(header.machine())));
         html.append(htmlKeyValues("Versions", header.versions()));

@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.scale;
 
+import dev.orderpipeline.lab.backlog.LagTimeline;
 import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
@@ -63,5 +64,24 @@ public record ScaleCell(
         var busiest =
                 recordsPerPartition.stream().mapToLong(Long::longValue).max().orElse(0);
         return total == 0 ? 0 : (double) busiest / total;
+    }
+
+    /** How the run's records fell on the partitions: per partition, from the run's start to the last sample's end. */
+    static List<Long> recordsPerPartition(LagTimeline timeline) {
+        var last = timeline.samples().getLast();
+        return timeline.start().entrySet().stream()
+                .map(start -> last.end().getOrDefault(start.getKey(), 0L) - start.getValue())
+                .toList();
+    }
+
+    /** Every sample as the lag of each partition, in partition order. */
+    static List<LagPoint> lagPoints(LagTimeline timeline) {
+        return timeline.samples().stream()
+                .map(sample -> new LagPoint(
+                        sample.atMillis() / 1000.0,
+                        timeline.start().keySet().stream()
+                                .map(partition -> timeline.lag(sample, partition))
+                                .toList()))
+                .toList();
     }
 }

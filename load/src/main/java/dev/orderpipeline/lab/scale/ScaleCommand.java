@@ -1,13 +1,11 @@
 package dev.orderpipeline.lab.scale;
 
 import dev.orderpipeline.lab.BacklogCommand;
-import dev.orderpipeline.lab.LabVersion;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -16,11 +14,6 @@ import picocli.CommandLine.Option;
 /** {@code bin/lab scale}: how the consumer group scales. Fields are filled by picocli. */
 @Command(
         name = "scale",
-        sortOptions = false,
-        usageHelpAutoWidth = true,
-        showDefaultValues = true,
-        mixinStandardHelpOptions = true,
-        versionProvider = LabVersion.class,
         description = {
             "Partitions x worker processes x key distribution: per cell a backlog of --commands checkouts drained by"
                     + " the group; throughput, end-to-end p50/p99 (command record to result record), lag per"
@@ -78,12 +71,7 @@ public final class ScaleCommand extends BacklogCommand {
     int timeoutSeconds = 600;
 
     @Override
-    protected String name() {
-        return "scale";
-    }
-
-    @Override
-    protected LabReport run(StackTarget stack, Progress progress, Instant startedAt) {
+    protected LabReport run(StackTarget stack, Progress progress) {
         var settings = new ScaleSettings(
                 partitionCounts,
                 workerCounts,
@@ -93,6 +81,6 @@ public final class ScaleCommand extends BacklogCommand {
                 Duration.ofMillis(lagIntervalMillis),
                 Duration.ofSeconds(timeoutSeconds));
         var cells = new ScaleExperiment(stack, settings, progress).run();
-        return new ScaleReport(header(settings.parameters(), stack, startedAt), settings, cells);
+        return new ScaleReport(header(stack), settings, cells);
     }
 }

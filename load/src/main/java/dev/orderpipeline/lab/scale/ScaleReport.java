@@ -4,6 +4,7 @@ import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
+import dev.orderpipeline.lab.report.Column;
 import dev.orderpipeline.lab.report.LabReport;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.Table;
@@ -63,39 +64,27 @@ public record ScaleReport(ReportHeader header, ScaleSettings settings, List<Scal
     }
 
     Table cellTable() {
-        var rows = cells.stream()
-                .map(cell -> List.of(
-                        cell.label(),
-                        Cells.decimal(cell.perSecond(), 0),
-                        Cells.decimal(cell.seconds(), 1),
-                        Cells.duration(cell.endToEnd(), Latency::p50Ms),
-                        Cells.duration(cell.endToEnd(), Latency::p99Ms),
-                        String.format(Locale.ROOT, "%.0f%%", cell.busiestPartitionShare() * 100),
-                        cpu(cell.resources(), "checkout-worker"),
-                        cpu(cell.resources(), "kafka-broker"),
-                        Cells.decimal(cell.resources().database().cpuAvgPercent(), 0),
-                        cpu(cell.resources(), "lab"),
-                        Long.toString(cell.duplicates()),
-                        cell.invariants().holds()
-                                ? "hold"
-                                : String.join("; ", cell.invariants().violations())))
-                .toList();
-        return new Table(
+        return Table.of(
                 "Cells",
-                List.of(
-                        "Cell",
-                        "Commands/s",
-                        "Seconds",
-                        "End-to-end p50",
-                        "End-to-end p99",
-                        "Busiest partition",
-                        "Workers CPU %",
-                        "Broker CPU %",
-                        "PostgreSQL CPU %",
-                        "Lab CPU %",
-                        "Duplicates",
-                        "Invariants"),
-                rows,
+                List.<Column<ScaleCell>>of(
+                        Column.of("Cell", ScaleCell::label),
+                        Column.of("Commands/s", cell -> Cells.decimal(cell.perSecond(), 0)),
+                        Column.of("Seconds", cell -> Cells.decimal(cell.seconds(), 1)),
+                        Column.of("End-to-end p50", cell -> Cells.duration(cell.endToEnd(), Latency::p50Ms)),
+                        Column.of("End-to-end p99", cell -> Cells.duration(cell.endToEnd(), Latency::p99Ms)),
+                        Column.of(
+                                "Busiest partition",
+                                cell -> String.format(Locale.ROOT, "%.0f%%", cell.busiestPartitionShare() * 100)),
+                        Column.of("Workers CPU %", cell -> cpu(cell.resources(), "checkout-worker")),
+                        Column.of("Broker CPU %", cell -> cpu(cell.resources(), "kafka-broker")),
+                        Column.of(
+                                "PostgreSQL CPU %",
+                                cell -> Cells.decimal(
+                                        cell.resources().database().cpuAvgPercent(), 0)),
+                        Column.of("Lab CPU %", cell -> cpu(cell.resources(), "lab")),
+                        Column.of("Duplicates", cell -> Long.toString(cell.duplicates())),
+                        Column.of("Invariants", cell -> Cells.invariants(cell.invariants()))),
+                cells,
                 "CPU: average over the cell in percent of one core, all processes of a kind together. Busiest"
                         + " partition: its share of the cell's commands.");
     }

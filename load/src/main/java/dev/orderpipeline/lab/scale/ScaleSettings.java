@@ -2,10 +2,7 @@ package dev.orderpipeline.lab.scale;
 
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * A scaling grid.
@@ -52,21 +49,5 @@ public record ScaleSettings(
 
     public int cells() {
         return partitionCounts.size() * workerCounts.size() * keys.size();
-    }
-
-    public Map<String, String> parameters() {
-        var parameters = new LinkedHashMap<String, String>();
-        parameters.put("partitionCounts", join(partitionCounts));
-        parameters.put("workerCounts", join(workerCounts));
-        parameters.put("keys", String.join(",", keys));
-        parameters.put("commandsPerCell", Integer.toString(commands));
-        parameters.put("warmup", Integer.toString(warmup));
-        parameters.put("lagIntervalMs", Long.toString(lagInterval.toMillis()));
-        parameters.put("timeoutSeconds", Long.toString(timeout.toSeconds()));
-        return parameters;
-    }
-
-    private static String join(List<Integer> values) {
-        return values.stream().map(String::valueOf).collect(Collectors.joining(","));
     }
 }

@@ -1,7 +1,6 @@
 package dev.orderpipeline.lab.soak;
 
 import dev.orderpipeline.lab.LabCommand;
-import dev.orderpipeline.lab.LabVersion;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
@@ -9,7 +8,6 @@ import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.pipeline.Target;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -19,11 +17,6 @@ import picocli.CommandLine.Option;
 /** {@code bin/lab soak}: sustained open-model load. Fields are filled by picocli. */
 @Command(
         name = "soak",
-        sortOptions = false,
-        usageHelpAutoWidth = true,
-        showDefaultValues = true,
-        mixinStandardHelpOptions = true,
-        versionProvider = LabVersion.class,
         description = {
             "Sustained open-model load on one hot product (or spread keys, --keys) with a large stock: checkouts start at a target rate"
                     + " (not when earlier ones are answered) for a given duration, per strategy and rate; throughput"
@@ -120,17 +113,12 @@ public final class SoakCommand extends LabCommand {
     String workerGroup = "checkout-worker";
 
     @Override
-    protected String name() {
-        return "soak";
-    }
-
-    @Override
     protected boolean comparesLockStrategies() {
         return true;
     }
 
     @Override
-    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results, Instant startedAt) {
+    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results) {
         var settings = new SoakSettings(
                 strategies.stream()
                         .map(String::strip)
@@ -152,7 +140,6 @@ public final class SoakCommand extends LabCommand {
                         Duration.ofSeconds(targetOptions.requestTimeoutSeconds()),
                         workerGroup)
                 .run();
-        return new SoakReport(
-                header(settings.parameters(), target, startedAt), settings, outcome.runs(), outcome.skipped());
+        return new SoakReport(header(target), settings, outcome.runs(), outcome.skipped());
     }
 }

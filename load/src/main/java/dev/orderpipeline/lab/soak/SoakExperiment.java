@@ -3,6 +3,8 @@ package dev.orderpipeline.lab.soak;
 import dev.orderpipeline.lab.backlog.BacklogWriter;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.lab.load.OpenLoad;
+import dev.orderpipeline.lab.load.OpenModelSchedule;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.LatencyRecorder;
 import dev.orderpipeline.lab.measure.Progress;
@@ -19,8 +21,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -36,11 +36,9 @@ public final class SoakExperiment {
 
     private static final BigDecimal PRICE = new BigDecimal("10.00");
     private static final Duration LEAD = Duration.ofMillis(200);
-    private static final Duration RESULTS_GRACE = Duration.ofSeconds(10);
+    static final Duration RESULTS_GRACE = Duration.ofSeconds(10);
     /** How long the lab waits for every order of a run to be final before it reads the invariants. */
     private static final Duration FINAL_TIMEOUT = Duration.ofSeconds(60);
-    /** The share of the target rate a run must achieve to count as keeping up. */
-    static final double KEEPING_UP = 0.95;
 
     private final Target target;
     private final SoakSettings settings;
@@ -164,115 +162,35 @@ public final class SoakExperiment {
     private SoakRun runOne(String strategy, KeyDistribution keys, int rate, Duration duration) {
         var label = strategy + (keys.products() == 1 ? "" : " " + keys.label()) + " @ " + rate + "/s";
         var schedule = new OpenModelSchedule(rate, duration);
-        var arrivals = schedule.arrivals();
-        var apis = target.apis();
-        var prepared = prepare(label, keys, arrivals);
-        var orders = prepared.orders();
-        var users = prepared.users();
-
+        var prepared = prepare(label, keys, schedule.arrivals());
         var asynchronous = Strategies.isAsynchronous(strategy);
         var listener = asynchronous ? results : null;
         if (listener != null) {
-            listener.track(orders);
+            listener.track(prepared.orders());
         }
         var durationSeconds = duration.toNanos() / 1e9;
         var timeline = new Timeline((int) Math.ceil(durationSeconds) + (int) drainTimeout.toSeconds() + 1);
-        var latency = new LatencyRecorder();
-        var statuses = new StatusCounts();
-        var inFlight = new Semaphore(settings.maxInFlight());
-        var started = new AtomicLong();
-        var succeeded = new AtomicLong();
-        var errors = new AtomicLong();
-        var dropped = new AtomicLong();
-        var lastAnswer = new AtomicLong();
 
-        progress.phase(label + " load", arrivals);
+        progress.phase(label + " load", schedule.arrivals());
         var watched = new ArrayList<>(target.processes());
         watched.add(new ResourceSampler.Watched("lab", ProcessHandle.current().pid()));
         var sampler = ResourceSampler.start(watched, target.database(), ResourceSampler.DEFAULT_INTERVAL);
         var start = System.nanoTime() + LEAD.toNanos();
         var lag = asynchronous ? LagRecorder.start(target.bootstrapServers(), workerGroup, start) : null;
-        try (var executor = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (var index = 0; index < arrivals; index++) {
-                var due = start + schedule.offsetNanos(index);
-                parkUntil(due);
-                var second = schedule.second(index);
-                if (!inFlight.tryAcquire()) {
-                    dropped.incrementAndGet();
-                    timeline.dropped(second);
-                    progress.advance();
-                    continue;
-                }
-                started.incrementAndGet();
-                timeline.started(second);
-                var api = apis.get(index % apis.size());
-                var orderId = orders.get(index);
-                var user = users.get(index);
-                executor.execute(() -> {
-                    try {
-                        var status = api.checkout(orderId, user, strategy, settings.delayMillis());
-                        var end = System.nanoTime();
-                        var success = status.startsWith("2");
-                        latency.recordNanos(end - due);
-                        statuses.add(status);
-                        (success ? succeeded : errors).incrementAndGet();
-                        timeline.answered(end - start, end - due, success);
-                        lastAnswer.accumulateAndGet(end, Math::max);
-                    } finally {
-                        inFlight.release();
-                        progress.advance();
-                    }
-                });
-            }
-            if (lag != null) {
-                lag.lastArrival();
-            }
-            progress.phase(label + " draining", 0);
-            awaitDrained(inFlight);
-        }
-
-        Latency finalLatency = null;
-        SoakRun.KafkaFigures kafka = null;
-        var accepted = statuses.snapshot().getOrDefault("202", 0L);
-        if (listener != null) {
-            var deadline = System.nanoTime() + RESULTS_GRACE.toNanos();
-            while (listener.received() < accepted && System.nanoTime() - deadline < 0) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-            }
-            var received = listener.receivedAt();
-            var toOutcome = new LatencyRecorder();
-            for (var index = 0; index < arrivals; index++) {
-                var at = received.get(orders.get(index));
-                if (at != null) {
-                    toOutcome.recordNanos(at - (start + schedule.offsetNanos(index)));
-                    timeline.decided(at - start);
-                }
-            }
-            finalLatency = toOutcome.summary();
-            if (lag != null) {
-                kafka = lag.stop(accepted, received.size());
-            }
-        } else if (lag != null) {
-            lag.stop(accepted, 0);
-        }
+        var arrivals = new SoakArrivals(strategy, prepared, schedule, timeline, start);
+        var latency = drive(label, schedule, arrivals, start, lag);
+        var accepted = arrivals.statuses.snapshot().getOrDefault("202", 0L);
+        var decisions = listener == null ? null : decisions(listener, prepared, schedule, start, timeline, accepted);
+        var lagFigures = lag == null ? null : lag.stop(accepted, decisions == null ? 0 : decisions.received());
+        var kafka = decisions == null ? null : lagFigures;
+        var finalLatency = decisions == null ? null : decisions.latency();
         var resources = sampler.stop();
         var invariants = invariants(prepared);
 
-        var window = Math.max(durationSeconds, (lastAnswer.get() - start) / 1e9);
-        var achieved = succeeded.get() / window;
-        var summary = latency.summary();
-        var reasons = saturationReasons(rate, achieved, summary, dropped.get());
-        if (finalLatency != null && finalLatency.p99Ms() > settings.p99Limit().toMillis()) {
-            reasons.add(String.format(
-                    Locale.ROOT,
-                    "decision p99 %.0f ms over %d ms",
-                    finalLatency.p99Ms(),
-                    settings.p99Limit().toMillis()));
-        }
-        if (kafka != null && kafka.decided() < kafka.accepted()) {
-            reasons.add((kafka.accepted() - kafka.decided()) + " accepted checkouts without a decision within "
-                    + RESULTS_GRACE.toSeconds() + " s");
-        }
+        var window = Math.max(durationSeconds, (arrivals.lastAnswer.get() - start) / 1e9);
+        var achieved = arrivals.succeeded.get() / window;
+        var reasons =
+                Saturation.reasons(settings, rate, achieved, latency, finalLatency, kafka, arrivals.dropped.get());
         return new SoakRun(
                 label,
                 strategy,
@@ -281,21 +199,124 @@ public final class SoakExperiment {
                 rate,
                 durationSeconds,
                 prepared.productId(),
-                arrivals,
-                started.get(),
-                succeeded.get(),
-                errors.get(),
-                dropped.get(),
+                schedule.arrivals(),
+                arrivals.started.get(),
+                arrivals.succeeded.get(),
+                arrivals.errors.get(),
+                arrivals.dropped.get(),
                 Math.round(achieved * 10) / 10.0,
-                summary,
+                latency,
                 finalLatency,
-                statuses.snapshot(),
+                arrivals.statuses.snapshot(),
                 timeline.seconds(),
                 !reasons.isEmpty(),
                 reasons,
                 resources,
                 kafka,
                 invariants);
+    }
+
+    /** The arrivals on their schedule, then until those in flight are answered (or a while has passed). */
+    private Latency drive(
+            String label, OpenModelSchedule schedule, SoakArrivals arrivals, long start, @Nullable LagRecorder lag) {
+        var load = new OpenLoad(schedule, schedule.arrivals(), settings.maxInFlight(), arrivals);
+        try (load) {
+            load.start(start).awaitArrivals();
+            if (lag != null) {
+                lag.lastArrival();
+            }
+            progress.phase(label + " draining", 0);
+            if (!load.awaitIdle(drainTimeout)) {
+                progress.note("Requests still in flight after " + drainTimeout.toSeconds() + " s");
+            }
+        }
+        return load.latency();
+    }
+
+    /** Checkouts of the prepared orders, counted into the run's timeline. */
+    private final class SoakArrivals implements OpenLoad.Arrivals {
+
+        private final String strategy;
+        private final Prepared prepared;
+        private final OpenModelSchedule schedule;
+        private final Timeline timeline;
+        private final StatusCounts statuses = new StatusCounts();
+        private final AtomicLong started = new AtomicLong();
+        private final AtomicLong succeeded = new AtomicLong();
+        private final AtomicLong errors = new AtomicLong();
+        private final AtomicLong dropped = new AtomicLong();
+        private final AtomicLong lastAnswer = new AtomicLong();
+        private final long start;
+
+        SoakArrivals(String strategy, Prepared prepared, OpenModelSchedule schedule, Timeline timeline, long start) {
+            this.start = start;
+            this.strategy = strategy;
+            this.prepared = prepared;
+            this.schedule = schedule;
+            this.timeline = timeline;
+        }
+
+        @Override
+        public void send(int index, long dueNanos) {
+            started.incrementAndGet();
+            timeline.started(schedule.second(index));
+            var apis = target.apis();
+            try {
+                var status = apis.get(index % apis.size())
+                        .checkout(
+                                prepared.orders().get(index),
+                                prepared.users().get(index),
+                                strategy,
+                                settings.delayMillis());
+                var end = System.nanoTime();
+                var success = status.startsWith("2");
+                statuses.add(status);
+                (success ? succeeded : errors).incrementAndGet();
+                timeline.answered(end - start, end - dueNanos, success);
+                lastAnswer.accumulateAndGet(end, Math::max);
+            } finally {
+                progress.advance();
+            }
+        }
+
+        @Override
+        public void dropped(int index) {
+            dropped.incrementAndGet();
+            timeline.dropped(schedule.second(index));
+            progress.advance();
+        }
+    }
+
+    /**
+     * What the results listener saw of a kafka run.
+     *
+     * @param latency from each scheduled start to its result on checkout.results
+     * @param received results received
+     */
+    private record Decisions(Latency latency, long received) {}
+
+    /** Waits a while for the result of every accepted checkout, then times each from its scheduled start. */
+    private Decisions decisions(
+            ResultsListener listener,
+            Prepared prepared,
+            OpenModelSchedule schedule,
+            long start,
+            Timeline timeline,
+            long accepted) {
+        var deadline = System.nanoTime() + RESULTS_GRACE.toNanos();
+        while (listener.received() < accepted && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+        var received = listener.receivedAt();
+        var toOutcome = new LatencyRecorder();
+        for (var index = 0; index < prepared.orders().size(); index++) {
+            var at = received.get(prepared.orders().get(index));
+            if (at != null) {
+                toOutcome.recordNanos(at - (start + schedule.offsetNanos(index)));
+                timeline.decided(at - start);
+            }
+        }
+        return new Decisions(toOutcome.summary(), received.size());
     }
 
     /** Once every order of the run is final (or a while has passed), the database's verdict on its products. */
@@ -309,45 +330,5 @@ public final class SoakExperiment {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
         }
         return RunInvariants.check(database.dataSource(), prepared.initialStock());
-    }
-
-    /**
-     * Why a run did not keep up: fewer successful answers per second than the target (errors count as not kept
-     * up), p99 over the limit, or arrivals dropped at the in-flight bound.
-     */
-    List<String> saturationReasons(int rate, double achieved, Latency latency, long dropped) {
-        var reasons = new ArrayList<String>();
-        if (achieved < rate * KEEPING_UP) {
-            reasons.add(String.format(Locale.ROOT, "achieved %.1f/s of %d/s", achieved, rate));
-        }
-        if (latency.p99Ms() > settings.p99Limit().toMillis()) {
-            reasons.add(String.format(
-                    Locale.ROOT,
-                    "p99 %.0f ms over %d ms",
-                    latency.p99Ms(),
-                    settings.p99Limit().toMillis()));
-        }
-        if (dropped > 0) {
-            reasons.add(dropped + " arrivals dropped at " + settings.maxInFlight() + " in flight");
-        }
-        return reasons;
-    }
-
-    private void awaitDrained(Semaphore inFlight) {
-        try {
-            if (!inFlight.tryAcquire(settings.maxInFlight(), drainTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                progress.note("Requests still in flight after " + drainTimeout.toSeconds() + " s");
-            }
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while draining", ex);
-        }
-    }
-
-    /** Sleeps until a {@link System#nanoTime()} instant (parking is accurate to well under a millisecond). */
-    private static void parkUntil(long due) {
-        for (var remaining = due - System.nanoTime(); remaining > 0; remaining = due - System.nanoTime()) {
-            LockSupport.parkNanos(remaining);
-        }
     }
 }

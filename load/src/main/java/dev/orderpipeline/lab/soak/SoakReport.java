@@ -4,6 +4,7 @@ import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
+import dev.orderpipeline.lab.report.Column;
 import dev.orderpipeline.lab.report.LabReport;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.Table;
@@ -12,8 +13,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 
 /** What a soak found: per strategy and rate the sustained figures, where each strategy saturates, and time series. */
@@ -41,46 +45,12 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
     @Override
     public List<Table> tables() {
         var tables = new ArrayList<Table>();
-        tables.add(new Table(
-                "Sustained load",
-                List.of(
-                        "Run",
-                        "Target/s",
-                        "Achieved/s",
-                        "Sent",
-                        "2xx",
-                        "Errors",
-                        "Dropped",
-                        "p50",
-                        "p95",
-                        "p99",
-                        "max",
-                        "to final p99",
-                        "Saturated"),
-                runs.stream()
-                        .map(run -> List.of(
-                                run.label(),
-                                Integer.toString(run.targetRate()),
-                                Cells.decimal(run.achievedRate(), 1),
-                                Long.toString(run.started()),
-                                Long.toString(run.succeeded()),
-                                Long.toString(run.errors()),
-                                Long.toString(run.dropped()),
-                                Cells.duration(run.latency(), Latency::p50Ms),
-                                Cells.duration(run.latency(), Latency::p95Ms),
-                                Cells.duration(run.latency(), Latency::p99Ms),
-                                Cells.duration(run.latency(), Latency::maxMs),
-                                Cells.duration(run.finalLatency(), Latency::p99Ms),
-                                run.saturated() ? "yes: " + String.join("; ", run.saturationReasons()) : "no"))
-                        .toList(),
-                "Latency from the scheduled start to the answer. Saturated: achieved below "
-                        + Math.round(SoakExperiment.KEEPING_UP * 100) + "% of the target, p99 over "
-                        + settings.p99Limit().toMillis() + " ms, or arrivals dropped."));
+        tables.add(sustainedTable());
         tables.add(new Table(
                 "Where each strategy saturates",
                 List.of("Strategy", "Saturates at", "Highest rate kept up"),
                 saturation(),
-                "Kept up: achieved at least " + Math.round(SoakExperiment.KEEPING_UP * 100) + "% of the target, p99"
+                "Kept up: achieved at least " + Math.round(Saturation.KEEPING_UP * 100) + "% of the target, p99"
                         + " (and for kafka the decision's p99) under "
                         + settings.p99Limit().toMillis()
                         + " ms, nothing dropped, every accepted checkout decided."));
@@ -106,42 +76,60 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
         return tables;
     }
 
+    Table sustainedTable() {
+        return Table.of(
+                "Sustained load",
+                List.of(
+                        Column.<SoakRun>of("Run", SoakRun::label),
+                        Column.of("Target/s", run -> Integer.toString(run.targetRate())),
+                        Column.of("Achieved/s", run -> Cells.decimal(run.achievedRate(), 1)),
+                        Column.of("Sent", run -> Long.toString(run.started())),
+                        Column.of("2xx", run -> Long.toString(run.succeeded())),
+                        Column.of("Errors", run -> Long.toString(run.errors())),
+                        Column.of("Dropped", run -> Long.toString(run.dropped())),
+                        Column.of("p50", run -> Cells.duration(run.latency(), Latency::p50Ms)),
+                        Column.of("p95", run -> Cells.duration(run.latency(), Latency::p95Ms)),
+                        Column.of("p99", run -> Cells.duration(run.latency(), Latency::p99Ms)),
+                        Column.of("max", run -> Cells.duration(run.latency(), Latency::maxMs)),
+                        Column.of("to final p99", run -> Cells.duration(run.finalLatency(), Latency::p99Ms)),
+                        Column.of(
+                                "Saturated",
+                                run -> run.saturated() ? "yes: " + String.join("; ", run.saturationReasons()) : "no")),
+                runs,
+                "Latency from the scheduled start to the answer. Saturated: achieved below "
+                        + Math.round(Saturation.KEEPING_UP * 100) + "% of the target, p99 over "
+                        + settings.p99Limit().toMillis() + " ms, or arrivals dropped.");
+    }
+
     Table kafkaTable() {
-        var rows = runs.stream()
-                .filter(run -> run.kafka() != null)
-                .map(run -> {
-                    var kafka = java.util.Objects.requireNonNull(run.kafka());
-                    return List.of(
-                            run.label(),
-                            Long.toString(kafka.accepted()),
-                            Long.toString(kafka.decided()),
-                            Cells.duration(run.latency(), Latency::p99Ms),
-                            Cells.duration(run.finalLatency(), Latency::p50Ms),
-                            Cells.duration(run.finalLatency(), Latency::p99Ms),
-                            Long.toString(kafka.maxLag()),
-                            Long.toString(kafka.lagAtLastArrival()),
-                            kafka.secondsToZeroLag() == null
-                                    ? Cells.NOT_AVAILABLE
-                                    : Cells.decimal(kafka.secondsToZeroLag(), 1) + " s",
-                            Cells.yesNo(kafka.keptUp(run.targetRate())));
-                })
-                .toList();
-        return new Table(
+        return Table.of(
                 "Kafka: decisions against acceptances",
                 List.of(
-                        "Run",
-                        "Accepted (202)",
-                        "Decided",
-                        "to 202 p99",
-                        "to decision p50",
-                        "to decision p99",
-                        "Max lag",
-                        "Lag at last arrival",
-                        "Lag 0 after",
-                        "Kept up"),
-                rows,
+                        Column.<SoakRun>of("Run", SoakRun::label),
+                        Column.of(
+                                "Accepted (202)",
+                                run -> Long.toString(kafka(run).accepted())),
+                        Column.of("Decided", run -> Long.toString(kafka(run).decided())),
+                        Column.of("to 202 p99", run -> Cells.duration(run.latency(), Latency::p99Ms)),
+                        Column.of("to decision p50", run -> Cells.duration(run.finalLatency(), Latency::p50Ms)),
+                        Column.of("to decision p99", run -> Cells.duration(run.finalLatency(), Latency::p99Ms)),
+                        Column.of("Max lag", run -> Long.toString(kafka(run).maxLag())),
+                        Column.of(
+                                "Lag at last arrival",
+                                run -> Long.toString(kafka(run).lagAtLastArrival())),
+                        Column.of(
+                                "Lag 0 after",
+                                run -> Optional.ofNullable(kafka(run).secondsToZeroLag())
+                                        .map(seconds -> Cells.decimal(seconds, 1) + " s")
+                                        .orElse(Cells.NOT_AVAILABLE)),
+                        Column.of("Kept up", run -> Cells.yesNo(kafka(run).keptUp(run.targetRate())))),
+                runs.stream().filter(run -> run.kafka() != null).toList(),
                 "Lag: the workers' consumer group on checkout.commands, read every second. Kept up: every accepted"
                         + " checkout decided, and at the last arrival at most a second's worth of arrivals waiting.");
+    }
+
+    private static SoakRun.KafkaFigures kafka(SoakRun run) {
+        return Objects.requireNonNull(run.kafka());
     }
 
     /** Where the CPU went, per kind of process: which part of the pipeline saturates first. */
@@ -180,30 +168,35 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
     }
 
     Table invariantsTable() {
-        var rows = runs.stream()
-                .map(run -> {
-                    var invariants = run.invariants();
-                    if (invariants == null) {
-                        return List.of(run.label(), Integer.toString(run.products()), "-", "-", "-", "-", "-", "n/a");
-                    }
-                    return List.of(
-                            run.label(),
-                            Integer.toString(invariants.products()),
-                            Long.toString(invariants.completed()),
-                            Long.toString(invariants.rejected()),
-                            Long.toString(invariants.notFinal()),
-                            Long.toString(invariants.drift()),
-                            Long.toString(invariants.doublePayments()),
-                            verdict(run, invariants));
-                })
-                .toList();
-        return new Table(
+        return Table.of(
                 "Invariants, read from the database",
-                List.of("Run", "Products", "Completed", "Rejected", "Not final", "Drift", "Double payments", "Verdict"),
-                rows,
+                List.of(
+                        Column.<SoakRun>of("Run", SoakRun::label),
+                        Column.of("Products", run -> {
+                            var invariants = run.invariants();
+                            return Integer.toString(invariants == null ? run.products() : invariants.products());
+                        }),
+                        invariant("Completed", RunInvariants.Summary::completed),
+                        invariant("Rejected", RunInvariants.Summary::rejected),
+                        invariant("Not final", RunInvariants.Summary::notFinal),
+                        invariant("Drift", RunInvariants.Summary::drift),
+                        invariant("Double payments", RunInvariants.Summary::doublePayments),
+                        Column.of("Verdict", run -> {
+                            var invariants = run.invariants();
+                            return invariants == null ? "n/a" : verdict(run, invariants);
+                        })),
+                runs,
                 "Read once every order of the run was final (or after 60 s). Orders whose checkout was never sent"
                         + " (dropped at the in-flight bound) or never answered stay open by design: the run only fails"
                         + " the check when more are open, or anything else is off.");
+    }
+
+    /** A count of the run's invariants, {@code -} without database access. */
+    private static Column<SoakRun> invariant(String heading, ToLongFunction<RunInvariants.Summary> count) {
+        return Column.of(heading, run -> {
+            var invariants = run.invariants();
+            return invariants == null ? "-" : Long.toString(count.applyAsLong(invariants));
+        });
     }
 
     /** The invariants hold, or the only open orders are those of arrivals that were never sent or answered. */
@@ -264,7 +257,7 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                 List.of("Strategy", "Sustained, hot", "Sustained, spread", "Hot / spread", "Hot against the best lock"),
                 rows,
                 "Sustained: the highest achieved rate among the runs that kept up (achieved at least "
-                        + Math.round(SoakExperiment.KEEPING_UP * 100) + "% of the target, p99 under "
+                        + Math.round(Saturation.KEEPING_UP * 100) + "% of the target, p99 under "
                         + settings.p99Limit().toMillis()
                         + " ms, for kafka the decision's too, nothing dropped); bounded by the highest rate tried."
                         + bestLock.map(entry ->

@@ -2,10 +2,7 @@ package dev.orderpipeline.lab.soak;
 
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -70,19 +67,5 @@ public record SoakSettings(
 
     public List<KeyDistribution> distributions() {
         return keys.stream().map(KeyDistribution::parse).toList();
-    }
-
-    public Map<String, String> parameters() {
-        var parameters = new LinkedHashMap<String, String>();
-        parameters.put("strategies", String.join(",", strategies));
-        parameters.put("keys", String.join(",", keys));
-        parameters.put("rates", rates.stream().map(String::valueOf).collect(Collectors.joining(",")));
-        parameters.put("durationSeconds", Long.toString(duration.toSeconds()));
-        parameters.put("maxInFlight", Integer.toString(maxInFlight));
-        parameters.put("stock", stock == null ? "one unit per arrival on its product" : stock + " per product");
-        parameters.put("delayMs", delayMillis == null ? "API default" : delayMillis.toString());
-        parameters.put("p99LimitMs", Long.toString(p99Limit.toMillis()));
-        parameters.put("warmupSeconds", Long.toString(warmup.toSeconds()));
-        return parameters;
     }
 }

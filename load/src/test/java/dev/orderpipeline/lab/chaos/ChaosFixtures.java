@@ -20,7 +20,7 @@ final class ChaosFixtures {
     final List<FaultWindow> faults = new ArrayList<>();
     final Map<UUID, Double> decidedAt = new HashMap<>();
     final List<PoisonFigures> poison = new ArrayList<>();
-    long[] retriedEffects = {0, 0};
+    ChaosDatabase.RepeatedEffects retriedEffects = new ChaosDatabase.RepeatedEffects(0, 0);
     TopicFigures topics = new TopicFigures(0, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), List.of());
     List<ProductBooks> books = List.of();
 
@@ -65,7 +65,7 @@ final class ChaosFixtures {
     }
 
     FaultWindow fault(FaultKind kind, String name, double start, double end) {
-        var window = new FaultWindow(kind, name, start, end, "made up", null);
+        var window = new FaultWindow(kind, name, start, end, "made up", null, null);
         faults.add(window);
         return window;
     }

@@ -63,7 +63,6 @@ class ChaosReportTests {
         var settings = ChaosFixtures.settings(FaultKind.BROKER_RESTART);
         var header = new ReportHeader(
                 "chaos",
-                settings.parameters(),
                 Map.of("mode", "started by the lab"),
                 new Machine(2, 4096, "test CPU", "Linux", "JDK"),
                 Map.of("lab", "test"),

@@ -96,4 +96,15 @@ class PoisonRecordsTests {
         var header = record.headers().lastHeader(name);
         return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
     }
+
+    @Test
+    void keepsWhatWasSentInTheKindsOrderForTheReport() {
+        var poison = new FaultRun.PoisonSent();
+
+        poison.record(PoisonRecords.perKind(50), 1.5);
+
+        assertThat(poison.sent().keySet()).containsExactly(PoisonKind.values());
+        assertThat(poison.total()).isEqualTo(50);
+        assertThat(poison.startedAt()).isEqualTo(1.5);
+    }
 }

@@ -65,7 +65,6 @@ class CompareEndToEndTests {
 
             var header = new ReportHeader(
                     "compare",
-                    settings.parameters(),
                     target.description(),
                     Machine.current(),
                     Versions.collect(PROJECT, target.database()),

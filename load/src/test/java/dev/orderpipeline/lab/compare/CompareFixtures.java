@@ -44,7 +44,6 @@ final class CompareFixtures {
         var settings = new CompareSettings(100, 300, 1, List.of("naive", "kafka"), 1, null, Duration.ofMinutes(2), 0);
         var header = new ReportHeader(
                 "compare",
-                settings.parameters(),
                 Map.of("mode", "started by the lab", "apiReplicas", "1"),
                 new Machine(2, 4096, "test CPU", "Linux", "JDK"),
                 Map.of("lab", "test"),

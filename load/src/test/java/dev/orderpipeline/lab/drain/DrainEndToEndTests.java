@@ -67,7 +67,6 @@ class DrainEndToEndTests {
 
             var header = new ReportHeader(
                     "drain",
-                    settings.parameters(),
                     target.description(),
                     Machine.current(),
                     Versions.collect(PROJECT, target.database()),

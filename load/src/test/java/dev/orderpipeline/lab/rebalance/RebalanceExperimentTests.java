@@ -6,28 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RebalanceExperimentTests {
-
-    @Test
-    void findsTheKilledWorkersPartitionsByItsClientIdWithOrWithoutTheContainerSuffix() {
-        var owners = Map.of(0, "lab-worker-1-0", 1, "lab-worker-2-0", 2, "lab-worker-2", 3, "lab-worker-12-0");
-
-        assertThat(RebalanceExperiment.ownedBy(owners, "lab-worker-2")).containsExactly(1, 2);
-        assertThat(RebalanceExperiment.ownedBy(owners, "lab-worker-1")).containsExactly(0);
-        assertThat(RebalanceExperiment.ownedBy(owners, "lab-worker-3")).isEmpty();
-    }
-
-    @Test
-    void readsThePauseOfTheKilledWorkersPartitionsEvenWhenNoneMoved() {
-        var pauses = Map.of(0, 300L, 1, 4_200L, 2, 3_900L, 3, 250L);
-
-        assertThat(RebalanceExperiment.longestAmong(pauses, List.of(1, 2))).isEqualTo(4_200L);
-        assertThat(RebalanceExperiment.longestAmong(pauses, List.of(5))).isZero();
-        assertThat(RebalanceExperiment.longestAmong(pauses, List.of())).isZero();
-    }
 
     @Test
     void ordersEventsByTheTimeTheyStartWith() {

@@ -162,7 +162,6 @@ class SoakReportTests {
                 Duration.ZERO);
         var header = new ReportHeader(
                 "soak",
-                settings.parameters(),
                 Map.of("mode", "started by the lab"),
                 new Machine(2, 4096, "test CPU", "Linux", "JDK"),
                 Map.of("lab", "test"),

@@ -1,4 +1,4 @@
-package dev.orderpipeline.lab.soak;
+package dev.orderpipeline.lab.load;
 
 import java.time.Duration;
 

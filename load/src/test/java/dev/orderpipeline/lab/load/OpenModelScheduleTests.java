@@ -1,4 +1,4 @@
-package dev.orderpipeline.lab.soak;
+package dev.orderpipeline.lab.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

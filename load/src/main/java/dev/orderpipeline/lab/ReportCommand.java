@@ -1,0 +1,101 @@
+package dev.orderpipeline.lab;
+
+import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.pipeline.Database;
+import dev.orderpipeline.lab.report.LabReport;
+import dev.orderpipeline.lab.report.Machine;
+import dev.orderpipeline.lab.report.ReportHeader;
+import dev.orderpipeline.lab.report.ReportWriter;
+import dev.orderpipeline.lab.report.Versions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Help.Visibility;
+import picocli.CommandLine.Option;
+
+/**
+ * What every experiment command shares: the usage template (picocli's subclasses inherit these attributes and add
+ * their name and description), {@code --output}, the progress line, and the report folder written and printed at the
+ * end. A subclass runs its experiment in {@link #execute} and returns the report.
+ */
+@Command(
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        showDefaultValues = true,
+        mixinStandardHelpOptions = true,
+        versionProvider = LabVersion.class)
+public abstract class ReportCommand implements Callable<Integer> {
+
+    @Option(
+            order = 30,
+            names = "--output",
+            paramLabel = "DIR",
+            description = "Report folder; default: lab-results/<timestamp>-<command>.",
+            showDefaultValue = Visibility.NEVER)
+    @Nullable
+    Path output;
+
+    private Instant startedAt = Instant.now();
+
+    /** The machine's load average when the command started: other work on it shows in the figures. */
+    private String loadAtStart = "";
+
+    /** Runs the experiment and returns its report; the progress line closes after it. */
+    protected abstract LabReport execute(Progress progress);
+
+    /** {@code compare}, {@code ceiling}: the name its {@code @Command} gives it. */
+    protected final String name() {
+        return Objects.requireNonNull(getClass().getAnnotation(Command.class), "@Command")
+                .name();
+    }
+
+    @Override
+    public final Integer call() {
+        startedAt = Instant.now();
+        loadAtStart = loadAverage();
+        LabReport report;
+        try (var progress = Progress.toStandardError(name())) {
+            report = execute(progress);
+        }
+        var folder = output != null ? output : ReportWriter.defaultFolder(report.header());
+        ReportWriter.write(report, folder);
+        System.out.print(ReportWriter.console(report));
+        System.out.println();
+        System.out.println("Report: " + folder.toAbsolutePath().normalize().resolve(ReportWriter.HTML_FILE));
+        return 0;
+    }
+
+    /**
+     * The header every report starts with, finished now: what ran against {@code target} (plus the load average at
+     * start and end), on which machine, with which versions.
+     */
+    protected final ReportHeader header(
+            Map<String, String> target, @Nullable Path projectDirectory, @Nullable Database database) {
+        var described = new LinkedHashMap<>(target);
+        described.put("loadAverage", "at start " + loadAtStart + "; at end " + loadAverage());
+        return new ReportHeader(
+                name(),
+                described,
+                Machine.current(),
+                Versions.collect(projectDirectory, database),
+                startedAt,
+                Instant.now());
+    }
+
+    /** The 1, 5 and 15 minute load averages ({@code /proc/loadavg}), or n/a. */
+    static String loadAverage() {
+        try {
+            var fields = Files.readString(Path.of("/proc/loadavg")).strip().split(" ");
+            return fields[0] + " " + fields[1] + " " + fields[2];
+        } catch (IOException | RuntimeException ex) {
+            return "n/a";
+        }
+    }
+}

@@ -1,0 +1,182 @@
+package dev.orderpipeline.lab.backlog;
+
+import dev.orderpipeline.contract.Topics;
+import dev.orderpipeline.infra.AppProcess;
+import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.measure.ResourceSampler;
+import dev.orderpipeline.lab.pipeline.StackTarget;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * The stack a backlog experiment (drain, scale, rebalance) runs on, started without workers, and the steps each of
+ * its runs takes: workers joined, the group stable and warmed up; a backlog of its own; the offsets it starts from;
+ * the processes sampled; the results and the invariants read after it. Closing it stops the workers it started.
+ */
+public final class StackSession implements AutoCloseable {
+
+    /** Often enough for the CPU and RSS peaks, rare enough to cost the machine little during a long run. */
+    public static final Duration SAMPLING = Duration.ofMillis(500);
+
+    private static final Duration STABLE_TIMEOUT = Duration.ofMinutes(3);
+
+    private final StackTarget target;
+    private final Progress progress;
+    private final GroupWatch watch;
+    private final WorkerFleet fleet;
+
+    /**
+     * Where a run starts: the end offsets of the command and the result topics before its first command is sent.
+     */
+    public record Marks(Map<Integer, Long> commands, Map<Integer, Long> results) {
+
+        public Marks {
+            commands = Collections.unmodifiableSortedMap(new TreeMap<>(commands));
+            results = Collections.unmodifiableSortedMap(new TreeMap<>(results));
+        }
+    }
+
+    public StackSession(StackTarget target, Progress progress) {
+        this.target = target;
+        this.progress = progress;
+        watch = new GroupWatch(target.bootstrapServers());
+        fleet = new WorkerFleet(target);
+    }
+
+    public StackTarget target() {
+        return target;
+    }
+
+    public GroupWatch watch() {
+        return watch;
+    }
+
+    public WorkerFleet fleet() {
+        return fleet;
+    }
+
+    /**
+     * Starts workers with {@code arguments} until {@code members} are alive, waits until they are ready and the group
+     * is stable with them, then drains a warm-up of {@code warmup} commands, not timed.
+     */
+    public void join(String group, List<String> arguments, int members, int warmup, Duration timeout) {
+        var starting = new ArrayList<AppProcess>();
+        while (fleet.alive().size() + starting.size() < members) {
+            starting.add(fleet.start(arguments));
+        }
+        starting.forEach(fleet::awaitReady);
+        watch.awaitStable(group, members, STABLE_TIMEOUT);
+        warmUp(group, group + "-w" + members + "-warmup", warmup, timeout);
+    }
+
+    /**
+     * A backlog spread over all partitions, drained and thrown away, before a measured run: workers that just joined
+     * pay for class loading, JIT compilation and their first connections here rather than in the figures.
+     */
+    private void warmUp(String group, String tag, int commands, Duration timeout) {
+        if (commands <= 0) {
+            return;
+        }
+        var backlog = new BacklogWriter(target.database().dataSource())
+                .create(
+                        tag,
+                        new KeyDistribution.Uniform(1_000),
+                        commands,
+                        orders -> 2 * orders,
+                        tag.hashCode(),
+                        Progress.silent());
+        var start = watch.endOffsets(Topics.CHECKOUT_COMMANDS);
+        progress.phase("warm-up (not reported)", backlog.size());
+        CommandProducer.send(target.bootstrapServers(), backlog, false, Progress.silent());
+        new LagFollower(watch, group, Duration.ofMillis(250), true, false)
+                .follow(start, backlog.size(), System.nanoTime(), timeout, progress, (sample, consumed) -> {});
+    }
+
+    /**
+     * The orders of a run, in the database: products of {@code keys}, each stocked for twice the orders it got, so
+     * that the run measures deciding checkouts rather than running out; {@code tag} names them and seeds the spread.
+     */
+    public Backlog backlog(String tag, KeyDistribution keys, int commands) {
+        return new BacklogWriter(target.database().dataSource())
+                .create(
+                        tag,
+                        keys,
+                        commands,
+                        orders -> (int) Math.min(Integer.MAX_VALUE, 2L * orders),
+                        tag.hashCode(),
+                        progress);
+    }
+
+    /** The offsets a run starts from; take them before its first command is sent. */
+    public Marks mark() {
+        return new Marks(watch.endOffsets(Topics.CHECKOUT_COMMANDS), watch.endOffsets(Topics.CHECKOUT_RESULTS));
+    }
+
+    /** Samples the CPU and memory of the stack's processes, the workers alive now and the lab's own JVM. */
+    public ResourceSampler sample() {
+        var watched = new ArrayList<>(target.processes());
+        watched.addAll(fleet.watched());
+        watched.add(new ResourceSampler.Watched("lab", ProcessHandle.current().pid()));
+        return ResourceSampler.start(watched, target.database(), SAMPLING);
+    }
+
+    /**
+     * Sends the backlog on a thread of its own, {@code rate} commands per second (0: as fast as one producer can),
+     * keeping each record's timestamp for the end-to-end latency.
+     */
+    public CompletableFuture<CommandProducer.Sent> sendInBackground(Backlog backlog, int rate) {
+        return CompletableFuture.supplyAsync(
+                () -> CommandProducer.send(target.bootstrapServers(), backlog, rate, true, Progress.silent()),
+                task -> Thread.ofPlatform()
+                        .name("lab-backlog-producer")
+                        .daemon()
+                        .start(task));
+    }
+
+    /** What a send started by {@link #sendInBackground} did, once it is done. */
+    public static CommandProducer.Sent sent(CompletableFuture<CommandProducer.Sent> sending) {
+        try {
+            return sending.get();
+        } catch (ExecutionException ex) {
+            var cause = ex.getCause() == null ? ex : ex.getCause();
+            throw new IllegalStateException("sending the backlog failed: " + cause.getMessage(), cause);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", ex);
+        }
+    }
+
+    /**
+     * The run's results as checkout.results holds them since {@code from}.
+     *
+     * @param sentAtMillis per order index the command's record timestamp, or an empty array
+     */
+    public ResultsScan.Summary results(Marks from, Backlog backlog, long[] sentAtMillis) {
+        return ResultsScan.read(
+                target.bootstrapServers(),
+                from.results(),
+                watch.endOffsets(Topics.CHECKOUT_RESULTS),
+                backlog,
+                sentAtMillis);
+    }
+
+    /** The database's verdict on the run's products. */
+    public RunInvariants.Summary invariants(Backlog backlog) {
+        return RunInvariants.check(target.database().dataSource(), backlog.initialStock());
+    }
+
+    @Override
+    public void close() {
+        try {
+            fleet.close();
+        } finally {
+            watch.close();
+        }
+    }
+}

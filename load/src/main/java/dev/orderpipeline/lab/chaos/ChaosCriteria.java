@@ -1,0 +1,188 @@
+package dev.orderpipeline.lab.chaos;
+
+import static dev.orderpipeline.lab.chaos.ChaosJudge.seconds;
+import static dev.orderpipeline.lab.chaos.ChaosJudge.signedSeconds;
+
+import dev.orderpipeline.lab.chaos.ChaosJudge.Criterion;
+import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
+import dev.orderpipeline.lab.chaos.ChaosRun.Check;
+import dev.orderpipeline.lab.chaos.ChaosRun.PhaseFigures;
+import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
+import java.util.List;
+import java.util.Optional;
+
+/** The criteria every chaos run is judged by, whatever its faults; each gives one verdict. */
+final class ChaosCriteria {
+
+    /** In the order the report shows them; the faults' own criteria follow, then {@link #caughtUpAfterEveryFault}. */
+    static final List<Criterion> GENERAL = List.of(
+            ChaosCriteria::faultsCarriedOut,
+            ChaosCriteria::acceptedDecided,
+            ChaosCriteria::finalWithinDeadline,
+            ChaosCriteria::noDoubleDecrement,
+            ChaosCriteria::noDrift,
+            ChaosCriteria::noOversell,
+            ChaosCriteria::noDoublePayment,
+            ChaosCriteria::noCommandLost,
+            ChaosCriteria::noRealCommandDeadLettered,
+            ChaosCriteria::no500,
+            ChaosCriteria::retryAfterOnEvery503,
+            ChaosCriteria::retriedOnce);
+
+    private ChaosCriteria() {}
+
+    static Optional<Check> faultsCarriedOut(Findings findings) {
+        var faults = findings.evidence().faults();
+        var failed = faults.stream()
+                .filter(fault -> fault.failure() != null)
+                .map(fault -> fault.name() + ": " + fault.failure())
+                .toList();
+        var all = "all " + faults.size();
+        return check(
+                "every fault carried out as planned",
+                all,
+                failed.isEmpty() ? all : String.join("; ", failed),
+                failed.isEmpty());
+    }
+
+    static Optional<Check> acceptedDecided(Findings findings) {
+        var acceptance = findings.acceptance();
+        return check(
+                "every checkout that got a 202 is decided (COMPLETED or REJECTED)",
+                "0 not decided",
+                acceptance.notDecided() + " not decided of " + acceptance.accepted() + " accepted",
+                acceptance.notDecided() == 0 && acceptance.accepted() > 0);
+    }
+
+    static Optional<Check> finalWithinDeadline(Findings findings) {
+        var acceptance = findings.acceptance();
+        return check(
+                "every accepted checkout final within "
+                        + findings.settings().finalDeadline().toSeconds()
+                        + " s of the end of the faults (or of its 202, if later)",
+                "0 late",
+                findings.late() + " late; last decision of a checkout accepted before the end: "
+                        + signedSeconds(acceptance.lastDecisionAfterFaults()) + " after it; longest 202 to final "
+                        + seconds(acceptance.maxTimeToFinal()),
+                acceptance.notDecided() == 0 && findings.late() == 0);
+    }
+
+    static Optional<Check> noDoubleDecrement(Findings findings) {
+        var processed = findings.sumOverBooks(ProductBooks::processedRows);
+        var decided = findings.sumOverBooks(ProductBooks::decided);
+        var disagreeing = findings.sumOverBooks(ProductBooks::processedDisagreeing);
+        return check(
+                "no double decrement: one idempotency row per decided order, with its outcome",
+                "rows = decided orders, 0 disagreeing",
+                processed + " rows, " + decided + " decided orders, " + disagreeing + " disagreeing",
+                processed == decided && disagreeing == 0);
+    }
+
+    static Optional<Check> noDrift(Findings findings) {
+        var books = findings.books();
+        var drifting = books.stream().filter(book -> book.drift() != 0).count();
+        var all = "drift 0 for all " + books.size();
+        return check(
+                "stock + units sold = initial stock, per product (drift)",
+                all,
+                drifting == 0
+                        ? all
+                        : drifting + " products drift: "
+                                + books.stream()
+                                        .map(book -> Long.toString(book.drift()))
+                                        .toList(),
+                drifting == 0);
+    }
+
+    static Optional<Check> noOversell(Findings findings) {
+        var oversold = findings.books().stream().filter(ProductBooks::oversold).count();
+        return check("no oversell", "0 products oversold", oversold + " products oversold", oversold == 0);
+    }
+
+    static Optional<Check> noDoublePayment(Findings findings) {
+        var doublePayments = findings.sumOverBooks(ProductBooks::doublePayments);
+        var dangling = findings.sumOverBooks(ProductBooks::paymentsWithoutCompletion);
+        var payments = findings.sumOverBooks(ProductBooks::payments);
+        var completed = findings.sumOverBooks(ProductBooks::completed);
+        return check(
+                "no double payment; one payment per completed order",
+                "0 double, 0 without completion, payments = completed",
+                doublePayments + " double, " + dangling + " without completion, " + payments + " payments for "
+                        + completed + " completed",
+                doublePayments == 0 && dangling == 0 && payments == completed);
+    }
+
+    static Optional<Check> noCommandLost(Findings findings) {
+        var topics = findings.topics();
+        return check(
+                "no command lost between the command topic and the database",
+                "0 orders in the topic not decided",
+                topics.commandOrdersNotDecided() + " of " + topics.commandOrders() + " orders in the topic not decided",
+                topics.commandOrdersNotDecided() == 0);
+    }
+
+    static Optional<Check> noRealCommandDeadLettered(Findings findings) {
+        var topics = findings.topics();
+        var perPhase = findings.phases().stream()
+                .filter(phase -> phase.validDeadLettered() != null && phase.validDeadLettered() > 0)
+                .map(phase -> phase.name() + ": " + phase.validDeadLettered())
+                .toList();
+        var reasons = topics.untaggedReasons().keySet();
+        return check(
+                "no real command dead-lettered",
+                "0",
+                topics.untaggedDeadLetters()
+                        + (perPhase.isEmpty() ? "" : " [" + String.join(", ", perPhase) + "]")
+                        + (reasons.isEmpty() ? "" : " (" + String.join(", ", reasons) + ")"),
+                topics.untaggedDeadLetters() == 0);
+    }
+
+    static Optional<Check> no500(Findings findings) {
+        var serverErrors = findings.sumOverPhases(PhaseFigures::serverErrors);
+        return check("the API never answers 500 (a 500 is a bug)", "0", Long.toString(serverErrors), serverErrors == 0);
+    }
+
+    static Optional<Check> retryAfterOnEvery503(Findings findings) {
+        var without = findings.sumOverPhases(PhaseFigures::unavailableWithoutRetryAfter);
+        var unavailable = findings.sumOverPhases(phase -> phase.count("503"));
+        return check(
+                "every 503 carries Retry-After", "0 without", without + " without, of " + unavailable, without == 0);
+    }
+
+    /** Only for a run with retries. */
+    static Optional<Check> retriedOnce(Findings findings) {
+        var retries = findings.retries();
+        if (retries.ordersRetried() == 0) {
+            return Optional.empty();
+        }
+        var once = retries.retriedPaidMoreThanOnce() == 0 && retries.retriedProcessedMoreThanOnce() == 0;
+        var succeeded = retries.endedUnavailable() == 0 && retries.endedOther() == 0;
+        return check(
+                "a retried checkout succeeds after recovery, and takes effect once",
+                "every retried order ends 202 (or 409: decided from an earlier attempt), none paid or recorded twice",
+                retries.endedAccepted() + " × 202, " + retries.endedConflict() + " × 409, "
+                        + retries.endedUnavailable() + " still 503, " + retries.endedOther() + " other; "
+                        + retries.retriedPaidMoreThanOnce() + " paid twice, "
+                        + retries.retriedProcessedMoreThanOnce() + " recorded twice",
+                once && succeeded);
+    }
+
+    /** The last criterion of every run. */
+    static Optional<Check> caughtUpAfterEveryFault(Findings findings) {
+        var stuck = findings.phases().stream()
+                .filter(phase -> phase.fault() != null && phase.caughtUpAfter() == null)
+                .map(PhaseFigures::name)
+                .toList();
+        return check(
+                "the pipeline catches up after every fault",
+                "every accepted checkout decided after each fault",
+                stuck.isEmpty()
+                        ? "after all " + findings.evidence().faults().size()
+                        : "not after " + String.join(", ", stuck),
+                stuck.isEmpty());
+    }
+
+    static Optional<Check> check(String what, String expected, String measured, boolean holds) {
+        return Optional.of(new Check(what, expected, measured, holds));
+    }
+}

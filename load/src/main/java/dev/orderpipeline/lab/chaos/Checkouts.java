@@ -1,0 +1,195 @@
+package dev.orderpipeline.lab.chaos;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The load's checkouts as the judge sees them: per prepared order, when it was first accepted (202) and when the
+ * database says it was decided; and what follows from those times alone.
+ */
+final class Checkouts {
+
+    /**
+     * One prepared order.
+     *
+     * @param order the order
+     * @param acceptedAt when its first 202 came, seconds since the start; NaN if it never got one
+     * @param decidedAt when its decision was committed; NaN if it was not decided
+     */
+    record Checkout(PreparedOrder order, double acceptedAt, double decidedAt) {
+
+        boolean accepted() {
+            return !Double.isNaN(acceptedAt);
+        }
+
+        boolean decided() {
+            return !Double.isNaN(decidedAt);
+        }
+
+        /** From the 202 to the decision; NaN unless both happened. */
+        double toFinal() {
+            return Math.max(0, decidedAt - acceptedAt);
+        }
+    }
+
+    /** A decision, or an accept, in one product's sweep for stalls. */
+    private record Event(double at, boolean decision, boolean endsWait) {}
+
+    private final List<Checkout> all;
+    private final double[] decisionTimes;
+    private final double[] acceptTimes;
+
+    Checkouts(List<PreparedOrder> orders, List<Attempt> attempts, Map<UUID, Double> decidedAt) {
+        var firstAccept = new double[orders.size()];
+        Arrays.fill(firstAccept, Double.NaN);
+        attempts.stream().filter(Attempt::accepted).forEach(attempt -> {
+            var current = firstAccept[attempt.order()];
+            if (Double.isNaN(current) || attempt.answeredAt() < current) {
+                firstAccept[attempt.order()] = attempt.answeredAt();
+            }
+        });
+        all = new ArrayList<>(orders.size());
+        for (var index = 0; index < orders.size(); index++) {
+            var order = orders.get(index);
+            all.add(new Checkout(order, firstAccept[index], decidedAt.getOrDefault(order.orderId(), Double.NaN)));
+        }
+        decisionTimes = decidedAt.values().stream()
+                .mapToDouble(Double::doubleValue)
+                .sorted()
+                .toArray();
+        acceptTimes = attempts.stream()
+                .filter(Attempt::accepted)
+                .mapToDouble(Attempt::answeredAt)
+                .sorted()
+                .toArray();
+    }
+
+    /** By order index. */
+    List<Checkout> all() {
+        return all;
+    }
+
+    Checkout get(int index) {
+        return all.get(index);
+    }
+
+    /** Every decision of the run's orders, in time order. */
+    double[] decisionTimes() {
+        return decisionTimes;
+    }
+
+    /** Seconds from {@code time} to the first decision at or after it; NaN if none. */
+    double firstDecisionAfter(double time) {
+        return firstAtOrAfter(decisionTimes, time);
+    }
+
+    /** Seconds from {@code time} to the first 202 at or after it; NaN if none. */
+    double firstAcceptAfter(double time) {
+        return firstAtOrAfter(acceptTimes, time);
+    }
+
+    /** Seconds after {@code end} until every checkout accepted before it was decided; NaN if some never was. */
+    double caughtUpAfter(double end) {
+        var latest = end;
+        for (var checkout : all) {
+            if (!checkout.accepted() || checkout.acceptedAt() > end) {
+                continue;
+            }
+            if (!checkout.decided()) {
+                return Double.NaN;
+            }
+            latest = Math.max(latest, checkout.decidedAt());
+        }
+        return latest - end;
+    }
+
+    /** Accepted checkouts decided more than {@code deadline} seconds after their 202 or {@code faultsEnd}. */
+    long late(double faultsEnd, double deadline) {
+        return all.stream()
+                .filter(checkout -> checkout.accepted() && checkout.decided())
+                .filter(checkout -> checkout.decidedAt() - Math.max(checkout.acceptedAt(), faultsEnd) > deadline)
+                .count();
+    }
+
+    /**
+     * The longest time within {@code window} that any of {@code products} had an accepted checkout waiting and saw
+     * no decision; NaN if none waited.
+     */
+    double longestStall(TimeWindow window, int products) {
+        var longest = Double.NaN;
+        for (var product = 0; product < products; product++) {
+            longest = max(longest, productStall(window, product));
+        }
+        return longest;
+    }
+
+    /** A sweep over one product's accepts and decisions. */
+    private double productStall(TimeWindow window, int product) {
+        var events = new ArrayList<Event>();
+        var waiting = 0;
+        for (var checkout : all) {
+            if (checkout.order().product() != product) {
+                continue;
+            }
+            var accept = checkout.acceptedAt();
+            var decision = checkout.decidedAt();
+            if (checkout.decided() && decision >= window.from() && decision <= window.to()) {
+                events.add(new Event(decision, true, checkout.accepted() && accept < decision));
+            }
+            if (!checkout.accepted() || (checkout.decided() && decision <= accept)) {
+                continue;
+            }
+            if (accept < window.from()) {
+                waiting += !checkout.decided() || decision > window.from() ? 1 : 0;
+            } else if (accept <= window.to()) {
+                events.add(new Event(accept, false, false));
+            }
+        }
+        // at the same instant a decision comes before an accept
+        events.sort(Comparator.comparingDouble(Event::at).thenComparing(Event::decision, Comparator.reverseOrder()));
+        var longest = Double.NaN;
+        var lastProgress = window.from();
+        for (var event : events) {
+            if (event.decision()) {
+                longest = waiting > 0 ? max(longest, event.at() - lastProgress) : longest;
+                lastProgress = event.at();
+                waiting -= event.endsWait() ? 1 : 0;
+            } else {
+                lastProgress = waiting == 0 ? event.at() : lastProgress;
+                waiting++;
+            }
+        }
+        return waiting > 0 ? max(longest, window.to() - lastProgress) : longest;
+    }
+
+    private static double firstAtOrAfter(double[] sorted, double time) {
+        var index = Arrays.binarySearch(sorted, time);
+        if (index < 0) {
+            index = -index - 1;
+        }
+        return index < sorted.length ? sorted[index] - time : Double.NaN;
+    }
+
+    /** The larger of two values, NaN standing for none. */
+    static double max(double current, double value) {
+        return Double.isNaN(current) ? value : Double.isNaN(value) ? current : Math.max(current, value);
+    }
+
+    /**
+     * A stretch of the run, seconds since the start.
+     *
+     * @param from its start, included
+     * @param to its end, excluded unless {@code open}
+     * @param open whether it is the last one, which takes whatever came after its end too
+     */
+    record TimeWindow(double from, double to, boolean open) {
+
+        boolean contains(double time) {
+            return time >= from && (open || time < to);
+        }
+    }
+}

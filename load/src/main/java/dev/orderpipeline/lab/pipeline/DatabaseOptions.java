@@ -1,0 +1,102 @@
+package dev.orderpipeline.lab.pipeline;
+
+import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Help.Visibility;
+import picocli.CommandLine.Option;
+
+/**
+ * Options every lab command that touches a database shares: a database that runs already, or a server to create the
+ * lab's own on (otherwise the lab starts an embedded one), and the directories the lab works in.
+ */
+public final class DatabaseOptions {
+
+    @Option(
+            order = 41,
+            names = "--database-url",
+            paramLabel = "JDBC-URL",
+            description = "A database that runs already: with --api-url the pipeline's, for the invariants and session"
+                    + " counts (without it the lab asks order-api's invariants endpoint); for ceiling, the one it runs"
+                    + " on.")
+    @Nullable
+    String databaseUrl;
+
+    @Option(order = 42, names = "--database-user", paramLabel = "USER", description = "User for --database-url.")
+    String databaseUser = "postgres";
+
+    @Option(
+            order = 43,
+            names = "--database-password",
+            paramLabel = "PASSWORD",
+            description = "Password for --database-url; default: $ORDERPIPELINE_DATABASE_PASSWORD.",
+            defaultValue = "${env:ORDERPIPELINE_DATABASE_PASSWORD}",
+            showDefaultValue = Visibility.NEVER)
+    @Nullable
+    String databasePassword;
+
+    @Option(
+            order = 44,
+            names = "--database-server",
+            paramLabel = "JDBC-URL",
+            description = "A PostgreSQL server to run on instead of an embedded one (a database it may run CREATE"
+                    + " DATABASE from, e.g. jdbc:postgresql://127.0.0.1:5432/postgres): the lab drops and creates a"
+                    + " database of its own there at each start (" + TargetOptions.LAB_DATABASE + "; the ceiling's "
+                    + CEILING_DATABASE + "). The embedded server runs without fsync: durable figures need a server"
+                    + " like this one.")
+    @Nullable
+    String databaseServer;
+
+    /** The database the ceiling creates afresh on a {@code --database-server}. */
+    public static final String CEILING_DATABASE = "orderpipeline_ceiling";
+
+    @Option(
+            order = 48,
+            names = "--project-dir",
+            paramLabel = "DIR",
+            defaultValue = "${sys:lab.projectDir:-.}",
+            description = "Repository root: the apps run from order-api/target and checkout-worker/target below it,"
+                    + " the report's versions are read there; bin/lab sets it.",
+            showDefaultValue = Visibility.NEVER)
+    Path projectDirectory = Path.of(".");
+
+    @Option(
+            order = 49,
+            names = "--work-dir",
+            paramLabel = "DIR",
+            description = "Data and logs of the processes the lab starts, emptied at each start;"
+                    + " default: .lab/lab below the project directory.",
+            showDefaultValue = Visibility.NEVER)
+    @Nullable
+    Path workDirectory;
+
+    public Path projectDirectory() {
+        return projectDirectory.toAbsolutePath().normalize();
+    }
+
+    /** Where the processes the lab starts keep their data and logs. */
+    public Path workDirectory() {
+        return workDirectory != null
+                ? workDirectory.toAbsolutePath().normalize()
+                : projectDirectory().resolve(".lab").resolve("lab");
+    }
+
+    /** {@code --database-url} with its user and password; {@code null} when not given. */
+    public @Nullable Database given() {
+        return databaseUrl == null ? null : new Database(databaseUrl, databaseUser, databasePassword);
+    }
+
+    public @Nullable String server() {
+        return databaseServer;
+    }
+
+    /** The database {@code name} dropped and created afresh on {@code --database-server}. */
+    public Database recreate(String server, String name) {
+        return new Database(
+                FreshDatabase.recreate(server, databaseUser, databasePassword, name), databaseUser, databasePassword);
+    }
+
+    /** What the lab starts on that server: the database {@code name}, with the given user and password. */
+    public dev.orderpipeline.infra.StackConfig.Database.Server onServer(String server, String name) {
+        return new dev.orderpipeline.infra.StackConfig.Database.Server(server, databaseUser, databasePassword, name);
+    }
+}

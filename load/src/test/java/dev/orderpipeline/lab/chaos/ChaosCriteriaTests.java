@@ -1,0 +1,149 @@
+package dev.orderpipeline.lab.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.orderpipeline.lab.chaos.ChaosRun.Check;
+import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ChaosCriteriaTests {
+
+    private final ChaosFixtures run = new ChaosFixtures();
+
+    @Test
+    void judgesTheCriteriaOfAFaultOnlyWhenTheRunInjectedIt() {
+        run.checkout(0, 5.0, "202", 5.1);
+        run.fault(FaultKind.WORKER_KILL, "kill -9 #1", 10, 20);
+        run.soundBooks();
+
+        var judged = ChaosJudge.judge(run.evidence(ChaosFixtures.settings(FaultKind.WORKER_KILL), 30));
+
+        assertThat(judged.checks())
+                .extracting(Check::what)
+                .noneMatch(what -> what.contains("poison") || what.contains("broker"))
+                .last()
+                .isEqualTo("the pipeline catches up after every fault");
+    }
+
+    @Test
+    void failsThePoisonCriteriaWhenARecordIsMissingFromTheDeadLetterTopicAndNoDecoyWasRead() {
+        run.checkout(0, 5.0, "202", 5.1);
+        run.fault(FaultKind.POISON, "poison records", 10, 11);
+        run.soundBooks();
+        run.poison.add(new ChaosRun.PoisonFigures(PoisonKind.INVALID_JSON, 2, 1, java.util.Map.of("bad", 1L), 1.0));
+
+        var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(FaultKind.POISON), 30));
+
+        assertThat(Poison.deadLetteredWithReason(findings))
+                .get()
+                .satisfies(check -> assertThat(check.measured()).isEqualTo("1 of 2, 0 without reason"))
+                .extracting(Check::holds)
+                .isEqualTo(false);
+        assertThat(Poison.decoysUntouched(findings))
+                .get()
+                .extracting(Check::holds)
+                .isEqualTo(false);
+    }
+
+    @Test
+    void failsTheBrokerCriterionWhenTheOutageAnswered500() {
+        run.checkout(0, 5.0, "202", 5.1);
+        run.checkout(1, 12.0, "503", null);
+        run.checkout(1, 13.0, "500", null);
+        run.fault(FaultKind.BROKER_RESTART, "broker restart", 10, 20);
+        run.soundBooks();
+
+        var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(FaultKind.BROKER_RESTART), 30));
+
+        assertThat(BrokerRestart.unavailableWhileDown(findings))
+                .get()
+                .satisfies(check -> assertThat(check.measured()).startsWith("1 × 503, 1 × other 5xx"))
+                .extracting(Check::holds)
+                .isEqualTo(false);
+    }
+
+    @Test
+    void namesTheDriftOfEveryProductWhenOneDrifts() {
+        run.checkout(0, 5.0, "202", 5.1);
+        run.soundBooks();
+        var sound = run.books.getFirst();
+        run.books = List.of(sound, withDrift(run.books.get(1), 3));
+
+        var check = ChaosCriteria.noDrift(ChaosJudge.findings(run.evidence(ChaosFixtures.settings(), 30)))
+                .orElseThrow();
+
+        assertThat(check.holds()).isFalse();
+        assertThat(check.measured()).isEqualTo("1 products drift: [0, 3]");
+    }
+
+    @Test
+    void requiresOnePaymentPerCompletedOrder() {
+        run.checkout(0, 5.0, "202", 5.1);
+        run.soundBooks();
+        var book = run.books.getFirst();
+        run.books = List.of(new ProductBooks(
+                book.productId(),
+                book.initialStock(),
+                book.stockLeft(),
+                book.completed(),
+                book.completedQuantity(),
+                0,
+                0,
+                0,
+                false,
+                0,
+                0,
+                book.payments() + 1,
+                book.decided(),
+                book.processedRows(),
+                0,
+                0));
+
+        var check = ChaosCriteria.noDoublePayment(ChaosJudge.findings(run.evidence(ChaosFixtures.settings(), 30)))
+                .orElseThrow();
+
+        assertThat(check.holds()).isFalse();
+        assertThat(check.measured()).isEqualTo("0 double, 0 without completion, 2 payments for 1 completed");
+    }
+
+    @Test
+    void judgesRetriesOnlyInARunThatHadAny() {
+        run.checkout(0, 5.0, "202", 5.1);
+        run.soundBooks();
+
+        var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(), 30));
+
+        assertThat(ChaosCriteria.retriedOnce(findings)).isEmpty();
+    }
+
+    @Test
+    void plansTheLoadFromWhatEachFaultSaysItTakes() {
+        var settings = ChaosFixtures.settings(FaultKind.WORKER_KILL, FaultKind.BROKER_RESTART, FaultKind.POISON);
+
+        // warm-up 5 s; a kill 50 s + recovery 5 s; broker 15 s + down 10 s + recovery; poison 10 s + recovery
+        assertThat(settings.plannedLoad()).isEqualTo(Duration.ofSeconds(5 + 55 + 30 + 15));
+        assertThat(settings.plannedCheckouts()).isEqualTo(100 * 105);
+    }
+
+    private static ProductBooks withDrift(ProductBooks book, long drift) {
+        return new ProductBooks(
+                book.productId(),
+                book.initialStock(),
+                book.stockLeft(),
+                book.completed(),
+                book.completedQuantity(),
+                book.rejected(),
+                book.rejectedOutOfStock(),
+                drift,
+                false,
+                0,
+                0,
+                book.payments(),
+                book.decided(),
+                book.processedRows(),
+                0,
+                0);
+    }
+}

@@ -1,0 +1,35 @@
+package dev.orderpipeline.lab.scale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.orderpipeline.lab.backlog.LagTimeline;
+import dev.orderpipeline.lab.backlog.OffsetSample;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ScaleCellTests {
+
+    /** Three partitions, earlier runs' records before the start; a hot key sends most of the backlog to partition 0. */
+    private static final LagTimeline TIMELINE = new LagTimeline(
+            Map.of(0, 100L, 1, 0L, 2, 50L),
+            List.of(
+                    new OffsetSample(0, Map.of(0, 400L, 1, 0L, 2, 150L), Map.of(0, 100L, 2, 50L), Map.of()),
+                    new OffsetSample(500, Map.of(0, 400L, 1, 0L, 2, 150L), Map.of(0, 250L, 2, 150L), Map.of()),
+                    new OffsetSample(1250, Map.of(0, 400L, 1, 0L, 2, 150L), Map.of(0, 400L, 2, 150L), Map.of())));
+
+    @Test
+    void countsEachPartitionsRecordsFromTheRunsStartNotFromZero() {
+        assertThat(ScaleCell.recordsPerPartition(TIMELINE)).containsExactly(300L, 0L, 100L);
+    }
+
+    @Test
+    void turnsEverySampleIntoTheLagOfEachPartitionInPartitionOrder() {
+        var points = ScaleCell.lagPoints(TIMELINE);
+
+        assertThat(points).extracting(ScaleCell.LagPoint::seconds).containsExactly(0.0, 0.5, 1.25);
+        assertThat(points)
+                .extracting(ScaleCell.LagPoint::lagByPartition)
+                .containsExactly(List.of(300L, 0L, 100L), List.of(150L, 0L, 0L), List.of(0L, 0L, 0L));
+    }
+}
