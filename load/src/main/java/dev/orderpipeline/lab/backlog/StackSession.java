@@ -67,7 +67,8 @@ public final class StackSession implements AutoCloseable {
      */
     public void join(String group, List<String> arguments, int members, int warmup, Duration timeout) {
         var starting = new ArrayList<AppProcess>();
-        while (fleet.alive().size() + starting.size() < members) {
+        // counted before the first start: a worker just started is alive already
+        for (var missing = members - fleet.alive().size(); missing > 0; missing--) {
             starting.add(fleet.start(arguments));
         }
         starting.forEach(fleet::awaitReady);
