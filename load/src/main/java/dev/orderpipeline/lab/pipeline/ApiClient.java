@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.SequencedMap;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -94,6 +95,21 @@ public final class ApiClient {
         var body = Map.of("productId", productId.toString(), "quantity", quantity);
         var response = send(post("/api/orders", userAuthorization(userId), JSON.writeValueAsString(body)));
         return id(expect(response, 201, "creating an order"));
+    }
+
+    /**
+     * Creates a cart of {@code userId}, one line per product in the map's order, and returns the order's id.
+     *
+     * @param lines product to units, in line order
+     */
+    public UUID createCart(String userId, SequencedMap<UUID, Integer> lines) {
+        var body = Map.of(
+                "lines",
+                lines.entrySet().stream()
+                        .map(line -> Map.of("productId", line.getKey().toString(), "quantity", line.getValue()))
+                        .toList());
+        var response = send(post("/api/orders", userAuthorization(userId), JSON.writeValueAsString(body)));
+        return id(expect(response, 201, "creating a cart"));
     }
 
     /**
