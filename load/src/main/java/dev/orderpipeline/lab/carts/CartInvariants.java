@@ -1,63 +1,67 @@
 package dev.orderpipeline.lab.carts;
 
-import java.util.Collections;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * The invariant columns of a carts table, taken from the database's verdict on the run's products and carts and
- * from nothing the clients were told.
+ * The database's verdict on a carts run: each product's books as the invariants module's checker reads them (which
+ * also judges the carts that have a line of the product), and how the run's carts ended. Never what the clients were
+ * told.
  *
- * @param products each product's books
- * @param completed carts COMPLETED
- * @param rejected carts REJECTED
- * @param rejectionsByReason rejected carts by reason
- * @param completedNotAllSold completed carts with a line that is not SOLD
- * @param rejectedHolding rejected carts with a line still RESERVED or SOLD
- * @param heldOnceFinal units held (RESERVED or RELEASING lines) although every cart is final
- * @param doublePayments carts paid more than once
- * @param paymentsWithoutCompletion payments of carts that are not COMPLETED
- * @param notFinal carts neither COMPLETED nor REJECTED
- * @param holds every invariant holds
- * @param violations the ones that do not, in words
+ * @param products each product's books and the checker's verdict on it, in the run's product order
+ * @param outcomes how the run's carts ended
  */
-public record CartInvariants(
-        List<ProductBooks> products,
-        long completed,
-        long rejected,
-        Map<String, Long> rejectionsByReason,
-        long completedNotAllSold,
-        long rejectedHolding,
-        long heldOnceFinal,
-        long doublePayments,
-        long paymentsWithoutCompletion,
-        long notFinal,
-        boolean holds,
-        List<String> violations) {
+public record CartInvariants(List<ProductBooks> products, CartOutcomes outcomes) {
 
     public CartInvariants {
         products = List.copyOf(products);
-        rejectionsByReason = Collections.unmodifiableMap(new TreeMap<>(rejectionsByReason));
-        violations = List.copyOf(violations);
     }
 
     /**
-     * One product's books after a run: stock + sold + held == initial when none was lost or made up.
+     * One product's books after a run and the checker's verdict on it and on the carts with a line of it.
      *
      * @param productId the product
      * @param initialStock units it started with
      * @param stockLeft units in stock now
-     * @param sold units of SOLD lines (and of completed single-product orders, which a carts run has none of)
-     * @param held units of RESERVED and RELEASING lines
+     * @param sold units sold (SOLD lines)
+     * @param held units held (RESERVED and RELEASING lines)
+     * @param heldOnceFinal units held although every order of the product is final: a release that never came
+     * @param violations the rules that do not hold, in the checker's words
      */
-    public record ProductBooks(UUID productId, int initialStock, long stockLeft, long sold, long held) {
+    public record ProductBooks(
+            UUID productId,
+            int initialStock,
+            long stockLeft,
+            long sold,
+            long held,
+            long heldOnceFinal,
+            List<String> violations) {
 
-        /** stock + sold + held - initial: zero when the books are exact. */
+        public ProductBooks {
+            violations = List.copyOf(violations);
+        }
+
+        /** stock + sold + held - initial: zero when no unit was lost or made up. */
         public long drift() {
             return stockLeft + sold + held - initialStock;
         }
+    }
+
+    /** Every rule holds for every product (the checker counts a cart not final as a violation). */
+    public boolean holds() {
+        return violations().isEmpty();
+    }
+
+    /** The rules that do not hold, each product's named by its place in the run (product 1, 2, ...). */
+    public List<String> violations() {
+        var violations = new ArrayList<String>();
+        for (var index = 0; index < products.size(); index++) {
+            for (var violation : products.get(index).violations()) {
+                violations.add("product " + (index + 1) + ": " + violation);
+            }
+        }
+        return List.copyOf(violations);
     }
 
     public long initialStock() {
@@ -76,7 +80,11 @@ public record CartInvariants(
         return products.stream().mapToLong(ProductBooks::held).sum();
     }
 
-    /** Products whose books are off. */
+    public long heldOnceFinal() {
+        return products.stream().mapToLong(ProductBooks::heldOnceFinal).sum();
+    }
+
+    /** Products whose stock + sold + held differs from their initial stock. */
     public long productsOff() {
         return products.stream().filter(books -> books.drift() != 0).count();
     }

@@ -89,9 +89,7 @@ public final class CartsCommand extends LabCommand {
                         .toList(),
                 Duration.ofSeconds(finalTimeoutSeconds),
                 warmup);
-        var outcome = new CartsExperiment(
-                        target, settings, CartVerdicts.judge(target), CartVerdicts::aborted, progress, results)
-                .run();
+        var outcome = new CartsExperiment(target, settings, progress, results).run();
         return new CartsReport(header(target), settings, outcome.runs(), outcome.skipped());
     }
 }

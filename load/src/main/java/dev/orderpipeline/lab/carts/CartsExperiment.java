@@ -1,7 +1,6 @@
 package dev.orderpipeline.lab.carts;
 
 import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.pipeline.ApiClient;
 import dev.orderpipeline.lab.pipeline.Database;
 import dev.orderpipeline.lab.pipeline.Orders;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
@@ -44,25 +43,16 @@ public final class CartsExperiment {
     private final Target target;
     private final Database database;
     private final CartsSettings settings;
-    private final CartJudge judge;
-    private final AbortedTransactions aborted;
     private final Progress progress;
     private final @Nullable ResultsListener results;
 
     /**
-     * @param judge the database's verdict on a run's products and carts
-     * @param aborted order-api's count of the transactions its lab aborted and retried
      * @param results the lab's consumer of checkout results, for the saga's decision times; {@code null}: the
      *     database is polled for them instead
      * @throws IllegalArgumentException when the lab has no access to the target's database: carts are judged there
      */
     public CartsExperiment(
-            Target target,
-            CartsSettings settings,
-            CartJudge judge,
-            AbortedTransactions aborted,
-            Progress progress,
-            @Nullable ResultsListener results) {
+            Target target, CartsSettings settings, Progress progress, @Nullable ResultsListener results) {
         var database = target.database();
         if (database == null) {
             throw new IllegalArgumentException("carts are judged in the database: give --database-url with --api-url");
@@ -70,8 +60,6 @@ public final class CartsExperiment {
         this.target = target;
         this.database = database;
         this.settings = settings;
-        this.judge = judge;
-        this.aborted = aborted;
         this.progress = progress;
         this.results = results;
     }
@@ -101,8 +89,8 @@ public final class CartsExperiment {
                     Locale.ROOT,
                     "%s: completed %d, rejected %d, %.1f carts/s, p99 %.0f ms, aborted %s, deadlocks %s%s",
                     strategy,
-                    run.invariants().completed(),
-                    run.invariants().rejected(),
+                    run.invariants().outcomes().completed(),
+                    run.invariants().outcomes().rejected(),
                     run.burst().decidedPerSecond(),
                     run.burst().toDecision().p99Ms(),
                     run.abortedTransactions(),
@@ -141,7 +129,7 @@ public final class CartsExperiment {
         }
         var deadlocks = new Deadlocks(database.dataSource());
         var deadlocksBefore = deadlocks.settled();
-        var abortedBefore = aborted.count(apis, strategy);
+        var abortedBefore = AbortedTransactions.count(apis, strategy);
 
         progress.phase(label + " checkout", carts);
         var checkoutName = CartStrategies.checkoutName(strategy);
@@ -159,7 +147,8 @@ public final class CartsExperiment {
         }
         progress.phase(label + " waiting for final", carts);
         var deadline = System.nanoTime() + settings.finalTimeout().toNanos();
-        var seenFinal = new DecisionWatch(database.dataSource(), POLL).await(orders, unanswered, deadline);
+        var cartOrders = new CartOrders(database.dataSource());
+        var seenFinal = cartOrders.awaitDecided(orders, unanswered, deadline, POLL);
         var finalTimedOut = carts - seenFinal.size() > unanswered;
         Map<UUID, Long> heard = Map.of();
         if (listener != null) {
@@ -188,14 +177,14 @@ public final class CartsExperiment {
         }
         var burst = BurstFigures.of(release.releasedAt(), checkouts);
         var deadlocksDuring = deadlocks.settled() - deadlocksBefore;
-        var abortedAfter = aborted.count(apis, strategy);
+        var abortedAfter = AbortedTransactions.count(apis, strategy);
         var abortedDuring = abortedBefore == null || abortedAfter == null ? null : abortedAfter - abortedBefore;
-        var invariants = judge.judge(initialStock, orders);
+        var invariants = new CartInvariants(ProductVerdicts.read(database, initialStock), cartOrders.outcomes(orders));
         if (finalTimedOut) {
             log.warn(
                     "{}: {} carts still open after {} s; the report counts them as not final",
                     label,
-                    invariants.notFinal(),
+                    invariants.outcomes().notFinal(),
                     settings.finalTimeout().toSeconds());
         }
         return new CartRun(
@@ -224,21 +213,5 @@ public final class CartsExperiment {
                 return;
             }
         }
-    }
-
-    /** The database's verdict on a run: its products (with the stock they started with) and its carts. */
-    @FunctionalInterface
-    public interface CartJudge {
-        CartInvariants judge(Map<UUID, Integer> initialStock, List<UUID> carts);
-    }
-
-    /**
-     * order-api's running count of the transactions its lab aborted and retried for a strategy, summed over the
-     * replicas; {@code null} when it has none for it.
-     */
-    @FunctionalInterface
-    public interface AbortedTransactions {
-        @Nullable
-        Long count(List<ApiClient> apis, String strategy);
     }
 }

@@ -179,6 +179,16 @@ public final class ApiClient {
                 json.path("paymentsWithoutCompletion").asLong());
     }
 
+    /** The replica's meters in Prometheus' text format ({@code /actuator/prometheus}). */
+    public String metrics() {
+        var request = HttpRequest.newBuilder(URI.create(baseUrl + "/actuator/prometheus"))
+                .timeout(requestTimeout)
+                .header("Authorization", adminAuthorization())
+                .GET()
+                .build();
+        return expect(send(request), 200, "reading the metrics").body();
+    }
+
     /** The production checkout for the pipeline; the lab's, which names its strategy, for the others. */
     private static String checkoutPath(UUID orderId, String strategy, @Nullable Integer delayMillis) {
         var path = "/api/orders/" + orderId + "/checkout";

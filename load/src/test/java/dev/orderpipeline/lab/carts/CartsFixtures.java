@@ -15,43 +15,33 @@ final class CartsFixtures {
 
     private CartsFixtures() {}
 
-    /** Books that hold: 300 units, 150 sold, 150 left, 100 carts completed and 200 rejected. */
+    /** Books that hold: 300 units, 150 sold, 150 left, 75 carts completed and 225 rejected. */
     static CartInvariants exact() {
         return new CartInvariants(
                 List.of(
-                        new CartInvariants.ProductBooks(UUID.randomUUID(), 100, 0, 100, 0),
-                        new CartInvariants.ProductBooks(UUID.randomUUID(), 100, 50, 50, 0),
-                        new CartInvariants.ProductBooks(UUID.randomUUID(), 100, 100, 0, 0)),
-                75,
-                225,
-                Map.of("INSUFFICIENT_STOCK", 225L),
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                true,
-                List.of());
+                        new CartInvariants.ProductBooks(UUID.randomUUID(), 100, 0, 100, 0, 0, List.of()),
+                        new CartInvariants.ProductBooks(UUID.randomUUID(), 100, 50, 50, 0, 0, List.of()),
+                        new CartInvariants.ProductBooks(UUID.randomUUID(), 100, 100, 0, 0, 0, List.of())),
+                new CartOutcomes(75, 225, 0, Map.of("INSUFFICIENT_STOCK", 225L)));
     }
 
-    /** Books that do not: one product lost 2 units to a cart rejected with a line still held. */
+    /** Books that do not: the second product has 2 units held by a rejected cart whose release never came. */
     static CartInvariants leaking() {
         return new CartInvariants(
                 List.of(
-                        new CartInvariants.ProductBooks(UUID.randomUUID(), 100, 0, 98, 2),
-                        new CartInvariants.ProductBooks(UUID.randomUUID(), 100, 2, 98, 0)),
-                98,
-                202,
-                Map.of("INSUFFICIENT_STOCK", 200L, "RESERVATION_TIMEOUT", 2L),
-                0,
-                2,
-                2,
-                0,
-                0,
-                0,
-                false,
-                List.of("held once final: 2 units", "rejected carts holding: 2"));
+                        new CartInvariants.ProductBooks(UUID.randomUUID(), 100, 2, 98, 0, 0, List.of()),
+                        new CartInvariants.ProductBooks(
+                                UUID.randomUUID(),
+                                100,
+                                0,
+                                98,
+                                2,
+                                2,
+                                List.of(
+                                        "rejected cart holding: 2 rejected carts have a line RESERVED or SOLD",
+                                        "held after all final: 2 units held by carts although every order is"
+                                                + " final"))),
+                new CartOutcomes(98, 202, 0, Map.of("RESERVATION_TIMEOUT", 2L, "INSUFFICIENT_STOCK", 200L)));
     }
 
     static CartRun run(

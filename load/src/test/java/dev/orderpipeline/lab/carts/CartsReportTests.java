@@ -7,6 +7,8 @@ import dev.orderpipeline.lab.report.ReportWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,21 +32,34 @@ class CartsReportTests {
 
         assertThat(read).isEqualTo(report);
         assertThat(Files.readString(folder.resolve(ReportWriter.JSON_FILE)))
-                .contains("\"decidedPerSecond\" : 88.2", "\"abortedTransactions\" : 41", "\"held\" : 2");
+                .contains("\"decidedPerSecond\" : 88.2", "\"abortedTransactions\" : 41", "\"heldOnceFinal\" : 2");
     }
 
     @Test
-    void sumsTheBooksOfTheRunsProductsAndCountsTheOnesOff() {
+    void sumsTheBooksOfTheRunsProductsAndNamesEachViolationsProduct() {
         var leaking = CartsFixtures.leaking();
 
         assertThat(leaking.initialStock()).isEqualTo(200);
         assertThat(leaking.sold()).isEqualTo(196);
         assertThat(leaking.held()).isEqualTo(2);
         assertThat(leaking.stockLeft()).isEqualTo(2);
-        // 0 + 98 + 2 = 100 and 2 + 98 + 0 = 100: held units are on the books, so none is off
+        assertThat(leaking.heldOnceFinal()).isEqualTo(2);
+        // 2 + 98 + 0 = 100 and 0 + 98 + 2 = 100: held units are on the books, so none is off
         assertThat(leaking.productsOff()).isZero();
-        assertThat(new CartInvariants.ProductBooks(leaking.products().getFirst().productId(), 100, 5, 98, 0).drift())
-                .isEqualTo(3);
+        assertThat(leaking.holds()).isFalse();
+        assertThat(leaking.violations())
+                .hasSize(2)
+                .allSatisfy(violation -> assertThat(violation).startsWith("product 2: "));
+        assertThat(CartsFixtures.exact().holds()).isTrue();
+    }
+
+    @Test
+    void countsAProductWhoseUnitsDoNotAddUpAsOff() {
+        var books = new CartInvariants.ProductBooks(UUID.randomUUID(), 100, 5, 98, 0, 0, List.of("drift"));
+        var run = new CartInvariants(List.of(books), new CartOutcomes(98, 0, 0, Map.of()));
+
+        assertThat(books.drift()).isEqualTo(3);
+        assertThat(run.productsOff()).isEqualTo(1);
     }
 
     @Test
@@ -55,12 +70,14 @@ class CartsReportTests {
 
         assertThat(markdown)
                 .contains("## Invariants (read from the database)")
-                .contains("| saga | 75 | 225 | 150 | 150 | 0 | 0 | 0 | 0 | 0 | 0 | holds |")
-                .contains("| cart-for-update-unsorted | 98 | 202 | 196 | 2 | 2 | 0 | 0 | 2 | 0 | 0 | held once final")
+                .contains("| Strategy | Completed | Rejected | Not final | Units sold | Held | Stock left |")
+                .contains("| saga | 75 | 225 | 0 | 150 | 0 | 150 | 0 | 0 | holds |")
+                .contains(
+                        "| cart-for-update-unsorted | 98 | 202 | 0 | 196 | 2 | 2 | 0 | 2 | product 2: rejected cart holding")
                 .contains("| cart-for-update | 300 | 1.31 | 310.5 | 200×300 | 0 |")
                 .contains("| saga | 350 ms | 800 ms | 1.25 s | 1.31 s | 55 ms | 140 ms |")
                 .contains("| saga | n/a | 0 | INSUFFICIENT_STOCK×225 |")
-                .contains("| cart-for-update-unsorted | 41 | 41 |")
+                .contains("| cart-for-update-unsorted | 41 | 41 | INSUFFICIENT_STOCK×200, RESERVATION_TIMEOUT×2 |")
                 .contains("| cart-optimistic | order-api does not know it");
         var images = Pattern.compile("!\\[[^]]*]\\(([^)]+)\\)")
                 .matcher(markdown)
