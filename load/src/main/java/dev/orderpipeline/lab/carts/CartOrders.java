@@ -4,9 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -14,9 +12,8 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The carts of a run as the database has them: which are decided, polled while the lab waits for a run to end (and
- * timed, for the saga's decisions when the lab cannot read {@code checkout.results}), and how they ended. The
- * verdict on them is the invariants module's; this only reads outcomes.
+ * The carts of a run as the database has them: which are decided (polled by {@link DecisionWatch}) and how they
+ * ended. The verdict on them is the invariants module's; this only reads outcomes.
  */
 final class CartOrders {
 
@@ -37,24 +34,32 @@ final class CartOrders {
         this.dataSource = dataSource;
     }
 
+    /** A cart seen decided, and when ({@link System#nanoTime()}). */
+    @FunctionalInterface
+    interface Seen {
+        void decided(UUID cart, long at);
+    }
+
+    /** Whether to stop, given how many carts are still open. */
+    @FunctionalInterface
+    interface Enough {
+        boolean enough(int stillOpen);
+    }
+
     /**
-     * Polls every {@code pause}, on one connection, until at most {@code mayStayOpen} of the carts are undecided or
-     * the deadline ({@link System#nanoTime()}) passes.
-     *
-     * @return when ({@link System#nanoTime()}) each decided cart was first seen decided
+     * Polls every {@code pause}, on one connection, for which of the {@code open} carts are decided, removing them
+     * from it, until {@code enough} says so.
      */
-    Map<UUID, Long> awaitDecided(Collection<UUID> carts, long mayStayOpen, long deadline, Duration pause) {
-        var open = new HashSet<>(carts);
-        var seen = new HashMap<UUID, Long>();
+    void watch(Set<UUID> open, Duration pause, Seen seen, Enough enough) {
         try (var connection = dataSource.getConnection()) {
             while (true) {
                 var now = System.nanoTime();
                 for (var decided : decided(connection, open)) {
-                    seen.put(decided, now);
+                    seen.decided(decided, now);
                     open.remove(decided);
                 }
-                if (open.size() <= mayStayOpen || System.nanoTime() - deadline > 0) {
-                    return seen;
+                if (enough.enough(open.size())) {
+                    return;
                 }
                 Thread.sleep(pause);
             }

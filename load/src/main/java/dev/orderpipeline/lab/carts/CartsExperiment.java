@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.carts;
 
 import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.measure.StatusCounts;
 import dev.orderpipeline.lab.pipeline.Database;
 import dev.orderpipeline.lab.pipeline.Orders;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
@@ -8,6 +9,7 @@ import dev.orderpipeline.lab.pipeline.Target;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -37,7 +39,7 @@ public final class CartsExperiment {
 
     private static final Logger log = LoggerFactory.getLogger(CartsExperiment.class);
     private static final BigDecimal PRICE = new BigDecimal("10.00");
-    private static final Duration POLL = Duration.ofMillis(20);
+    private static final Duration POLL = Duration.ofMillis(50);
     private static final Duration RESULTS_GRACE = Duration.ofSeconds(10);
 
     private final Target target;
@@ -104,82 +106,50 @@ public final class CartsExperiment {
         return new Outcome(runs, skipped);
     }
 
-    private CartRun runOne(String strategy, String label, int carts) {
-        var apis = target.apis();
-        var tag = UUID.randomUUID().toString().substring(0, 8);
-        var initialStock = new LinkedHashMap<UUID, Integer>();
-        for (var product = 1; product <= settings.products(); product++) {
-            var id =
-                    apis.getFirst().createProduct("lab carts " + label + " " + product, settings.initialStock(), PRICE);
-            initialStock.put(id, settings.initialStock());
-        }
-        var shapes = CartShapes.of(List.copyOf(initialStock.keySet()), carts, settings.lines());
-        var users = new ArrayList<String>(carts);
-        for (var buyer = 0; buyer < carts; buyer++) {
-            users.add("lab-" + tag + "-" + buyer);
-        }
-        progress.phase(label + " prepare", carts);
-        var orders = Orders.place(
-                apis, carts, (api, index) -> api.createCart(users.get(index), lines(shapes.get(index))), progress);
+    /** A run's fresh products (with the stock they start with), its buyers and their carts, by index. */
+    private record Prepared(Map<UUID, Integer> initialStock, List<String> users, List<UUID> carts) {}
 
+    private CartRun runOne(String strategy, String label, int carts) {
+        var prepared = prepare(label, carts);
         var saga = CartStrategies.isSaga(strategy);
         var listener = saga ? results : null;
         if (listener != null) {
-            listener.track(orders);
+            listener.track(prepared.carts());
         }
         var deadlocks = new Deadlocks(database.dataSource());
         var deadlocksBefore = deadlocks.settled();
-        var abortedBefore = AbortedTransactions.count(apis, strategy);
+        var abortedBefore = AbortedTransactions.count(target.apis(), strategy);
+        var cartOrders = new CartOrders(database.dataSource());
 
         progress.phase(label + " checkout", carts);
-        var checkoutName = CartStrategies.checkoutName(strategy);
-        var release = Release.of(
-                carts,
-                index ->
-                        apis.get(index % apis.size()).checkout(orders.get(index), users.get(index), checkoutName, null),
-                progress);
-
-        long unanswered = 0;
-        long accepted = 0;
-        for (var status : release.statuses()) {
-            unanswered += ANSWERED.contains(status) ? 0 : 1;
-            accepted += ACCEPTED.equals(status) ? 1 : 0;
+        Release release;
+        Map<UUID, Long> seen;
+        try (var watch = DecisionWatch.start(cartOrders, prepared.carts(), POLL)) {
+            release = release(strategy, prepared);
+            progress.phase(label + " waiting for final", carts);
+            seen = watch.await(
+                    certainlyUndecided(release),
+                    System.nanoTime() + settings.finalTimeout().toNanos());
         }
-        progress.phase(label + " waiting for final", carts);
-        var deadline = System.nanoTime() + settings.finalTimeout().toNanos();
-        var cartOrders = new CartOrders(database.dataSource());
-        var seenFinal = cartOrders.awaitDecided(orders, unanswered, deadline, POLL);
-        var finalTimedOut = carts - seenFinal.size() > unanswered;
         Map<UUID, Long> heard = Map.of();
         if (listener != null) {
-            awaitResults(listener, accepted, Math.max(deadline, System.nanoTime() + RESULTS_GRACE.toNanos()));
+            var accepted =
+                    Arrays.stream(release.statuses()).filter(ACCEPTED::equals).count();
+            awaitResults(listener, accepted, System.nanoTime() + RESULTS_GRACE.toNanos());
             heard = listener.receivedAt();
         }
-
-        var checkouts = new ArrayList<CartCheckout>(carts);
+        var checkouts = checkouts(release, prepared.carts(), listener != null ? heard : seen);
         long missing = 0;
         for (var index = 0; index < carts; index++) {
-            var order = orders.get(index);
-            var status = release.statuses()[index];
-            var answeredAt = release.answeredAt()[index];
-            Long decidedAt;
-            if (!saga) {
-                decidedAt = DECIDED.equals(status) ? answeredAt : null;
-            } else if (listener != null) {
-                decidedAt = heard.get(order);
-            } else {
-                decidedAt = seenFinal.get(order);
-            }
-            if (decidedAt == null && seenFinal.containsKey(order)) {
-                missing++;
-            }
-            checkouts.add(new CartCheckout(answeredAt, status, decidedAt));
+            missing += checkouts.get(index).decidedAt() == null
+                            && seen.containsKey(prepared.carts().get(index))
+                    ? 1
+                    : 0;
         }
-        var burst = BurstFigures.of(release.releasedAt(), checkouts);
-        var deadlocksDuring = deadlocks.settled() - deadlocksBefore;
-        var abortedAfter = AbortedTransactions.count(apis, strategy);
-        var abortedDuring = abortedBefore == null || abortedAfter == null ? null : abortedAfter - abortedBefore;
-        var invariants = new CartInvariants(ProductVerdicts.read(database, initialStock), cartOrders.outcomes(orders));
+        var abortedAfter = AbortedTransactions.count(target.apis(), strategy);
+        var invariants = new CartInvariants(
+                ProductVerdicts.read(database, prepared.initialStock()), cartOrders.outcomes(prepared.carts()));
+        var finalTimedOut = carts - seen.size() > certainlyUndecided(release);
         if (finalTimedOut) {
             log.warn(
                     "{}: {} carts still open after {} s; the report counts them as not final",
@@ -189,13 +159,72 @@ public final class CartsExperiment {
         }
         return new CartRun(
                 strategy,
-                List.copyOf(initialStock.keySet()),
-                burst,
-                abortedDuring,
-                deadlocksDuring,
+                List.copyOf(prepared.initialStock().keySet()),
+                BurstFigures.of(release.releasedAt(), checkouts),
+                abortedBefore == null || abortedAfter == null ? null : abortedAfter - abortedBefore,
+                deadlocks.settled() - deadlocksBefore,
                 missing,
                 finalTimedOut,
                 invariants);
+    }
+
+    /** Fresh products, a buyer per cart and the carts, placed before anything is timed. */
+    private Prepared prepare(String label, int carts) {
+        var apis = target.apis();
+        var initialStock = new LinkedHashMap<UUID, Integer>();
+        for (var product = 1; product <= settings.products(); product++) {
+            var id =
+                    apis.getFirst().createProduct("lab carts " + label + " " + product, settings.initialStock(), PRICE);
+            initialStock.put(id, settings.initialStock());
+        }
+        var shapes = CartShapes.of(List.copyOf(initialStock.keySet()), carts, settings.lines());
+        var tag = UUID.randomUUID().toString().substring(0, 8);
+        var users = new ArrayList<String>(carts);
+        for (var buyer = 0; buyer < carts; buyer++) {
+            users.add("lab-" + tag + "-" + buyer);
+        }
+        progress.phase(label + " prepare", carts);
+        var placed = Orders.place(
+                apis, carts, (api, index) -> api.createCart(users.get(index), lines(shapes.get(index))), progress);
+        return new Prepared(initialStock, users, placed);
+    }
+
+    /** Every cart's checkout at once, round-robin over the replicas. */
+    private Release release(String strategy, Prepared prepared) {
+        var apis = target.apis();
+        var checkoutName = CartStrategies.checkoutName(strategy);
+        return Release.of(
+                prepared.carts().size(),
+                index -> apis.get(index % apis.size())
+                        .checkout(prepared.carts().get(index), prepared.users().get(index), checkoutName, null),
+                progress);
+    }
+
+    /**
+     * Each checkout as the lab saw it: decided when the answer came, for an answer that carries the decision;
+     * otherwise when {@code decisions} first had it (the saga's results, or the database's state for a checkout whose
+     * answer the lab did not get).
+     */
+    private static List<CartCheckout> checkouts(Release release, List<UUID> carts, Map<UUID, Long> decisions) {
+        var checkouts = new ArrayList<CartCheckout>(carts.size());
+        for (var index = 0; index < carts.size(); index++) {
+            var status = release.statuses()[index];
+            var answeredAt = release.answeredAt()[index];
+            var decidedAt = DECIDED.equals(status) ? Long.valueOf(answeredAt) : decisions.get(carts.get(index));
+            checkouts.add(new CartCheckout(answeredAt, status, decidedAt));
+        }
+        return checkouts;
+    }
+
+    /**
+     * Carts whose checkout the API refused or failed (an HTTP error): nothing will decide them. A client timeout or a
+     * broken connection is not among them, since the server may still be deciding the cart.
+     */
+    private static long certainlyUndecided(Release release) {
+        return Arrays.stream(release.statuses())
+                .filter(status -> !ANSWERED.contains(status))
+                .filter(status -> !StatusCounts.TIMEOUT.equals(status) && !StatusCounts.IO_ERROR.equals(status))
+                .count();
     }
 
     private SequencedMap<UUID, Integer> lines(List<UUID> products) {

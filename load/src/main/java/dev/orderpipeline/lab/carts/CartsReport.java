@@ -79,7 +79,9 @@ public record CartsReport(ReportHeader header, CartsSettings settings, List<Cart
                 "Invariants (read from the database)",
                 columns,
                 runs,
-                "Units over all the run's products. Held: units of RESERVED and RELEASING lines. Products off:"
+                "Units over all the run's products. Not final: carts neither completed nor rejected, among them"
+                        + " those whose checkout failed (an HTTP error: nothing was taken, the buyer may try again)."
+                        + " Held: units of RESERVED and RELEASING lines. Products off:"
                         + " those whose stock + sold + held differs from the initial stock. The verdict is the"
                         + " invariants module's, per product and the carts with a line of it: also a completed cart"
                         + " with a line not sold, a rejected one with a line held or sold, a double payment.");
@@ -161,8 +163,9 @@ public record CartsReport(ReportHeader header, CartsSettings settings, List<Cart
         latency.putAll(series("p99", run -> run.burst().toDecision().p99Ms()));
         charts.add(new Chart.Bars("decision-latency", "From the release to the decision", "ms", false, latency));
         var aborted = new LinkedHashMap<String, Map<String, Number>>();
-        aborted.putAll(series("aborted and retried (order-api)", CartRun::abortedTransactions));
+        // the series every strategy has first: the chart orders strategies as its first series names them
         aborted.putAll(series("deadlocks (PostgreSQL)", CartRun::deadlocks));
+        aborted.putAll(series("aborted and retried (order-api)", CartRun::abortedTransactions));
         charts.add(new Chart.Bars("aborted-transactions", "Aborted transactions", "transactions", false, aborted));
         var outcomes = new LinkedHashMap<String, Map<String, Number>>();
         outcomes.putAll(series("completed", run -> run.invariants().outcomes().completed()));
