@@ -157,11 +157,14 @@ public record CartsReport(ReportHeader header, CartsSettings settings, List<Cart
                 "Decided carts per second over the burst",
                 "carts/s",
                 false,
-                series("decided carts/s", run -> run.burst().decidedPerSecond())));
+                series("decided carts/s", run -> run.burst().decidedPerSecond()),
+                // a strategy that deadlocks decides a hundred times slower: its bar shows only on a log axis
+                Chart.Scale.AUTO));
         var latency = new LinkedHashMap<String, Map<String, Number>>();
         latency.putAll(series("p50", run -> run.burst().toDecision().p50Ms()));
         latency.putAll(series("p99", run -> run.burst().toDecision().p99Ms()));
-        charts.add(new Chart.Bars("decision-latency", "From the release to the decision", "ms", false, latency));
+        charts.add(new Chart.Bars(
+                "decision-latency", "From the release to the decision", "ms", false, latency, Chart.Scale.AUTO));
         var aborted = new LinkedHashMap<String, Map<String, Number>>();
         // the series every strategy has first: the chart orders strategies as its first series names them
         aborted.putAll(series("deadlocks (PostgreSQL)", CartRun::deadlocks));
