@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab;
 
+import dev.orderpipeline.lab.carts.CartsCommand;
 import dev.orderpipeline.lab.ceiling.CeilingCommand;
 import dev.orderpipeline.lab.chaos.ChaosCommand;
 import dev.orderpipeline.lab.compare.CompareCommand;
@@ -25,6 +26,7 @@ import picocli.CommandLine.Command;
         },
         subcommands = {
             CompareCommand.class,
+            CartsCommand.class,
             SoakCommand.class,
             CeilingCommand.class,
             DrainCommand.class,

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.SequencedMap;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -97,6 +98,21 @@ public final class ApiClient {
     }
 
     /**
+     * Creates a cart of {@code userId}, one line per product in the map's order, and returns the order's id.
+     *
+     * @param lines product to units, in line order
+     */
+    public UUID createCart(String userId, SequencedMap<UUID, Integer> lines) {
+        var body = Map.of(
+                "lines",
+                lines.entrySet().stream()
+                        .map(line -> Map.of("productId", line.getKey().toString(), "quantity", line.getValue()))
+                        .toList());
+        var response = send(post("/api/orders", userAuthorization(userId), JSON.writeValueAsString(body)));
+        return id(expect(response, 201, "creating a cart"));
+    }
+
+    /**
      * One checkout. Never throws for what the server or the network does: the answer is a status code, or {@link
      * StatusCounts#TIMEOUT} / {@link StatusCounts#IO_ERROR}.
      */
@@ -161,6 +177,16 @@ public final class ApiClient {
                 json.path("payments").asLong(),
                 json.path("ordersPaidMoreThanOnce").asLong(),
                 json.path("paymentsWithoutCompletion").asLong());
+    }
+
+    /** The replica's meters in Prometheus' text format ({@code /actuator/prometheus}). */
+    public String metrics() {
+        var request = HttpRequest.newBuilder(URI.create(baseUrl + "/actuator/prometheus"))
+                .timeout(requestTimeout)
+                .header("Authorization", adminAuthorization())
+                .GET()
+                .build();
+        return expect(send(request), 200, "reading the metrics").body();
     }
 
     /** The production checkout for the pipeline; the lab's, which names its strategy, for the others. */

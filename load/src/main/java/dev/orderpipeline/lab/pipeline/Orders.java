@@ -9,7 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 
-/** The untimed preparation of a run: one order per buyer, created a few at a time over all API replicas. */
+/** The untimed preparation of a run: one order (or cart) per buyer, created a few at a time over all API replicas. */
 public final class Orders {
 
     /** Enough to make preparing quick without turning it into a load test of its own. */
@@ -20,16 +20,28 @@ public final class Orders {
     /** Creates an order of {@code quantity} for each user, in the users' order; fails on the first error. */
     public static List<UUID> create(
             List<ApiClient> apis, UUID productId, List<String> users, int quantity, Progress progress) {
+        return place(
+                apis, users.size(), (api, index) -> api.createOrder(users.get(index), productId, quantity), progress);
+    }
+
+    /** How one order (or cart) is placed: its index in the run, on the replica it was given. */
+    @FunctionalInterface
+    public interface Placement {
+        UUID place(ApiClient api, int index);
+    }
+
+    /** Places {@code count} orders, spread over the replicas, and returns their ids in index order. */
+    public static List<UUID> place(List<ApiClient> apis, int count, Placement placement, Progress progress) {
         var permits = new Semaphore(CONCURRENCY);
         var futures = new ArrayList<Future<UUID>>();
         try (var executor = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (var index = 0; index < users.size(); index++) {
+            for (var index = 0; index < count; index++) {
                 var api = apis.get(index % apis.size());
-                var user = users.get(index);
+                var placed = index;
                 futures.add(executor.submit(() -> {
                     permits.acquire();
                     try {
-                        return api.createOrder(user, productId, quantity);
+                        return placement.place(api, placed);
                     } finally {
                         permits.release();
                         progress.advance();

@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.render;
 
+import dev.orderpipeline.lab.carts.CartsReport;
 import dev.orderpipeline.lab.ceiling.CeilingReport;
 import dev.orderpipeline.lab.chaos.ChaosReport;
 import dev.orderpipeline.lab.compare.CompareReport;
@@ -31,6 +32,7 @@ public final class RenderCommand implements Callable<Integer> {
     /** The report type of each experiment, by the command name its header records. */
     static final Map<String, Class<? extends LabReport>> TYPES = Map.of(
             "compare", CompareReport.class,
+            "carts", CartsReport.class,
             "soak", SoakReport.class,
             "ceiling", CeilingReport.class,
             "drain", DrainReport.class,

@@ -218,7 +218,10 @@ final class ChartRenderer {
                 var axis = logAxis(bars.valueAxis(), List.of());
                 var floor = Math.pow(10, Math.floor(Math.log10(smallestPositive(values))));
                 axis.setSmallestValue(floor);
-                axis.setLowerBound(floor);
+                // a bound set by hand switches the axis' auto range off: the top must be set too, or it stays at 1
+                var largest =
+                        values.stream().mapToDouble(Number::doubleValue).max().orElse(1);
+                axis.setRange(floor, Math.pow(10, Math.ceil(Math.log10(largest))));
                 renderer.setBase(floor);
                 renderer.setIncludeBaseInRange(false);
                 plot.setRangeAxis(axis);

@@ -209,6 +209,9 @@ class ChartRendererTests {
                 .getFirst();
 
         assertThat(chart.getCategoryPlot().getRangeAxis()).isInstanceOf(LogAxis.class);
+        // every bar fits: from the decade below the smallest to the decade above the largest
+        assertThat(chart.getCategoryPlot().getRangeAxis().getLowerBound()).isEqualTo(0.1);
+        assertThat(chart.getCategoryPlot().getRangeAxis().getUpperBound()).isEqualTo(100.0);
     }
 
     private XYPlot plot(Chart chart) {

@@ -1,0 +1,39 @@
+package dev.orderpipeline.lab.carts;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Which products each buyer's cart holds, in line order. Buyers come in pairs: both carts of a pair hold the same
+ * consecutive products of the hot set, the second one in the opposite line order, so every pair of products is
+ * asked for both ways round, which is the shape that deadlocks when rows are locked in line order. Pairs start one
+ * product further each time, so every product is asked for about equally often.
+ */
+final class CartShapes {
+
+    private CartShapes() {}
+
+    /**
+     * @param products the hot products
+     * @param carts how many carts
+     * @param lines products per cart, at most as many as there are products
+     * @return per cart, its products in line order
+     */
+    static List<List<UUID>> of(List<UUID> products, int carts, int lines) {
+        if (lines < 2 || lines > products.size()) {
+            throw new IllegalArgumentException(
+                    "a cart needs 2 to " + products.size() + " distinct products, not " + lines);
+        }
+        var shapes = new ArrayList<List<UUID>>(carts);
+        for (var cart = 0; cart < carts; cart++) {
+            var start = (cart / 2) % products.size();
+            var cartProducts = new ArrayList<UUID>(lines);
+            for (var line = 0; line < lines; line++) {
+                cartProducts.add(products.get((start + line) % products.size()));
+            }
+            shapes.add(cart % 2 == 0 ? List.copyOf(cartProducts) : List.copyOf(cartProducts.reversed()));
+        }
+        return List.copyOf(shapes);
+    }
+}

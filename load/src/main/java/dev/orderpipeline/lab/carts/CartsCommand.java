@@ -1,0 +1,95 @@
+package dev.orderpipeline.lab.carts;
+
+import dev.orderpipeline.lab.LabCommand;
+import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.pipeline.ResultsListener;
+import dev.orderpipeline.lab.pipeline.Target;
+import dev.orderpipeline.lab.report.LabReport;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Help.Visibility;
+import picocli.CommandLine.Option;
+
+/** {@code bin/lab carts}: the compare for orders of several products. Fields are filled by picocli. */
+@Command(
+        name = "carts",
+        description = {
+            "For each strategy: PRODUCTS fresh products with INITIAL_STOCK units each, PARALLEL buyers with a cart of"
+                    + " LINES of them (pairs of carts list the same products in opposite orders, the shape that"
+                    + " deadlocks unsorted row locks), all checkouts released at once; then decided carts per second,"
+                    + " the time from the release to each decision, aborted transactions and deadlocks, and the"
+                    + " invariants as the database has them.",
+            "Writes report.json, report.md and report.html with PNG charts to the output folder."
+        })
+public final class CartsCommand extends LabCommand {
+
+    @Option(order = 1, names = "--products", paramLabel = "N", description = "Hot products per run.")
+    int products = 3;
+
+    @Option(order = 2, names = "--initial-stock", paramLabel = "N", description = "Units of each fresh product.")
+    int initialStock = 100;
+
+    @Option(
+            order = 3,
+            names = "--parallel",
+            paramLabel = "N",
+            description = "Buyers whose checkouts are released together.")
+    int parallel = 300;
+
+    @Option(order = 4, names = "--lines", paramLabel = "N", description = "Products per cart (2 to PRODUCTS).")
+    int lines = 2;
+
+    @Option(order = 5, names = "--quantity", paramLabel = "N", description = "Units per line.")
+    int quantity = 1;
+
+    @Option(
+            order = 6,
+            names = "--strategies",
+            paramLabel = "NAME",
+            split = ",",
+            description = "Strategies to run, comma-separated; default: saga, cart-for-update,"
+                    + " cart-for-update-unsorted (those the API does not know are skipped).",
+            showDefaultValue = Visibility.NEVER)
+    List<String> strategies = new ArrayList<>(CartStrategies.ALL);
+
+    @Option(
+            order = 7,
+            names = "--final-timeout",
+            paramLabel = "SECONDS",
+            description = "How long to wait for every cart to become final after the checkouts.")
+    int finalTimeoutSeconds = 120;
+
+    @Option(
+            order = 8,
+            names = "--warmup",
+            paramLabel = "N",
+            description = "Carts per strategy checked out before its measured run, not reported (JIT, connections);"
+                    + " 0: none.")
+    int warmup = 100;
+
+    @Override
+    protected boolean comparesLockStrategies() {
+        return true;
+    }
+
+    @Override
+    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results) {
+        var settings = new CartsSettings(
+                products,
+                initialStock,
+                parallel,
+                lines,
+                quantity,
+                strategies.stream()
+                        .map(String::strip)
+                        .filter(name -> !name.isEmpty())
+                        .toList(),
+                Duration.ofSeconds(finalTimeoutSeconds),
+                warmup);
+        var outcome = new CartsExperiment(target, settings, progress, results).run();
+        return new CartsReport(header(target), settings, outcome.runs(), outcome.skipped());
+    }
+}

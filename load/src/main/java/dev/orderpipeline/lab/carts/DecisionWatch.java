@@ -1,0 +1,90 @@
+package dev.orderpipeline.lab.carts;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Polls the database, from the release of a burst on, for the carts that are decided and notes when it first saw
+ * each one: the decision time of a cart whose answer the lab did not get (a client timeout the server outlived, the
+ * saga when {@code checkout.results} cannot be read), and how the lab waits for a run to end.
+ */
+final class DecisionWatch implements AutoCloseable {
+
+    private final CartOrders orders;
+    private final Duration pause;
+    private final Map<UUID, Long> seen = new ConcurrentHashMap<>();
+    private final CountDownLatch done = new CountDownLatch(1);
+    private final Thread thread;
+
+    /** How many carts may stay undecided for the watch to end: unknown (-1) until every checkout was answered. */
+    private volatile long mayStayOpen = -1;
+
+    private volatile boolean stopped;
+    private volatile @Nullable RuntimeException failure;
+
+    private DecisionWatch(CartOrders orders, Collection<UUID> carts, Duration pause) {
+        this.orders = orders;
+        this.pause = pause;
+        var open = new HashSet<>(carts);
+        thread = Thread.ofVirtual().name("lab-carts-decision-watch").unstarted(() -> poll(open));
+    }
+
+    /** Starts polling now. */
+    static DecisionWatch start(CartOrders orders, Collection<UUID> carts, Duration pause) {
+        var watch = new DecisionWatch(orders, carts, pause);
+        watch.thread.start();
+        return watch;
+    }
+
+    /**
+     * Waits until at most {@code mayStayOpen} carts are undecided (the ones whose checkout failed and that nothing
+     * will decide), or the deadline ({@link System#nanoTime()}) passes.
+     *
+     * @return when ({@link System#nanoTime()}) each decided cart was first seen decided
+     */
+    Map<UUID, Long> await(long mayStayOpen, long deadline) {
+        this.mayStayOpen = mayStayOpen;
+        try {
+            done.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        close();
+        var failed = failure;
+        if (failed != null) {
+            throw failed;
+        }
+        return Map.copyOf(seen);
+    }
+
+    @Override
+    public void close() {
+        stopped = true;
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void poll(HashSet<UUID> open) {
+        try {
+            orders.watch(open, pause, (cart, at) -> seen.putIfAbsent(cart, at), this::finished);
+        } catch (RuntimeException ex) {
+            failure = ex;
+        } finally {
+            done.countDown();
+        }
+    }
+
+    private boolean finished(int stillOpen) {
+        return stopped || stillOpen == 0 || stillOpen <= mayStayOpen;
+    }
+}

@@ -1,0 +1,31 @@
+package dev.orderpipeline.lab.carts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class AbortedTransactionsTests {
+
+    private static final String METRICS = """
+            # HELP lab_checkout_aborted_total Transactions of a checkout strategy aborted as the victim of a deadlock
+            # TYPE lab_checkout_aborted_total counter
+            lab_checkout_aborted_total{application="order-api",strategy="cart-for-update"} 0.0
+            lab_checkout_aborted_total{application="order-api",strategy="cart-for-update-unsorted"} 37.0
+            lab_checkout_retries_total{application="order-api",strategy="cart-for-update-unsorted"} 41.0
+            """;
+
+    @Test
+    void readsTheCounterOfTheStrategyAsked() {
+        assertThat(AbortedTransactions.parse(METRICS, CartStrategies.FOR_UPDATE_UNSORTED))
+                .isEqualTo(37L);
+        assertThat(AbortedTransactions.parse(METRICS, CartStrategies.FOR_UPDATE))
+                .isZero();
+    }
+
+    @Test
+    void aStrategyWithoutTheCounterHasNoCountRatherThanZero() {
+        assertThat(AbortedTransactions.parse(METRICS, CartStrategies.SAGA)).isNull();
+        assertThat(AbortedTransactions.parse("", CartStrategies.FOR_UPDATE_UNSORTED))
+                .isNull();
+    }
+}
