@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -202,6 +203,10 @@ public final class ChaosExperiment {
                 found.poison(),
                 found.topics(),
                 decoys == null ? null : database.decoy(decoys.product(), decoys.stock()),
+                database.carts(orders.stream()
+                        .filter(PreparedOrder::isCart)
+                        .map(PreparedOrder::orderId)
+                        .toList()),
                 notes);
     }
 
@@ -214,18 +219,40 @@ public final class ChaosExperiment {
                 product, DECOY_STOCK, prepare(target.apis(), product, -1, "chaos-" + runTag + "-decoy-", count));
     }
 
-    /** The orders of the load, interleaved over the products: order {@code i} is of product {@code i % products}. */
+    /**
+     * The orders of the load: a share of carts spread evenly among them ({@link CartOrders}), the others interleaved
+     * over the products (the order in slot {@code i} is of product {@code i % products}).
+     */
     private List<PreparedOrder> prepareOrders(List<ApiClient> apis, List<UUID> products) {
         var total = settings.ordersToPrepare();
-        progress.phase("prepare " + total + " orders", total);
-        var perProduct = new ArrayList<List<PreparedOrder>>();
+        var share = settings.hasCarts() ? settings.cartShare() : 0.0;
+        var slots = new ArrayList<Boolean>(total);
+        for (var index = 0; index < total; index++) {
+            slots.add(CartOrders.isCart(index, share));
+        }
+        var random = new java.util.Random(runTag.hashCode());
+        var cartLines = slots.stream()
+                .filter(Boolean::booleanValue)
+                .map(cart -> CartOrders.lines(random, products.size()))
+                .toList();
+        progress.phase("prepare " + total + " orders (" + cartLines.size() + " carts)", total);
+        var carts = CartOrders.create(apis, products, cartLines, "chaos-" + runTag + "-cart-", progress)
+                .iterator();
+        var perProduct = new ArrayList<java.util.Iterator<PreparedOrder>>();
         for (var index = 0; index < products.size(); index++) {
-            var count = (total - index + products.size() - 1) / products.size();
-            perProduct.add(prepare(apis, products.get(index), index, "chaos-" + runTag + "-p" + index + "-", count));
+            var slot = index;
+            var count = (int) IntStream.range(0, total)
+                    .filter(each -> !slots.get(each) && each % products.size() == slot)
+                    .count();
+            perProduct.add(prepare(apis, products.get(index), index, "chaos-" + runTag + "-p" + index + "-", count)
+                    .iterator());
         }
         var orders = new ArrayList<PreparedOrder>(total);
         for (var index = 0; index < total; index++) {
-            orders.add(perProduct.get(index % products.size()).get(index / products.size()));
+            orders.add(
+                    slots.get(index)
+                            ? carts.next()
+                            : perProduct.get(index % products.size()).next());
         }
         return orders;
     }

@@ -247,7 +247,8 @@ class ChaosEndToEndTests {
                 Duration.ofSeconds(30),
                 2000,
                 20,
-                Duration.ofMinutes(2));
+                Duration.ofMinutes(2),
+                0.0);
         return new ChaosExperiment(target, settings, Progress.silent(), Duration.ofSeconds(30)).run();
     }
 
