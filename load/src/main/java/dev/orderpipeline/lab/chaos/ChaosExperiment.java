@@ -1,6 +1,5 @@
 package dev.orderpipeline.lab.chaos;
 
-import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.FaultRun.Decoys;
 import dev.orderpipeline.lab.chaos.FaultRun.PoisonSent;
@@ -346,20 +345,20 @@ public final class ChaosExperiment {
                 + " s after the end of the faults, when the lab stopped waiting.");
     }
 
-    /** Waits until the dead-letter topic holds every poison record of this run, up to a minute. */
+    /** Waits until the dead-letter topics hold every poison record of this run, up to a minute. */
     private void awaitDeadLetters(TopicReader topics, int expected) {
         progress.phase("waiting for " + expected + " dead letters", 0);
         var deadline = System.nanoTime() + DEAD_LETTER_WAIT.toNanos();
         var found = 0L;
         while (System.nanoTime() - deadline < 0) {
             var counter = new AtomicLong();
-            topics.readAll(Topics.CHECKOUT_COMMANDS_DLT, record -> {
+            TopicEvidence.DEAD_LETTER_TOPICS.forEach(topic -> topics.readAll(topic, record -> {
                 var tag = record.headers().lastHeader(PoisonRecords.TAG_HEADER);
                 if (tag != null
                         && PoisonRecords.kindOf(runTag, new String(tag.value(), StandardCharsets.UTF_8)) != null) {
                     counter.incrementAndGet();
                 }
-            });
+            }));
             found = counter.get();
             if (found >= expected) {
                 return;
