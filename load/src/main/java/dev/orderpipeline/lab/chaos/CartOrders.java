@@ -2,16 +2,13 @@ package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ApiClient;
+import dev.orderpipeline.lab.pipeline.Orders;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
 import java.util.stream.IntStream;
 
 /**
@@ -20,9 +17,6 @@ import java.util.stream.IntStream;
  * their creation through the API ({@code POST /api/orders} with lines), as a buyer places one.
  */
 final class CartOrders {
-
-    /** As many at once as the preparation of single-product orders. */
-    private static final int CONCURRENCY = 16;
 
     private CartOrders() {}
 
@@ -53,38 +47,19 @@ final class CartOrders {
             List<List<Integer>> carts,
             String userPrefix,
             Progress progress) {
-        var permits = new Semaphore(CONCURRENCY);
-        var futures = new ArrayList<Future<PreparedOrder>>();
-        try (var executor = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (var index = 0; index < carts.size(); index++) {
-                var api = apis.get(index % apis.size());
-                var user = userPrefix + index;
-                var lines = carts.get(index);
-                futures.add(executor.submit(() -> {
-                    permits.acquire();
-                    try {
-                        var units = new LinkedHashMap<UUID, Integer>();
-                        lines.forEach(product -> units.put(products.get(product), 1));
-                        return PreparedOrder.cart(api.createCart(user, units), user, lines);
-                    } finally {
-                        permits.release();
-                        progress.advance();
-                    }
-                }));
-            }
-            var created = new ArrayList<PreparedOrder>();
-            for (var future : futures) {
-                created.add(future.get());
-            }
-            return created;
-        } catch (ExecutionException ex) {
-            if (ex.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new IllegalStateException("creating carts failed", ex.getCause());
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while creating carts", ex);
+        var ids = Orders.place(
+                apis,
+                carts.size(),
+                (api, index) -> {
+                    var units = new LinkedHashMap<UUID, Integer>();
+                    carts.get(index).forEach(product -> units.put(products.get(product), 1));
+                    return api.createCart(userPrefix + index, units);
+                },
+                progress);
+        var created = new ArrayList<PreparedOrder>(carts.size());
+        for (var index = 0; index < carts.size(); index++) {
+            created.add(PreparedOrder.cart(ids.get(index), userPrefix + index, carts.get(index)));
         }
+        return created;
     }
 }

@@ -175,8 +175,8 @@ final class ChaosCriteria {
     }
 
     /**
-     * For a run with carts, a fault's criterion: every window of {@code kind} met carts mid-saga (accepted before it
-     * and decided after), so the other criteria judged sagas the fault cut through.
+     * For a run with carts, a fault's criterion: every window of {@code kind} met carts mid-saga (accepted before its
+     * end, decided after its start), so the other criteria judged sagas the fault cut through.
      */
     static Optional<Check> cartsMidSaga(Findings findings, FaultKind kind) {
         var phases = findings.phases().stream()
@@ -190,7 +190,7 @@ final class ChaosCriteria {
                 .toList();
         return check(
                 kind.label() + " hits carts mid-saga",
-                "at least 1 cart accepted before each and decided after it",
+                "at least 1 cart in flight during each: accepted before its end, decided after its start",
                 String.join(", ", measured),
                 phases.stream().allMatch(phase -> phase.cartsMidSaga() != null && phase.cartsMidSaga() > 0));
     }
@@ -198,7 +198,7 @@ final class ChaosCriteria {
     static Optional<Check> noCommandLost(Findings findings) {
         var topics = findings.topics();
         return check(
-                "no command lost between the command topic and the database",
+                "no command lost between the command topics (checkouts, cart checkouts) and the database",
                 "0 orders in the topic not decided",
                 topics.commandOrdersNotDecided() + " of " + topics.commandOrders() + " orders in the topic not decided",
                 topics.commandOrdersNotDecided() == 0);

@@ -13,9 +13,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
@@ -220,38 +222,36 @@ public final class ChaosExperiment {
 
     /**
      * The orders of the load: a share of carts spread evenly among them ({@link CartOrders}), the others interleaved
-     * over the products (the order in slot {@code i} is of product {@code i % products}).
+     * over the products (the {@code k}-th order of one product is of product {@code k % products}, so that every
+     * product has orders of its own whatever the carts' pattern).
      */
     private List<PreparedOrder> prepareOrders(List<ApiClient> apis, List<UUID> products) {
         var total = settings.ordersToPrepare();
         var share = settings.hasCarts() ? settings.cartShare() : 0.0;
-        var slots = new ArrayList<Boolean>(total);
-        for (var index = 0; index < total; index++) {
-            slots.add(CartOrders.isCart(index, share));
-        }
-        var random = new java.util.Random(runTag.hashCode());
-        var cartLines = slots.stream()
-                .filter(Boolean::booleanValue)
-                .map(cart -> CartOrders.lines(random, products.size()))
+        var carts = (int) IntStream.range(0, total)
+                .filter(index -> CartOrders.isCart(index, share))
+                .count();
+        var random = new Random(runTag.hashCode());
+        var cartLines = IntStream.range(0, carts)
+                .mapToObj(cart -> CartOrders.lines(random, products.size()))
                 .toList();
-        progress.phase("prepare " + total + " orders (" + cartLines.size() + " carts)", total);
-        var carts = CartOrders.create(apis, products, cartLines, "chaos-" + runTag + "-cart-", progress)
+        progress.phase("prepare " + total + " orders (" + carts + " carts)", total);
+        var placedCarts = CartOrders.create(apis, products, cartLines, "chaos-" + runTag + "-cart-", progress)
                 .iterator();
-        var perProduct = new ArrayList<java.util.Iterator<PreparedOrder>>();
+        var singles = total - carts;
+        var perProduct = new ArrayList<Iterator<PreparedOrder>>();
         for (var index = 0; index < products.size(); index++) {
-            var slot = index;
-            var count = (int) IntStream.range(0, total)
-                    .filter(each -> !slots.get(each) && each % products.size() == slot)
-                    .count();
+            var count = (singles - index + products.size() - 1) / products.size();
             perProduct.add(prepare(apis, products.get(index), index, "chaos-" + runTag + "-p" + index + "-", count)
                     .iterator());
         }
         var orders = new ArrayList<PreparedOrder>(total);
+        var single = 0;
         for (var index = 0; index < total; index++) {
             orders.add(
-                    slots.get(index)
-                            ? carts.next()
-                            : perProduct.get(index % products.size()).next());
+                    CartOrders.isCart(index, share)
+                            ? placedCarts.next()
+                            : perProduct.get(single++ % products.size()).next());
         }
         return orders;
     }

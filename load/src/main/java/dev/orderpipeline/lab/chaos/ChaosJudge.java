@@ -241,17 +241,17 @@ final class ChaosJudge {
                                 .filter(checkout -> checkout.order().isCart())
                                 .count()
                         : null,
-                hasCarts && fault != null ? midSaga(checkouts, fault.start()) : null);
+                hasCarts && fault != null ? midSaga(checkouts, fault) : null);
     }
 
     /**
-     * Carts accepted at or before {@code time} and decided after it (or never): sagas in flight at that moment. The
-     * saga starts once the API has handed the cart's command to the broker, which its 202 follows.
+     * Carts whose saga was in flight while the fault lasted: accepted before its end and decided after its start (or
+     * never). The saga starts once the API has handed the cart's command to the broker, which its 202 follows.
      */
-    static long midSaga(Checkouts checkouts, double time) {
+    static long midSaga(Checkouts checkouts, FaultWindow fault) {
         return checkouts.all().stream()
                 .filter(checkout -> checkout.order().isCart() && checkout.accepted())
-                .filter(checkout -> checkout.acceptedAt() <= time && !(checkout.decidedAt() <= time))
+                .filter(checkout -> checkout.acceptedAt() <= fault.end() && !(checkout.decidedAt() < fault.start()))
                 .count();
     }
 

@@ -144,8 +144,8 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                         + " 0). Statuses count the requests sent in the phase; Other: timeouts and I/O errors."
                         + (run.carts() == null
                                 ? ""
-                                : " Carts mid-saga at the fault: carts accepted before the fault started and decided"
-                                        + " after it (or never), the sagas it cut through."));
+                                : " Carts mid-saga at the fault: carts in flight while the fault lasted (accepted before"
+                                        + " its end, decided after its start, or never), the sagas it cut through."));
     }
 
     private static String count(@org.jspecify.annotations.Nullable Long value) {
@@ -321,7 +321,9 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
         var decoy = run.decoy();
         var topicRows = new ArrayList<List<String>>(List.of(
                 List.of("command records keyed by the run's products", Long.toString(topics.commandRecords())),
-                List.of("orders named by valid commands", Long.toString(topics.commandOrders())),
+                List.of(
+                        "orders named by valid commands (carts: by cart checkouts)",
+                        Long.toString(topics.commandOrders())),
                 List.of("of those not decided in the database", Long.toString(topics.commandOrdersNotDecided())),
                 List.of("decided orders without a command in the topic", Long.toString(topics.decidedNotInTopic())),
                 List.of("results of the run's orders", Long.toString(topics.resultRecords())),

@@ -128,8 +128,9 @@ public record ChaosRun(
      *     must be 0; null in reports written before it was counted per phase
      * @param cartsAccepted of the checkouts first accepted in this phase, the carts; null in reports written before
      *     carts were in the load
-     * @param cartsMidSaga carts accepted before the phase's fault started and decided after it: sagas the fault hit
-     *     in flight; null for the first phase and in reports written before carts were in the load
+     * @param cartsMidSaga carts in flight while the phase's fault lasted (accepted before its end, decided after its
+     *     start, or never): the sagas it cut through; null for the first phase and in reports written before carts
+     *     were in the load
      */
     public record PhaseFigures(
             String name,
@@ -302,7 +303,8 @@ public record ChaosRun(
      * What the topics hold about the run.
      *
      * @param commandRecords records of the command topic keyed by the run's products (poison included)
-     * @param commandOrders distinct orders of the run named by valid commands there
+     * @param commandOrders distinct orders of the run named by valid commands there, and carts of the run named by
+     *     cart checkouts on {@code checkout.carts}
      * @param commandOrdersNotDecided of those, not decided in the database: lost commands
      * @param decidedNotInTopic orders decided in the database whose command is not in the topic
      * @param resultRecords results of the run's orders on {@code checkout.results}

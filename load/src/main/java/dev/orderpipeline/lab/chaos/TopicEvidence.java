@@ -110,7 +110,7 @@ final class TopicEvidence {
      * The run's commands in the command topic.
      *
      * @param records records keyed by the run's products, poison included
-     * @param orders the run's orders named by valid commands
+     * @param orders the run's orders named by valid commands, and its carts named by cart checkouts
      */
     private record Commands(long records, Set<UUID> orders) {}
 
@@ -124,6 +124,13 @@ final class TopicEvidence {
             records.incrementAndGet();
             var orderId = header(record, PoisonRecords.TAG_HEADER) == null ? field(record.value(), "orderId") : null;
             if (orderId != null && orders.contains(orderId)) {
+                named.add(orderId);
+            }
+        });
+        // a cart's command is its cart checkout, keyed by its order
+        reader.readAll(Topics.CHECKOUT_CARTS, record -> {
+            var orderId = parse(text(record.key()));
+            if (orderId != null && orders.contains(orderId) && header(record, PoisonRecords.TAG_HEADER) == null) {
                 named.add(orderId);
             }
         });
