@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /** What a chaos run found, as the lab's report: the verdict, the faults and recoveries, the books, the timeline. */
 public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun run) implements LabReport {
@@ -148,7 +149,7 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                                         + " its end, decided after its start, or never), the sagas it cut through."));
     }
 
-    private static String count(@org.jspecify.annotations.Nullable Long value) {
+    private static String count(@Nullable Long value) {
         return value == null ? "-" : Long.toString(value);
     }
 

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +49,7 @@ final class Poison implements Fault {
                     decoys.orders(),
                     run.runTag().hashCode());
             send(run, records);
-            var topics = new java.util.TreeMap<String, Integer>();
+            var topics = new TreeMap<String, Integer>();
             sent.forEach((kind, howMany) -> topics.merge(kind.topic(), howMany, Integer::sum));
             return run.done(records.size() + " records (" + topics + ") keyed as the real ones there: " + sent);
         });
