@@ -17,14 +17,15 @@ import picocli.CommandLine.Option;
 @Command(
         name = "chaos",
         description = {
-            "Under a sustained open-model checkout load on a few products of limited stock, injects faults one after"
+            "Under a sustained open-model checkout load on a few products of limited stock (a share of them carts of"
+                    + " several products, checked out by the reservation saga), injects faults one after"
                     + " the other, with a recovery after each: kill -9 of a checkout-worker (restarted at once; at"
                     + " least two run, so the group rebalances), kill -9 of one and its restart under the same name"
                     + " (static group membership), a broker restart, a PostgreSQL restart, the database read-only"
-                    + " for a while, a storm of lock timeouts, a replay of the command topic from offset 0 by a fresh"
-                    + " consumer group, and poison records.",
+                    + " for a while, a storm of lock timeouts, a replay of the command and saga topics from offset 0 by"
+                    + " a fresh consumer group, and poison records on the command, cart and reservation topics.",
             "Then judges the run by the database and the topics: every accepted checkout final within the deadline,"
-                    + " no double decrement or payment, no oversell, drift 0, every poison record dead-lettered with"
+                    + " no double decrement or payment, no oversell, drift 0 (units held by carts counted), the cart rules, every poison record dead-lettered with"
                     + " its reason, 503 with Retry-After and never 500 while a dependency is down, and the time to"
                     + " resume after each fault. Needs the pipeline the lab starts (no --api-url)."
         })
@@ -127,6 +128,14 @@ public final class ChaosCommand extends LabCommand {
             description = "Attempts per checkout when the API answers 503 (after its Retry-After) or not at all.")
     int maxAttempts = defaults.maxAttempts();
 
+    @Option(
+            order = 15,
+            names = "--cart-share",
+            paramLabel = "SHARE",
+            description = "Share of the checkouts that are carts of 2-3 of the hot products (0 to 1), checked out by"
+                    + " the reservation saga.")
+    double cartShare = defaults.cartShare();
+
     /** The stack the lab starts, with at least two workers, so that a killed one leaves the group to the other. */
     @Override
     protected Target open() {
@@ -187,6 +196,7 @@ public final class ChaosCommand extends LabCommand {
                 Duration.ofSeconds(finalDeadlineSeconds),
                 maxInFlight,
                 maxAttempts,
-                defaults.replayLimit());
+                defaults.replayLimit(),
+                cartShare);
     }
 }

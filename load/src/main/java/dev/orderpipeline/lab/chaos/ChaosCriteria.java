@@ -23,6 +23,10 @@ final class ChaosCriteria {
             ChaosCriteria::noDrift,
             ChaosCriteria::noOversell,
             ChaosCriteria::noDoublePayment,
+            ChaosCriteria::cartsByTheCartRules,
+            ChaosCriteria::nothingHeldOnceFinal,
+            ChaosCriteria::onePaymentPerCompletedCart,
+            ChaosCriteria::oneOutcomePerDecidedCart,
             ChaosCriteria::noCommandLost,
             ChaosCriteria::noRealCommandDeadLettered,
             ChaosCriteria::no500,
@@ -112,10 +116,89 @@ final class ChaosCriteria {
                 doublePayments == 0 && dangling == 0 && payments == completed);
     }
 
+    /** Only for a run with carts. */
+    static Optional<Check> cartsByTheCartRules(Findings findings) {
+        var carts = findings.evidence().carts();
+        if (carts == null) {
+            return Optional.empty();
+        }
+        return check(
+                "a completed cart sold every line, a rejected cart holds nothing",
+                "0 completed with a line not SOLD, 0 rejected with a line RESERVED or SOLD",
+                carts.completedNotAllSold() + " of " + carts.completed() + " completed with a line not SOLD, "
+                        + carts.rejectedHolding() + " of " + carts.rejected() + " rejected holding",
+                carts.completedNotAllSold() == 0 && carts.rejectedHolding() == 0);
+    }
+
+    /** Only for a run with carts: units held by a final cart are a release that never came. */
+    static Optional<Check> nothingHeldOnceFinal(Findings findings) {
+        var carts = findings.evidence().carts();
+        if (carts == null) {
+            return Optional.empty();
+        }
+        return check(
+                "nothing held by carts once they are final",
+                "0 units on RESERVED or RELEASING lines of final carts; 0 held at all once every cart is final",
+                carts.heldByFinal() + " units held by final carts, " + carts.held() + " held in all, "
+                        + carts.notFinal() + " carts not final",
+                carts.heldByFinal() == 0 && (carts.notFinal() > 0 || carts.held() == 0));
+    }
+
+    /** Only for a run with carts. */
+    static Optional<Check> onePaymentPerCompletedCart(Findings findings) {
+        var carts = findings.evidence().carts();
+        if (carts == null) {
+            return Optional.empty();
+        }
+        return check(
+                "one payment per completed cart",
+                "0 double, 0 without completion, payments = completed carts",
+                carts.paidMoreThanOnce() + " double, " + carts.paymentsWithoutCompletion() + " without completion, "
+                        + carts.payments() + " payments for " + carts.completed() + " completed",
+                carts.paidMoreThanOnce() == 0
+                        && carts.paymentsWithoutCompletion() == 0
+                        && carts.payments() == carts.completed());
+    }
+
+    /** Only for a run with carts: the cart's checkout command recorded once, with the cart's outcome. */
+    static Optional<Check> oneOutcomePerDecidedCart(Findings findings) {
+        var carts = findings.evidence().carts();
+        if (carts == null) {
+            return Optional.empty();
+        }
+        return check(
+                "one idempotency row with an outcome per decided cart, with its status",
+                "rows = decided carts, 0 disagreeing",
+                carts.outcomeRows() + " rows, " + carts.decided() + " decided carts, " + carts.disagreeing()
+                        + " disagreeing",
+                carts.outcomeRows() == carts.decided() && carts.disagreeing() == 0);
+    }
+
+    /**
+     * For a run with carts, a fault's criterion: every window of {@code kind} met carts mid-saga (accepted before its
+     * end, decided after its start), so the other criteria judged sagas the fault cut through.
+     */
+    static Optional<Check> cartsMidSaga(Findings findings, FaultKind kind) {
+        var phases = findings.phases().stream()
+                .filter(phase -> phase.fault() == kind && phase.cartsMidSaga() != null)
+                .toList();
+        if (phases.isEmpty()) {
+            return Optional.empty();
+        }
+        var measured = phases.stream()
+                .map(phase -> phase.name() + ": " + phase.cartsMidSaga())
+                .toList();
+        return check(
+                kind.label() + " hits carts mid-saga",
+                "at least 1 cart in flight during each: accepted before its end, decided after its start",
+                String.join(", ", measured),
+                phases.stream().allMatch(phase -> phase.cartsMidSaga() != null && phase.cartsMidSaga() > 0));
+    }
+
     static Optional<Check> noCommandLost(Findings findings) {
         var topics = findings.topics();
         return check(
-                "no command lost between the command topic and the database",
+                "no command lost between the command topics (checkouts, cart checkouts) and the database",
                 "0 orders in the topic not decided",
                 topics.commandOrdersNotDecided() + " of " + topics.commandOrders() + " orders in the topic not decided",
                 topics.commandOrdersNotDecided() == 0);

@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.contract.RejectReason;
+import dev.orderpipeline.lab.chaos.ChaosRun.CartFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.DecoyFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
 import dev.orderpipeline.lab.pipeline.Database;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the chaos experiment reads from the pipeline's database, read-only: when each order was decided, each
@@ -23,12 +25,19 @@ import java.util.UUID;
  */
 final class ChaosDatabase {
 
-    /** The idempotency row of each decided order of the products, with when its transaction ran. */
+    /**
+     * The idempotency row of each decided order of the products, with when its transaction ran: a single-product
+     * order's, or a cart's checkout command's, which gets its outcome (and its time) when the cart is decided; the
+     * saga's step rows never get one.
+     */
     private static final String DECISIONS = """
             SELECT pc.order_id, pc.processed_at
             FROM processed_command pc
             JOIN orders o ON o.id = pc.order_id
-            WHERE o.product_id = ANY(?)
+            WHERE pc.outcome IS NOT NULL
+              AND (o.product_id = ANY(?)
+                   OR (o.product_id IS NULL
+                       AND EXISTS (SELECT 1 FROM order_line l WHERE l.order_id = o.id AND l.product_id = ANY(?))))
             """;
 
     /** Every client session of the pipeline's database but the lab's own, ended as an administrator would. */
@@ -68,8 +77,48 @@ final class ChaosDatabase {
     private static final String REPEATED_EFFECTS = """
             SELECT (SELECT count(*) FROM (SELECT order_id FROM payment WHERE order_id = ANY(?)
                                           GROUP BY order_id HAVING count(*) > 1) paid) AS paid_more_than_once,
-                   (SELECT count(*) FROM (SELECT order_id FROM processed_command WHERE order_id = ANY(?)
+                   (SELECT count(*) FROM (SELECT order_id FROM processed_command
+                                          WHERE order_id = ANY(?) AND outcome IS NOT NULL
                                           GROUP BY order_id HAVING count(*) > 1) processed) AS processed_more_than_once
+            """;
+
+    /**
+     * The run's carts judged by the cart rules, each on all its lines, its payments and its checkout command's
+     * idempotency row (the one with an outcome: the saga's step rows have none).
+     */
+    private static final String CARTS = """
+            SELECT count(*) AS placed,
+                   count(*) FILTER (WHERE status = 'COMPLETED') AS completed,
+                   count(*) FILTER (WHERE status = 'REJECTED' AND reject_reason = 'INSUFFICIENT_STOCK') AS refused,
+                   count(*) FILTER (WHERE status = 'REJECTED' AND reject_reason = 'RESERVATION_TIMEOUT') AS timed_out,
+                   count(*) FILTER (WHERE status = 'REJECTED') AS rejected,
+                   count(*) FILTER (WHERE status NOT IN ('COMPLETED', 'REJECTED')) AS not_final,
+                   count(*) FILTER (WHERE status = 'COMPLETED' AND not_sold > 0) AS completed_not_all_sold,
+                   count(*) FILTER (WHERE status = 'REJECTED' AND holding > 0) AS rejected_holding,
+                   coalesce(sum(held), 0) AS held,
+                   coalesce(sum(held) FILTER (WHERE status IN ('COMPLETED', 'REJECTED')), 0) AS held_by_final,
+                   coalesce(sum(payments), 0) AS payments,
+                   count(*) FILTER (WHERE payments > 1) AS paid_more_than_once,
+                   coalesce(sum(payments) FILTER (WHERE status <> 'COMPLETED'), 0) AS payments_without_completion,
+                   coalesce(sum(outcomes), 0) AS outcome_rows,
+                   count(*) FILTER (WHERE status IN ('COMPLETED', 'REJECTED') AND outcomes <> 1
+                                       OR status NOT IN ('COMPLETED', 'REJECTED') AND outcomes <> 0
+                                       OR disagreeing > 0) AS disagreeing
+            FROM (SELECT o.status, o.reject_reason,
+                         (SELECT count(*) FROM order_line l WHERE l.order_id = o.id AND l.status <> 'SOLD')
+                             AS not_sold,
+                         (SELECT count(*) FROM order_line l
+                           WHERE l.order_id = o.id AND l.status IN ('RESERVED', 'SOLD')) AS holding,
+                         (SELECT coalesce(sum(l.quantity), 0) FROM order_line l
+                           WHERE l.order_id = o.id AND l.status IN ('RESERVED', 'RELEASING')) AS held,
+                         (SELECT count(*) FROM payment p WHERE p.order_id = o.id) AS payments,
+                         (SELECT count(*) FROM processed_command pc
+                           WHERE pc.order_id = o.id AND pc.outcome IS NOT NULL) AS outcomes,
+                         (SELECT count(*) FROM processed_command pc
+                           WHERE pc.order_id = o.id AND pc.outcome IS NOT NULL AND pc.outcome <> o.status)
+                             AS disagreeing
+                  FROM orders o
+                  WHERE o.id = ANY(?) AND o.product_id IS NULL) carts
             """;
 
     private static final String DECOY = """
@@ -92,7 +141,9 @@ final class ChaosDatabase {
     Map<UUID, Long> decisions(List<UUID> products) {
         try (var connection = database.connect();
                 var statement = connection.prepareStatement(DECISIONS)) {
-            statement.setArray(1, uuids(connection, products));
+            var ids = uuids(connection, products);
+            statement.setArray(1, ids);
+            statement.setArray(2, ids);
             var decided = new HashMap<UUID, Long>();
             try (var rows = statement.executeQuery()) {
                 while (rows.next()) {
@@ -228,6 +279,39 @@ final class ChaosDatabase {
             }
         } catch (SQLException ex) {
             throw new IllegalStateException("could not count repeated effects", ex);
+        }
+    }
+
+    /** The run's carts by the cart rules; null if the run has none. */
+    @Nullable
+    CartFigures carts(Collection<UUID> carts) {
+        if (carts.isEmpty()) {
+            return null;
+        }
+        try (var connection = database.connect();
+                var statement = connection.prepareStatement(CARTS)) {
+            statement.setArray(1, uuids(connection, carts));
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                return new CartFigures(
+                        rows.getLong("placed"),
+                        rows.getLong("completed"),
+                        rows.getLong("rejected"),
+                        rows.getLong("refused"),
+                        rows.getLong("timed_out"),
+                        rows.getLong("not_final"),
+                        rows.getLong("completed_not_all_sold"),
+                        rows.getLong("rejected_holding"),
+                        rows.getLong("held"),
+                        rows.getLong("held_by_final"),
+                        rows.getLong("payments"),
+                        rows.getLong("paid_more_than_once"),
+                        rows.getLong("payments_without_completion"),
+                        rows.getLong("outcome_rows"),
+                        rows.getLong("disagreeing"));
+            }
+        } catch (SQLException ex) {
+            throw new IllegalStateException("could not read the run's carts", ex);
         }
     }
 

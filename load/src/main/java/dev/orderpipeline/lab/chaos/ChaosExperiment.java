@@ -1,6 +1,5 @@
 package dev.orderpipeline.lab.chaos;
 
-import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.FaultRun.Decoys;
 import dev.orderpipeline.lab.chaos.FaultRun.PoisonSent;
@@ -14,11 +13,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -202,6 +204,10 @@ public final class ChaosExperiment {
                 found.poison(),
                 found.topics(),
                 decoys == null ? null : database.decoy(decoys.product(), decoys.stock()),
+                database.carts(orders.stream()
+                        .filter(PreparedOrder::isCart)
+                        .map(PreparedOrder::orderId)
+                        .toList()),
                 notes);
     }
 
@@ -214,18 +220,38 @@ public final class ChaosExperiment {
                 product, DECOY_STOCK, prepare(target.apis(), product, -1, "chaos-" + runTag + "-decoy-", count));
     }
 
-    /** The orders of the load, interleaved over the products: order {@code i} is of product {@code i % products}. */
+    /**
+     * The orders of the load: a share of carts spread evenly among them ({@link CartOrders}), the others interleaved
+     * over the products (the {@code k}-th order of one product is of product {@code k % products}, so that every
+     * product has orders of its own whatever the carts' pattern).
+     */
     private List<PreparedOrder> prepareOrders(List<ApiClient> apis, List<UUID> products) {
         var total = settings.ordersToPrepare();
-        progress.phase("prepare " + total + " orders", total);
-        var perProduct = new ArrayList<List<PreparedOrder>>();
+        var share = settings.hasCarts() ? settings.cartShare() : 0.0;
+        var carts = (int) IntStream.range(0, total)
+                .filter(index -> CartOrders.isCart(index, share))
+                .count();
+        var random = new Random(runTag.hashCode());
+        var cartLines = IntStream.range(0, carts)
+                .mapToObj(cart -> CartOrders.lines(random, products.size()))
+                .toList();
+        progress.phase("prepare " + total + " orders (" + carts + " carts)", total);
+        var placedCarts = CartOrders.create(apis, products, cartLines, "chaos-" + runTag + "-cart-", progress)
+                .iterator();
+        var singles = total - carts;
+        var perProduct = new ArrayList<Iterator<PreparedOrder>>();
         for (var index = 0; index < products.size(); index++) {
-            var count = (total - index + products.size() - 1) / products.size();
-            perProduct.add(prepare(apis, products.get(index), index, "chaos-" + runTag + "-p" + index + "-", count));
+            var count = (singles - index + products.size() - 1) / products.size();
+            perProduct.add(prepare(apis, products.get(index), index, "chaos-" + runTag + "-p" + index + "-", count)
+                    .iterator());
         }
         var orders = new ArrayList<PreparedOrder>(total);
+        var single = 0;
         for (var index = 0; index < total; index++) {
-            orders.add(perProduct.get(index % products.size()).get(index / products.size()));
+            orders.add(
+                    CartOrders.isCart(index, share)
+                            ? placedCarts.next()
+                            : perProduct.get(single++ % products.size()).next());
         }
         return orders;
     }
@@ -319,20 +345,20 @@ public final class ChaosExperiment {
                 + " s after the end of the faults, when the lab stopped waiting.");
     }
 
-    /** Waits until the dead-letter topic holds every poison record of this run, up to a minute. */
+    /** Waits until the dead-letter topics hold every poison record of this run, up to a minute. */
     private void awaitDeadLetters(TopicReader topics, int expected) {
         progress.phase("waiting for " + expected + " dead letters", 0);
         var deadline = System.nanoTime() + DEAD_LETTER_WAIT.toNanos();
         var found = 0L;
         while (System.nanoTime() - deadline < 0) {
             var counter = new AtomicLong();
-            topics.readAll(Topics.CHECKOUT_COMMANDS_DLT, record -> {
+            TopicEvidence.DEAD_LETTER_TOPICS.forEach(topic -> topics.readAll(topic, record -> {
                 var tag = record.headers().lastHeader(PoisonRecords.TAG_HEADER);
                 if (tag != null
                         && PoisonRecords.kindOf(runTag, new String(tag.value(), StandardCharsets.UTF_8)) != null) {
                     counter.incrementAndGet();
                 }
-            });
+            }));
             found = counter.get();
             if (found >= expected) {
                 return;

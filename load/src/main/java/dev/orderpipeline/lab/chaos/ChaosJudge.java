@@ -2,6 +2,7 @@ package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.lab.chaos.ChaosDatabase.RepeatedEffects;
 import dev.orderpipeline.lab.chaos.ChaosRun.AcceptanceFigures;
+import dev.orderpipeline.lab.chaos.ChaosRun.CartFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ChaosSecond;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.DecoyFigures;
@@ -58,6 +59,7 @@ final class ChaosJudge {
      * @param poison the poison records by kind
      * @param topics what the topics hold
      * @param decoy the decoy product, if poison was injected
+     * @param carts the run's carts, if it had any
      * @param notes what the run noticed on the way
      */
     record Evidence(
@@ -76,6 +78,7 @@ final class ChaosJudge {
             List<PoisonFigures> poison,
             TopicFigures topics,
             @Nullable DecoyFigures decoy,
+            @Nullable CartFigures carts,
             List<String> notes) {
 
         /** When the last fault ended. */
@@ -166,6 +169,7 @@ final class ChaosJudge {
                 evidence.poison(),
                 evidence.topics(),
                 evidence.decoy(),
+                evidence.carts(),
                 timeline(evidence, checkouts),
                 checks,
                 evidence.notes());
@@ -212,6 +216,7 @@ final class ChaosJudge {
                 .filter(checkout -> checkout.accepted() && window.contains(checkout.acceptedAt()))
                 .toList();
         var end = fault == null ? Double.NaN : fault.end();
+        var hasCarts = evidence.orders().stream().anyMatch(PreparedOrder::isCart);
         return new PhaseFigures(
                 fault == null ? "steady" : fault.name(),
                 round(window.from()),
@@ -230,7 +235,24 @@ final class ChaosJudge {
                 rounded(accepted.stream().mapToDouble(Checkout::toFinal).reduce(Double.NaN, Checkouts::max)),
                 evidence.topics().untaggedDeadLetteredAt().stream()
                         .filter(window::contains)
-                        .count());
+                        .count(),
+                hasCarts
+                        ? accepted.stream()
+                                .filter(checkout -> checkout.order().isCart())
+                                .count()
+                        : null,
+                hasCarts && fault != null ? midSaga(checkouts, fault) : null);
+    }
+
+    /**
+     * Carts whose saga was in flight while the fault lasted: accepted before its end and decided after its start (or
+     * never). The saga starts once the API has handed the cart's command to the broker, which its 202 follows.
+     */
+    static long midSaga(Checkouts checkouts, FaultWindow fault) {
+        return checkouts.all().stream()
+                .filter(checkout -> checkout.order().isCart() && checkout.accepted())
+                .filter(checkout -> checkout.acceptedAt() <= fault.end() && !(checkout.decidedAt() < fault.start()))
+                .count();
     }
 
     private static AcceptanceFigures acceptance(Evidence evidence, Checkouts checkouts, double faultsEnd) {

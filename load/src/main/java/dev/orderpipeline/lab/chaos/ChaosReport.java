@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /** What a chaos run found, as the lab's report: the verdict, the faults and recoveries, the books, the timeline. */
 public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun run) implements LabReport {
@@ -36,11 +37,19 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                         Locale.ROOT,
                         "A sustained open-model load of %d checkouts/s (the pipeline's checkout) on %d products of limited"
                                 + " stock, with these faults one after the other, each followed by a recovery: %s."
-                                + " The load retries a 503 after its Retry-After. Every outcome is read from the"
+                                + "%s The load retries a 503 after its Retry-After. Every outcome is read from the"
                                 + " database and the topics after the run. ",
                         settings.rate(),
                         settings.products(),
-                        run.faults().stream().map(FaultWindow::name).collect(Collectors.joining(", ")))
+                        run.faults().stream().map(FaultWindow::name).collect(Collectors.joining(", ")),
+                        run.carts() == null
+                                ? ""
+                                : String.format(
+                                        Locale.ROOT,
+                                        " %.0f %% of the checkouts are carts of 2-3 of the products (%d placed),"
+                                                + " checked out by the reservation saga.",
+                                        settings.cartShare() * 100,
+                                        Objects.requireNonNull(run.carts()).placed()))
                 + (failed == 0
                         ? "All " + run.checks().size() + " criteria hold."
                         : failed + " of " + run.checks().size() + " criteria do not hold: "
@@ -57,7 +66,11 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
         if (run.faults().stream().anyMatch(fault -> fault.restart() != null)) {
             tables.add(restarts());
         }
-        tables.addAll(List.of(faults(), products(), acceptance(), retries()));
+        tables.addAll(List.of(faults(), products()));
+        if (run.carts() != null) {
+            tables.add(carts());
+        }
+        tables.addAll(List.of(acceptance(), retries()));
         if (!run.poison().isEmpty()) {
             tables.add(poison());
         }
@@ -86,45 +99,83 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
     }
 
     private Table phases() {
+        var columns = new ArrayList<Column<PhaseFigures>>(List.of(
+                Column.<PhaseFigures>of("Phase", PhaseFigures::name),
+                Column.of("From", phase -> Cells.decimal(phase.from(), 1)),
+                Column.of(
+                        "Fault",
+                        phase -> run.faults().stream()
+                                .filter(fault -> fault.name().equals(phase.name()))
+                                .findFirst()
+                                .map(fault -> window(fault, ""))
+                                .orElse("-")),
+                Column.of("First decision after", phase -> seconds(phase.firstDecisionAfter())),
+                Column.of("First 202 after", phase -> seconds(phase.firstAcceptAfter())),
+                Column.of(
+                        "Caught up after",
+                        phase -> phase.fault() == null
+                                ? "-"
+                                : phase.caughtUpAfter() == null ? "never" : seconds(phase.caughtUpAfter())),
+                Column.of("Longest stall", phase -> seconds(phase.longestStall())),
+                Column.of(
+                        "Valid commands dead-lettered",
+                        phase -> phase.validDeadLettered() == null
+                                ? Cells.NOT_AVAILABLE
+                                : Long.toString(phase.validDeadLettered())),
+                Column.of("202", phase -> Long.toString(phase.count("202"))),
+                Column.of("503", phase -> Long.toString(phase.count("503"))),
+                Column.of("5xx", phase -> Long.toString(phase.serverErrors())),
+                Column.of("409", phase -> Long.toString(phase.count("409"))),
+                Column.of("Other", phase -> Long.toString(phase.other())),
+                Column.of("Retries", phase -> Long.toString(phase.retries())),
+                Column.of("Max 202 to final", phase -> seconds(phase.maxTimeToFinal()))));
+        if (run.carts() != null) {
+            columns.add(Column.of("Carts accepted", phase -> count(phase.cartsAccepted())));
+            columns.add(Column.of("Carts mid-saga at the fault", phase -> count(phase.cartsMidSaga())));
+        }
         return Table.of(
                 "Faults and recovery",
-                List.of(
-                        Column.<PhaseFigures>of("Phase", PhaseFigures::name),
-                        Column.of("From", phase -> Cells.decimal(phase.from(), 1)),
-                        Column.of(
-                                "Fault",
-                                phase -> run.faults().stream()
-                                        .filter(fault -> fault.name().equals(phase.name()))
-                                        .findFirst()
-                                        .map(fault -> window(fault, ""))
-                                        .orElse("-")),
-                        Column.of("First decision after", phase -> seconds(phase.firstDecisionAfter())),
-                        Column.of("First 202 after", phase -> seconds(phase.firstAcceptAfter())),
-                        Column.of(
-                                "Caught up after",
-                                phase -> phase.fault() == null
-                                        ? "-"
-                                        : phase.caughtUpAfter() == null ? "never" : seconds(phase.caughtUpAfter())),
-                        Column.of("Longest stall", phase -> seconds(phase.longestStall())),
-                        Column.of(
-                                "Valid commands dead-lettered",
-                                phase -> phase.validDeadLettered() == null
-                                        ? Cells.NOT_AVAILABLE
-                                        : Long.toString(phase.validDeadLettered())),
-                        Column.of("202", phase -> Long.toString(phase.count("202"))),
-                        Column.of("503", phase -> Long.toString(phase.count("503"))),
-                        Column.of("5xx", phase -> Long.toString(phase.serverErrors())),
-                        Column.of("409", phase -> Long.toString(phase.count("409"))),
-                        Column.of("Other", phase -> Long.toString(phase.other())),
-                        Column.of("Retries", phase -> Long.toString(phase.retries())),
-                        Column.of("Max 202 to final", phase -> seconds(phase.maxTimeToFinal()))),
+                columns,
                 run.phases(),
                 "Seconds since the load started. A phase runs from its fault's start to the next fault's start. After"
                         + " the fault's end: the first decision committed (processed_command), the first 202, and when"
                         + " every checkout accepted before the end was decided. Longest stall: the longest time a"
                         + " product had an accepted checkout waiting and no decision. Valid commands dead-lettered:"
                         + " real commands of the run in checkout.commands.dlt, by the dead letter's timestamp (must be"
-                        + " 0). Statuses count the requests sent in the phase; Other: timeouts and I/O errors.");
+                        + " 0). Statuses count the requests sent in the phase; Other: timeouts and I/O errors."
+                        + (run.carts() == null
+                                ? ""
+                                : " Carts mid-saga at the fault: carts in flight while the fault lasted (accepted before"
+                                        + " its end, decided after its start, or never), the sagas it cut through."));
+    }
+
+    private static String count(@Nullable Long value) {
+        return value == null ? "-" : Long.toString(value);
+    }
+
+    private Table carts() {
+        var carts = Objects.requireNonNull(run.carts());
+        return new Table(
+                "Carts, from the database",
+                List.of("Figure", "Value"),
+                List.of(
+                        List.of("carts placed (2-3 of the hot products, 1 unit each)", Long.toString(carts.placed())),
+                        List.of("completed", Long.toString(carts.completed())),
+                        List.of("rejected", Long.toString(carts.rejected())),
+                        List.of("of those, a line out of stock", Long.toString(carts.rejectedOutOfStock())),
+                        List.of("of those, timed out waiting for a reservation", Long.toString(carts.timedOut())),
+                        List.of("not final (never checked out, or lost)", Long.toString(carts.notFinal())),
+                        List.of("completed with a line not SOLD", Long.toString(carts.completedNotAllSold())),
+                        List.of("rejected with a line RESERVED or SOLD", Long.toString(carts.rejectedHolding())),
+                        List.of("units held (RESERVED, RELEASING)", Long.toString(carts.held())),
+                        List.of("of those, by final carts", Long.toString(carts.heldByFinal())),
+                        List.of("payments", Long.toString(carts.payments())),
+                        List.of("carts paid twice", Long.toString(carts.paidMoreThanOnce())),
+                        List.of("payments of carts not completed", Long.toString(carts.paymentsWithoutCompletion())),
+                        List.of("idempotency rows with an outcome", Long.toString(carts.outcomeRows())),
+                        List.of("carts whose outcome rows disagree", Long.toString(carts.disagreeing()))),
+                "Orders of several products checked out by the reservation saga; the products' books above count"
+                        + " their units (sold on SOLD lines, held on RESERVED and RELEASING ones) in the drift.");
     }
 
     private Table restarts() {
@@ -253,9 +304,10 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
 
     private Table poison() {
         return Table.of(
-                "Poison records in checkout.commands.dlt",
+                "Poison records in the dead-letter topics",
                 List.of(
                         Column.<PoisonFigures>of("Kind", poison -> poison.kind().label()),
+                        Column.of("Topic", poison -> poison.kind().topic()),
                         Column.of("Sent", poison -> Long.toString(poison.sent())),
                         Column.of("Dead-lettered", poison -> Long.toString(poison.deadLettered())),
                         Column.of("Last one after", poison -> seconds(poison.lastDeadLetteredAfter())),
@@ -270,7 +322,9 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
         var decoy = run.decoy();
         var topicRows = new ArrayList<List<String>>(List.of(
                 List.of("command records keyed by the run's products", Long.toString(topics.commandRecords())),
-                List.of("orders named by valid commands", Long.toString(topics.commandOrders())),
+                List.of(
+                        "orders named by valid commands (carts: by cart checkouts)",
+                        Long.toString(topics.commandOrders())),
                 List.of("of those not decided in the database", Long.toString(topics.commandOrdersNotDecided())),
                 List.of("decided orders without a command in the topic", Long.toString(topics.decidedNotInTopic())),
                 List.of("results of the run's orders", Long.toString(topics.resultRecords())),

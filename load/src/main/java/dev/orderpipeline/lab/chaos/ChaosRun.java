@@ -22,6 +22,7 @@ import org.jspecify.annotations.Nullable;
  * @param poison per kind of poison record: sent, found in the dead-letter topic, and why
  * @param topics counts read back from the command, result and dead-letter topics
  * @param decoy the product whose orders the poison records named, which nothing may have changed
+ * @param carts the run's carts by the cart rules; null if it had none
  * @param timeline per second of the run
  * @param checks the criteria a chaos run must meet, each with what was expected and what was measured
  * @param notes what the run noticed on the way (a fault that did not go as planned, bodies of unexpected answers)
@@ -38,6 +39,7 @@ public record ChaosRun(
         List<PoisonFigures> poison,
         TopicFigures topics,
         @Nullable DecoyFigures decoy,
+        @Nullable CartFigures carts,
         List<ChaosSecond> timeline,
         List<Check> checks,
         List<String> notes) {
@@ -124,6 +126,11 @@ public record ChaosRun(
      * @param maxTimeToFinal the longest time from 202 to decision of the checkouts first accepted in this phase
      * @param validDeadLettered real commands of the run dead-lettered in this phase (their dead letters' timestamps):
      *     must be 0; null in reports written before it was counted per phase
+     * @param cartsAccepted of the checkouts first accepted in this phase, the carts; null in reports written before
+     *     carts were in the load
+     * @param cartsMidSaga carts in flight while the phase's fault lasted (accepted before its end, decided after its
+     *     start, or never): the sagas it cut through; null for the first phase and in reports written before carts
+     *     were in the load
      */
     public record PhaseFigures(
             String name,
@@ -139,7 +146,9 @@ public record ChaosRun(
             @Nullable Double caughtUpAfter,
             @Nullable Double longestStall,
             @Nullable Double maxTimeToFinal,
-            @Nullable Long validDeadLettered) {
+            @Nullable Long validDeadLettered,
+            @Nullable Long cartsAccepted,
+            @Nullable Long cartsMidSaga) {
 
         public PhaseFigures {
             statuses = new TreeMap<>(statuses);
@@ -294,7 +303,8 @@ public record ChaosRun(
      * What the topics hold about the run.
      *
      * @param commandRecords records of the command topic keyed by the run's products (poison included)
-     * @param commandOrders distinct orders of the run named by valid commands there
+     * @param commandOrders distinct orders of the run named by valid commands there, and carts of the run named by
+     *     cart checkouts on {@code checkout.carts}
      * @param commandOrdersNotDecided of those, not decided in the database: lost commands
      * @param decidedNotInTopic orders decided in the database whose command is not in the topic
      * @param resultRecords results of the run's orders on {@code checkout.results}
@@ -349,6 +359,48 @@ public record ChaosRun(
 
         public boolean untouched() {
             return stockLeft == initialStock && notCreated == 0 && payments == 0 && processedRows == 0;
+        }
+    }
+
+    /**
+     * The run's carts (orders of several products, checked out by the reservation saga), from the database.
+     *
+     * @param placed carts prepared for the load
+     * @param completed COMPLETED
+     * @param rejected REJECTED, for any reason
+     * @param rejectedOutOfStock of those, a line refused for want of stock ({@code INSUFFICIENT_STOCK})
+     * @param timedOut of those, a reservation that did not come in time ({@code RESERVATION_TIMEOUT})
+     * @param notFinal neither COMPLETED nor REJECTED: never checked out, or lost
+     * @param completedNotAllSold COMPLETED carts with a line not SOLD (a completion without its stock): must be 0
+     * @param rejectedHolding REJECTED carts with a line RESERVED or SOLD (stock kept by a rejected order): must be 0
+     * @param held units on RESERVED and RELEASING lines of the carts: once every cart is final, must be 0
+     * @param heldByFinal of those, units held by carts that are final: a release that never came
+     * @param payments payment rows of the carts
+     * @param paidMoreThanOnce carts with two payments or more: must be 0
+     * @param paymentsWithoutCompletion payments of carts not COMPLETED: must be 0
+     * @param outcomeRows idempotency rows with an outcome (the carts' checkout commands once decided)
+     * @param disagreeing carts whose idempotency rows with an outcome are not one for a decided cart (with its
+     *     status) or none for an open one: must be 0
+     */
+    public record CartFigures(
+            long placed,
+            long completed,
+            long rejected,
+            long rejectedOutOfStock,
+            long timedOut,
+            long notFinal,
+            long completedNotAllSold,
+            long rejectedHolding,
+            long held,
+            long heldByFinal,
+            long payments,
+            long paidMoreThanOnce,
+            long paymentsWithoutCompletion,
+            long outcomeRows,
+            long disagreeing) {
+
+        public long decided() {
+            return completed + rejected;
         }
     }
 

@@ -27,7 +27,10 @@ import org.jspecify.annotations.Nullable;
  * @param finalDeadline every accepted checkout must be final this long after the end of the faults
  * @param maxInFlight first attempts in flight at once; arrivals beyond are dropped and counted
  * @param maxAttempts attempts per checkout, the first included, when the API answers 503 or does not answer
- * @param replayLimit how long the replaying worker may take to reach the end the topic had when it started
+ * @param replayLimit how long the replaying worker may take to reach the ends the topics had when it started
+ * @param cartShare the share of the prepared orders that are carts of two or three of the hot products (one unit
+ *     each, in varying line orders), checked out by the reservation saga; 0 for none (and for reports written before
+ *     carts were in the load)
  */
 public record ChaosSettings(
         int rate,
@@ -45,7 +48,11 @@ public record ChaosSettings(
         Duration finalDeadline,
         int maxInFlight,
         int maxAttempts,
-        Duration replayLimit) {
+        Duration replayLimit,
+        Double cartShare) {
+
+    /** The share of carts in a default run: enough that every fault meets sagas in flight. */
+    static final double CART_SHARE = 0.3;
 
     /** Orders prepared beyond the plan: faults and recoveries often take longer than planned. */
     static final double ORDER_MARGIN = 1.3;
@@ -57,6 +64,10 @@ public record ChaosSettings(
         faults = List.copyOf(faults);
         // absent from reports written before these faults existed
         databaseFault = Objects.requireNonNullElse(databaseFault, DATABASE_FAULT);
+        cartShare = Objects.requireNonNullElse(cartShare, 0.0);
+        if (!(cartShare >= 0 && cartShare <= 1)) {
+            throw new IllegalArgumentException("cart share must be 0 to 1: " + cartShare);
+        }
         if (rate < 1 || rate > 10_000) {
             throw new IllegalArgumentException("rate must be 1 to 10000 per second: " + rate);
         }
@@ -121,7 +132,13 @@ public record ChaosSettings(
                 Duration.ofSeconds(30),
                 4000,
                 20,
-                Duration.ofMinutes(5));
+                Duration.ofMinutes(5),
+                CART_SHARE);
+    }
+
+    /** Whether the load has carts: a share of them, and two products at least to make one of. */
+    public boolean hasCarts() {
+        return cartShare > 0 && products >= 2;
     }
 
     /** How long the load is planned to run: warm-up, each fault and its recovery. */

@@ -1,6 +1,5 @@
 package dev.orderpipeline.lab.chaos;
 
-import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.lab.chaos.ChaosJudge.Criterion;
 import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
@@ -12,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -23,9 +23,9 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * Records that are not valid checkout commands ({@link PoisonKind}) written to the command topic among the real
- * ones, with a plain producer ({@code acks=all}), keyed by the hot products; each must end in the dead-letter topic
- * with its reason, and the decoy orders they name must stay untouched.
+ * Records that are not valid checkout commands, cart checkouts or reservation steps ({@link PoisonKind}) written to
+ * their topics among the real ones, with a plain producer ({@code acks=all}), keyed as the real ones are; each must end
+ * in its topic's dead-letter topic with its reason, and the decoy orders they name must stay untouched.
  */
 final class Poison implements Fault {
 
@@ -49,8 +49,9 @@ final class Poison implements Fault {
                     decoys.orders(),
                     run.runTag().hashCode());
             send(run, records);
-            return run.done(
-                    records.size() + " records to " + Topics.CHECKOUT_COMMANDS + " keyed by the hot products: " + sent);
+            var topics = new TreeMap<String, Integer>();
+            sent.forEach((kind, howMany) -> topics.merge(kind.topic(), howMany, Integer::sum));
+            return run.done(records.size() + " records (" + topics + ") keyed as the real ones there: " + sent);
         });
     }
 
@@ -92,7 +93,7 @@ final class Poison implements Fault {
         var withoutReason =
                 findings.evidence().sum(poison, figures -> figures.reasons().getOrDefault(TopicEvidence.NO_REASON, 0L));
         return ChaosCriteria.check(
-                "every poison record in checkout.commands.dlt with a dlt-reason header",
+                "every poison record in its topic's .dlt with a dlt-reason header",
                 sent + " of " + sent + ", 0 without reason",
                 found + " of " + sent + ", " + withoutReason + " without reason",
                 found == sent && withoutReason == 0);

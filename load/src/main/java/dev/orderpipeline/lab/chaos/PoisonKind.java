@@ -1,26 +1,54 @@
 package dev.orderpipeline.lab.chaos;
 
-/** The kinds of poison records the experiment writes to the command topic. */
+import dev.orderpipeline.contract.Topics;
+
+/**
+ * The kinds of poison records the experiment writes: to the command topic, and to the cart saga's topics (the cart
+ * checkouts and the reservation steps), each to be dead-lettered on its topic's {@code .dlt}.
+ */
 public enum PoisonKind {
     /** Random bytes: no JSON at all. */
-    GARBAGE_BYTES("garbage-bytes"),
+    GARBAGE_BYTES("garbage-bytes", Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT),
     /** Text that starts like a command and is not valid JSON. */
-    INVALID_JSON("invalid-json"),
+    INVALID_JSON("invalid-json", Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT),
     /** A well-formed command of a real order, for 0 units. */
-    ZERO_QUANTITY("quantity-0"),
+    ZERO_QUANTITY("quantity-0", Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT),
     /** A well-formed command without an order id. */
-    MISSING_ORDER_ID("missing-order-id"),
+    MISSING_ORDER_ID("missing-order-id", Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT),
     /** A well-formed command of a real order that names another product than the order's. */
-    PRODUCT_MISMATCH("product-not-the-order-s");
+    PRODUCT_MISMATCH("product-not-the-order-s", Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT),
+    /** Text that starts like a cart checkout and is not valid JSON. */
+    CART_INVALID_JSON("cart-invalid-json", Topics.CHECKOUT_CARTS, Topics.CHECKOUT_CARTS_DLT),
+    /** A well-formed cart checkout of a real order that is not a cart (a decoy of one product). */
+    CART_NOT_A_CART("cart-of-an-order-of-one-product", Topics.CHECKOUT_CARTS, Topics.CHECKOUT_CARTS_DLT),
+    /** Random bytes on the reservation topic. */
+    RESERVATION_GARBAGE_BYTES(
+            "reservation-garbage-bytes", Topics.CHECKOUT_RESERVATIONS, Topics.CHECKOUT_RESERVATIONS_DLT),
+    /** A well-formed reservation of a hot product for a line that does not exist (of a decoy order of one product). */
+    RESERVATION_NO_SUCH_LINE("reservation-of-no-line", Topics.CHECKOUT_RESERVATIONS, Topics.CHECKOUT_RESERVATIONS_DLT);
 
     private final String label;
+    private final String topic;
+    private final String deadLetterTopic;
 
-    PoisonKind(String label) {
+    PoisonKind(String label, String topic, String deadLetterTopic) {
         this.label = label;
+        this.topic = topic;
+        this.deadLetterTopic = deadLetterTopic;
     }
 
     public String label() {
         return label;
+    }
+
+    /** The topic the records of this kind are written to. */
+    public String topic() {
+        return topic;
+    }
+
+    /** Where the worker must set them aside. */
+    public String deadLetterTopic() {
+        return deadLetterTopic;
     }
 
     @Override

@@ -1,7 +1,10 @@
 package dev.orderpipeline.lab.chaos;
 
+import dev.orderpipeline.contract.CartCheckoutCommand;
+import dev.orderpipeline.contract.CartLine;
 import dev.orderpipeline.contract.CheckoutCommand;
 import dev.orderpipeline.contract.Headers;
+import dev.orderpipeline.contract.ReservationCommand;
 import dev.orderpipeline.contract.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -17,13 +20,15 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Builds the poison records of a run: as many of each {@link PoisonKind} (the remainder as garbage), keyed by the
- * hot products so they land among the real commands. Each carries a {@value #TAG_HEADER} header naming the run and
+ * Builds the poison records of a run: as many of each {@link PoisonKind} (the remainder as garbage), each on its
+ * kind's topic, keyed as the real records there are (commands and reservations by the hot products, cart checkouts by
+ * their order) so they land among the real ones. Each carries a {@value #TAG_HEADER} header naming the run and
  * its kind, which the dead-letter topic keeps, so the lab can count them there by kind.
  *
- * <p>The commands that name a real order use decoy orders: orders of a product of their own that are never checked
- * out. Applying one by mistake would complete a decoy order or take a hot product's stock, and the lab checks that
- * neither happened.
+ * <p>The records that name a real order use decoy orders: orders of a product of their own that are never checked
+ * out. Applying one by mistake (a command, a cart checkout, a reservation of a hot product for the decoy's line 1)
+ * would complete a decoy order, claim its command or take a hot product's stock, and the lab checks that none of
+ * that happened.
  */
 final class PoisonRecords {
 
@@ -76,6 +81,42 @@ final class PoisonRecords {
                     case PRODUCT_MISMATCH -> {
                         var command = command(decoy.orderId(), hot, decoy.userId(), 1, requestedAt);
                         yield record(hot, json(command), decoy.orderId());
+                    }
+                    case CART_INVALID_JSON ->
+                        sagaRecord(
+                                kind,
+                                decoy.orderId(),
+                                invalidCart(index, decoy),
+                                null,
+                                CartCheckoutCommand.TYPE,
+                                decoy.orderId());
+                    case CART_NOT_A_CART -> {
+                        var lines = List.of(
+                                new CartLine(1, hotProducts.getFirst(), 1),
+                                new CartLine(2, hotProducts.size() > 1 ? hotProducts.getLast() : decoyProduct, 1));
+                        var command = CartCheckoutCommand.of(decoy.orderId(), decoy.userId(), lines, requestedAt);
+                        yield sagaRecord(
+                                kind,
+                                decoy.orderId(),
+                                JSON.writeValueAsBytes(command),
+                                command.commandId(),
+                                CartCheckoutCommand.TYPE,
+                                decoy.orderId());
+                    }
+                    case RESERVATION_GARBAGE_BYTES -> sagaRecord(kind, hot, garbage(random), null, null, null);
+                    case RESERVATION_NO_SUCH_LINE -> {
+                        var step = ReservationCommand.of(
+                                ReservationCommand.Action.RESERVE,
+                                decoy.orderId(),
+                                new CartLine(1, hot, 1),
+                                requestedAt);
+                        yield sagaRecord(
+                                kind,
+                                hot,
+                                JSON.writeValueAsBytes(step),
+                                step.commandId(),
+                                step.action().type(),
+                                decoy.orderId());
                     }
                 };
                 record.headers().add(TAG_HEADER, (runTag + "/" + kind.label()).getBytes(StandardCharsets.UTF_8));
@@ -136,6 +177,37 @@ final class PoisonRecords {
             record.headers().add(Headers.COMMAND_TYPE, CheckoutCommand.TYPE.getBytes(StandardCharsets.UTF_8));
         }
         return record;
+    }
+
+    /**
+     * A record of the cart saga's topics, with the headers its producer sends (the worker must refuse it for what it
+     * says, not for a missing header).
+     */
+    private static ProducerRecord<byte[], byte[]> sagaRecord(
+            PoisonKind kind,
+            UUID key,
+            byte[] value,
+            @Nullable UUID commandId,
+            @Nullable String type,
+            @Nullable UUID orderId) {
+        var record = new ProducerRecord<>(kind.topic(), key.toString().getBytes(StandardCharsets.UTF_8), value);
+        if (commandId != null) {
+            record.headers().add(Headers.COMMAND_ID, commandId.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        if (type != null) {
+            record.headers().add(Headers.COMMAND_TYPE, type.getBytes(StandardCharsets.UTF_8));
+        }
+        if (orderId != null) {
+            record.headers().add(Headers.ORDER_ID, orderId.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        return record;
+    }
+
+    private static byte[] invalidCart(int index, PreparedOrder decoy) {
+        var text = index % 2 == 0
+                ? "{\"commandId\":\"" + CheckoutCommand.idFor(decoy.orderId()) + "\",\"lines\":[{\"lineNo\":1,"
+                : "{\"orderId\": " + decoy.orderId() + ", \"lines\": []}";
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     private static byte[] garbage(Random random) {

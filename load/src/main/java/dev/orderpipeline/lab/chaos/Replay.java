@@ -4,6 +4,9 @@ import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -11,13 +14,42 @@ import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The whole command topic read again from offset 0 by a worker in the consumer group {@code replay-<run tag>} (a
- * new group starts at the earliest offset) beside the live group; the window ends when its committed offsets reach
- * the end the topic had when it started. Then it is stopped.
+ * The command topic and the cart saga's topics read again from offset 0 by a worker in the consumer group {@code
+ * replay-<run tag>} (a new group starts at the earliest offset) beside the live groups: the worker's saga consumers
+ * are in groups of their own named after it ({@code replay-<run tag>-carts}, {@code -reservations}, {@code
+ * -reservation-replies}), so it replays cart checkouts into the coordinator, reservations and releases into the
+ * reserver and the replies into the coordinator again. The window ends when each group's committed offsets reach
+ * the end its topic had when the worker started. Then it is stopped.
  */
 final class Replay implements Fault {
 
     private static final Duration POLL = Duration.ofMillis(500);
+
+    /** Each topic the worker consumes, by the suffix its consumer group has after the worker's group id. */
+    static final Map<String, String> TOPICS_BY_GROUP_SUFFIX = orderedTopics();
+
+    private static Map<String, String> orderedTopics() {
+        var topics = new LinkedHashMap<String, String>();
+        topics.put("", Topics.CHECKOUT_COMMANDS);
+        topics.put("-carts", Topics.CHECKOUT_CARTS);
+        topics.put("-reservations", Topics.CHECKOUT_RESERVATIONS);
+        topics.put("-reservation-replies", Topics.CHECKOUT_RESERVATION_REPLIES);
+        return Collections.unmodifiableMap(topics);
+    }
+
+    /**
+     * One topic replayed: the group that replays it and the end it had when the replay started.
+     *
+     * @param group the consumer group
+     * @param topic the topic
+     * @param end its end offsets when the replay started
+     */
+    record Replayed(String group, String topic, Map<TopicPartition, Long> end) {
+
+        long records() {
+            return end.values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
 
     @Override
     public Duration planned(ChaosSettings settings) {
@@ -28,12 +60,14 @@ final class Replay implements Fault {
     public void inject(FaultRun run) {
         run.once(FaultKind.REPLAY, "replay from offset 0", "replay from offset 0", start -> {
             var group = "replay-" + run.runTag();
-            var end = run.topics().endOffsets(Topics.CHECKOUT_COMMANDS);
+            var replayed = new ArrayList<Replayed>();
+            TOPICS_BY_GROUP_SUFFIX.forEach((suffix, topic) -> replayed.add(
+                    new Replayed(group + suffix, topic, run.topics().endOffsets(topic))));
             @Nullable AppProcess worker = null;
             try {
                 worker = run.stack()
                         .addWorker("checkout-worker-replay", List.of("--orderpipeline.worker.group-id=" + group));
-                return follow(run, group, end, start, run.clock().now());
+                return follow(run, group, replayed, start, run.clock().now());
             } finally {
                 if (worker != null && worker.isAlive()) {
                     worker.stop();
@@ -42,16 +76,17 @@ final class Replay implements Fault {
         });
     }
 
-    /** Waits until the group's committed offsets reach {@code end}, up to the replay limit. */
-    private static Done follow(FaultRun run, String group, Map<TopicPartition, Long> end, double start, double ready) {
-        var records = end.values().stream().mapToLong(Long::longValue).sum();
+    /** Waits until every group's committed offsets reach the end its topic had, up to the replay limit. */
+    private static Done follow(FaultRun run, String group, List<Replayed> replayed, double start, double ready) {
+        var records = replayed.stream().mapToLong(Replayed::records).sum();
         var limit = run.settings().replayLimit();
         var deadline = System.nanoTime() + limit.toNanos();
-        for (var behind = behind(run, group, end); behind > 0; behind = behind(run, group, end)) {
+        for (var behind = behind(run, replayed); behind > 0; behind = behind(run, replayed)) {
             if (System.nanoTime() - deadline > 0) {
                 return new Done(
                         run.clock().now(),
-                        "group " + group + " still " + behind + " of " + records + " records behind",
+                        "group " + group + " and its saga groups still " + behind + " of " + records
+                                + " records behind",
                         "the replay did not reach the end within " + limit.toSeconds() + " s",
                         null);
             }
@@ -60,19 +95,29 @@ final class Replay implements Fault {
         var caughtUp = run.clock().now();
         return run.done(String.format(
                 Locale.ROOT,
-                "a worker in group %s started in %.1f s and read all %d records the topic had (from offset 0) in"
-                        + " %.1f s more (%.0f records/s) beside the live group",
+                "a worker in group %s started in %.1f s and read all %d records the topics had (from offset 0: %s)"
+                        + " in %.1f s more (%.0f records/s) beside the live groups",
                 group,
                 ready - start,
                 records,
+                String.join(
+                        ", ",
+                        replayed.stream()
+                                .map(each -> String.format(Locale.ROOT, "%,d of %s", each.records(), each.topic()))
+                                .toList()),
                 caughtUp - ready,
                 records / Math.max(0.001, caughtUp - ready)));
     }
 
-    private static long behind(FaultRun run, String group, Map<TopicPartition, Long> end) {
-        var committed = run.topics().committed(group, Topics.CHECKOUT_COMMANDS);
-        return end.entrySet().stream()
-                .mapToLong(entry -> Math.max(0, entry.getValue() - committed.getOrDefault(entry.getKey(), 0L)))
-                .sum();
+    /** Records the groups have still to commit, over all topics. */
+    private static long behind(FaultRun run, List<Replayed> replayed) {
+        var behind = 0L;
+        for (var each : replayed) {
+            var committed = run.topics().committed(each.group(), each.topic());
+            behind += each.end().entrySet().stream()
+                    .mapToLong(entry -> Math.max(0, entry.getValue() - committed.getOrDefault(entry.getKey(), 0L)))
+                    .sum();
+        }
+        return behind;
     }
 }

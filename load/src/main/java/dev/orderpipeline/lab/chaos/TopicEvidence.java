@@ -14,14 +14,15 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What the topics hold about a run, read back from the broker after it: the run's commands (to find any that the
- * database never decided), its results, and the dead letters (its poison records by kind and reason, and any real
- * command that was dead-lettered).
+ * database never decided), its results, and the dead letters of the commands and of the cart saga's topics (its poison
+ * records by kind and reason, and any real command, cart checkout or step that was dead-lettered).
  */
 final class TopicEvidence {
 
@@ -30,6 +31,12 @@ final class TopicEvidence {
 
     /** The reason counted for a dead letter without a {@value #DLT_REASON_HEADER} header. */
     static final String NO_REASON = "(no dlt-reason header)";
+
+    /** Where the worker sets aside what it cannot apply: the commands, the cart checkouts and the saga's steps. */
+    static final List<String> DEAD_LETTER_TOPICS = Stream.of(PoisonKind.values())
+            .map(PoisonKind::deadLetterTopic)
+            .distinct()
+            .toList();
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Pattern UUID_TEXT =
@@ -73,8 +80,11 @@ final class TopicEvidence {
         keys.forEach(key -> keyTexts.add(key.toString()));
         var commands = commands(reader, keyTexts, orders);
         var results = results(reader, orders);
-        var deadLetters = new DeadLetters(runTag, keyTexts, poisonStartedAt, clock);
-        reader.readAll(Topics.CHECKOUT_COMMANDS_DLT, deadLetters::add);
+        // cart checkouts are keyed by their order, reservations by their product
+        var deadLetterKeys = new HashSet<>(keyTexts);
+        orders.forEach(order -> deadLetterKeys.add(order.toString()));
+        var deadLetters = new DeadLetters(runTag, deadLetterKeys, poisonStartedAt, clock);
+        DEAD_LETTER_TOPICS.forEach(topic -> reader.readAll(topic, deadLetters::add));
         var poison = new ArrayList<PoisonFigures>();
         poisonSent.forEach((kind, sent) -> poison.add(deadLetters.figures(kind, sent)));
         var topics = new TopicFigures(
@@ -100,7 +110,7 @@ final class TopicEvidence {
      * The run's commands in the command topic.
      *
      * @param records records keyed by the run's products, poison included
-     * @param orders the run's orders named by valid commands
+     * @param orders the run's orders named by valid commands, and its carts named by cart checkouts
      */
     private record Commands(long records, Set<UUID> orders) {}
 
@@ -114,6 +124,13 @@ final class TopicEvidence {
             records.incrementAndGet();
             var orderId = header(record, PoisonRecords.TAG_HEADER) == null ? field(record.value(), "orderId") : null;
             if (orderId != null && orders.contains(orderId)) {
+                named.add(orderId);
+            }
+        });
+        // a cart's command is its cart checkout, keyed by its order
+        reader.readAll(Topics.CHECKOUT_CARTS, record -> {
+            var orderId = parse(text(record.key()));
+            if (orderId != null && orders.contains(orderId) && header(record, PoisonRecords.TAG_HEADER) == null) {
                 named.add(orderId);
             }
         });

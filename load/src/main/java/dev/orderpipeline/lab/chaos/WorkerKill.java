@@ -1,7 +1,9 @@
 package dev.orderpipeline.lab.chaos;
 
+import dev.orderpipeline.lab.chaos.ChaosJudge.Criterion;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -13,6 +15,12 @@ final class WorkerKill implements Fault {
     @Override
     public Duration planned(ChaosSettings settings) {
         return Duration.ofSeconds(50).plus(settings.recovery()).multipliedBy(settings.workerKills());
+    }
+
+    /** The kills must have cut through sagas for the cart criteria to say something about them. */
+    @Override
+    public List<Criterion> criteria() {
+        return List.of(findings -> ChaosCriteria.cartsMidSaga(findings, FaultKind.WORKER_KILL));
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
+import dev.orderpipeline.lab.chaos.ChaosJudge.Criterion;
 import dev.orderpipeline.lab.chaos.ChaosRun.WorkerRestart;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +35,12 @@ final class WorkerKillRestart implements Fault {
     @Override
     public Duration planned(ChaosSettings settings) {
         return Duration.ofSeconds(50).plus(settings.recovery());
+    }
+
+    /** The kills must have cut through sagas for the cart criteria to say something about them. */
+    @Override
+    public List<Criterion> criteria() {
+        return List.of(findings -> ChaosCriteria.cartsMidSaga(findings, FaultKind.WORKER_KILL_RESTART));
     }
 
     @Override

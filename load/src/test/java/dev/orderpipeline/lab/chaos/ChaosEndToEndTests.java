@@ -230,12 +230,60 @@ class ChaosEndToEndTests {
         assertBooksBalance(run);
     }
 
+    /**
+     * Carts checked out by the reservation saga beside single-product orders, under a kill, a replay of every topic
+     * and poison on every topic: the kill cuts through sagas, the replay and the poison change nothing, and every cart
+     * keeps the cart rules. Half the checkouts are carts so that the kill finds sagas in flight.
+     */
+    @Test
+    @Order(10)
+    void cartsCheckedOutThroughAKillAReplayAndPoisonKeepEveryCartRule() {
+        var run = run(List.of(FaultKind.WORKER_KILL, FaultKind.REPLAY, FaultKind.POISON), 40, 0.5);
+
+        assertHolds(run);
+        var carts = Objects.requireNonNull(run.carts());
+        assertThat(carts.placed()).isPositive();
+        assertThat(carts.decided()).isPositive();
+        assertThat(phase(run, FaultKind.WORKER_KILL).cartsMidSaga()).isPositive();
+        assertThat(run.faults())
+                .filteredOn(fault -> fault.kind() == FaultKind.REPLAY)
+                .singleElement()
+                .satisfies(fault -> assertThat(fault.detail())
+                        .contains(
+                                Topics.CHECKOUT_CARTS,
+                                Topics.CHECKOUT_RESERVATIONS,
+                                Topics.CHECKOUT_RESERVATION_REPLIES));
+        assertThat(run.poison())
+                .extracting(poison -> poison.kind().topic())
+                .contains(Topics.CHECKOUT_CARTS, Topics.CHECKOUT_RESERVATIONS);
+        assertThat(run.poison()).allSatisfy(poison -> {
+            assertThat(poison.deadLettered()).as(poison.kind().label()).isEqualTo(poison.sent());
+            assertThat(poison.reasons()).as(poison.kind().label()).doesNotContainKey(TopicEvidence.NO_REASON);
+        });
+        assertThat(Objects.requireNonNull(run.decoy()).untouched()).isTrue();
+        assertBooksBalance(run);
+        var checker =
+                new InvariantChecker(Objects.requireNonNull(target.database()).dataSource());
+        for (var book : run.products()) {
+            var truth = checker.check(book.productId(), book.initialStock()).carts();
+            assertThat(truth.completedCartsNotAllSold()).isZero();
+            assertThat(truth.rejectedCartsHolding()).isZero();
+            assertThat(truth.cartsPaidMoreThanOnce()).isZero();
+            assertThat(truth.paymentsWithoutCompletion()).isZero();
+            assertThat(truth.heldQuantity()).isZero();
+        }
+    }
+
     private ChaosRun run(FaultKind fault) {
+        return run(List.of(fault), 40, 0.0);
+    }
+
+    private ChaosRun run(List<FaultKind> faults, int rate, double cartShare) {
         var settings = new ChaosSettings(
-                40,
+                rate,
                 3,
                 null,
-                List.of(fault),
+                faults,
                 1,
                 Duration.ofSeconds(5),
                 Duration.ofSeconds(5),
@@ -247,7 +295,8 @@ class ChaosEndToEndTests {
                 Duration.ofSeconds(30),
                 2000,
                 20,
-                Duration.ofMinutes(2));
+                Duration.ofMinutes(2),
+                cartShare);
         return new ChaosExperiment(target, settings, Progress.silent(), Duration.ofSeconds(30)).run();
     }
 

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /** Made-up evidence of a chaos run, built up step by step by the tests. */
 final class ChaosFixtures {
@@ -23,6 +24,7 @@ final class ChaosFixtures {
     ChaosDatabase.RepeatedEffects retriedEffects = new ChaosDatabase.RepeatedEffects(0, 0);
     TopicFigures topics = new TopicFigures(0, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), List.of());
     List<ProductBooks> books = List.of();
+    ChaosRun.@Nullable CartFigures carts;
 
     static ChaosSettings settings(FaultKind... faults) {
         return new ChaosSettings(
@@ -41,13 +43,25 @@ final class ChaosFixtures {
                 Duration.ofSeconds(30),
                 100,
                 5,
-                Duration.ofMinutes(1));
+                Duration.ofMinutes(1),
+                0.0);
     }
 
     /** An order of product {@code product % 2}, returned by index. */
     int order(int product) {
         orders.add(new PreparedOrder(UUID.randomUUID(), product % products.size(), "buyer-" + orders.size()));
         return orders.size() - 1;
+    }
+
+    /** A cart of both products, answered 202 at {@code answeredAt}, decided at {@code decided} (or never). */
+    int cart(double answeredAt, Double decided) {
+        orders.add(PreparedOrder.cart(UUID.randomUUID(), "buyer-" + orders.size(), List.of(1, 0)));
+        var index = orders.size() - 1;
+        attempts.add(new Attempt(index, 1, answeredAt - 0.01, answeredAt, "202", false));
+        if (decided != null) {
+            decidedAt.put(orders.get(index).orderId(), decided);
+        }
+        return index;
     }
 
     /** An order answered {@code status} at {@code answeredAt} (sent 0.01 s earlier), decided at {@code decided}. */
@@ -118,6 +132,7 @@ final class ChaosFixtures {
                 poison,
                 topics,
                 null,
+                carts,
                 List.of());
     }
 }

@@ -161,7 +161,7 @@ class ChaosJudgeTests {
                 .extracting(Check::what)
                 .contains(
                         "no real command dead-lettered",
-                        "no command lost between the command topic and the database",
+                        "no command lost between the command topics (checkouts, cart checkouts) and the database",
                         "every checkout that got a 202 is decided (COMPLETED or REJECTED)");
         assertThat(judged.checks())
                 .filteredOn(check -> check.what().equals("no real command dead-lettered"))

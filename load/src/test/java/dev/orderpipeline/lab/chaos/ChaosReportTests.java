@@ -36,8 +36,8 @@ class ChaosReportTests {
                         "## Verdict",
                         "## Faults and recovery",
                         "| broker restart | 10.0 | 10.0-20.0 | 2.0 s | 1.0 s | 2.0 s |",
-                        "## Poison records in checkout.commands.dlt",
-                        "| garbage-bytes | 2 | 2 |",
+                        "## Poison records in the dead-letter topics",
+                        "| garbage-bytes | checkout.commands | 2 | 2 |",
                         "![Checkouts per second under faults");
         assertThat(ReportWriter.console(report)).contains("Verdict", "Client retries");
     }
@@ -49,6 +49,31 @@ class ChaosReportTests {
         assertThat(report.charts())
                 .map(chart -> ((Chart.Lines) chart).events())
                 .allSatisfy(events -> assertThat(events).containsExactly(new Chart.Event(10, 20, "broker-restart")));
+    }
+
+    @Test
+    void showsTheCartsTableAndTheCartsEachFaultCutThroughWhenTheLoadHadCarts() throws Exception {
+        var run = new ChaosFixtures();
+        run.cart(9.0, 25.0);
+        run.checkout(0, 5.0, "202", 5.1);
+        run.fault(FaultKind.WORKER_KILL, "kill -9 #1", 10, 20);
+        run.soundBooks();
+        run.carts = new ChaosRun.CartFigures(1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0);
+        var settings = ChaosFixtures.settings(FaultKind.WORKER_KILL);
+        var report = new ChaosReport(report().header(), settings, ChaosJudge.judge(run.evidence(settings, 26)));
+
+        ReportWriter.write(report, folder);
+
+        assertThat(ReportWriter.JSON.readValue(
+                        folder.resolve(ReportWriter.JSON_FILE).toFile(), ChaosReport.class))
+                .isEqualTo(report);
+        assertThat(Files.readString(folder.resolve(ReportWriter.MARKDOWN_FILE)))
+                .contains(
+                        "Carts mid-saga at the fault |",
+                        "## Carts, from the database",
+                        "| carts placed (2-3 of the hot products, 1 unit each) | 1 |",
+                        "| worker-kill hits carts mid-saga | at least 1 cart in flight during each: accepted before its end,"
+                                + " decided after its start | kill -9 #1: 1 | yes |");
     }
 
     private static ChaosReport report() {

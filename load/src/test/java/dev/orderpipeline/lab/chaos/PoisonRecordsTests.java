@@ -3,8 +3,10 @@ package dev.orderpipeline.lab.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.orderpipeline.contract.CartCheckoutCommand;
 import dev.orderpipeline.contract.CheckoutCommand;
 import dev.orderpipeline.contract.Headers;
+import dev.orderpipeline.contract.ReservationCommand;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
@@ -30,7 +32,11 @@ class PoisonRecordsTests {
 
         assertThat(records).hasSize(1003);
         var perKind = PoisonRecords.perKind(1003);
-        assertThat(perKind).containsEntry(PoisonKind.GARBAGE_BYTES, 203).containsEntry(PoisonKind.INVALID_JSON, 200);
+        // nine kinds: 111 each, the remaining 4 as garbage
+        assertThat(perKind)
+                .containsEntry(PoisonKind.GARBAGE_BYTES, 115)
+                .containsEntry(PoisonKind.INVALID_JSON, 111)
+                .containsEntry(PoisonKind.RESERVATION_NO_SUCH_LINE, 111);
         for (var kind : PoisonKind.values()) {
             assertThat(records.stream().filter(record -> kind.equals(kindOf(record))))
                     .as(kind.label())
@@ -41,7 +47,7 @@ class PoisonRecordsTests {
 
     @Test
     void makesEveryKindUnreadableAsACommandOrInconsistentWithItsOrder() {
-        var records = PoisonRecords.build("run42", 50, hot, decoyProduct, decoys, 7);
+        var records = PoisonRecords.build("run42", 90, hot, decoyProduct, decoys, 7);
 
         for (var record : records) {
             var kind = kindOf(record);
@@ -75,7 +81,34 @@ class PoisonRecordsTests {
                     assertThat(header(record, Headers.COMMAND_ID))
                             .isEqualTo(CheckoutCommand.idFor(order).toString());
                 }
+                case CART_INVALID_JSON ->
+                    assertThatThrownBy(() -> JSON.readTree(record.value()))
+                            .as(kind.label())
+                            .isInstanceOf(JacksonException.class);
+                case CART_NOT_A_CART -> {
+                    var json = JSON.readTree(record.value());
+                    var order = UUID.fromString(json.path("orderId").asString());
+                    // a decoy: an order of one product, which a cart checkout does not match
+                    assertThat(decoys).extracting(PreparedOrder::orderId).contains(order);
+                    assertThat(json.path("lines").size()).isEqualTo(2);
+                    assertThat(new String(record.key(), StandardCharsets.UTF_8)).isEqualTo(order.toString());
+                    assertThat(header(record, Headers.COMMAND_TYPE)).isEqualTo(CartCheckoutCommand.TYPE);
+                }
+                case RESERVATION_GARBAGE_BYTES ->
+                    assertThatThrownBy(() -> JSON.readTree(record.value()))
+                            .as(kind.label())
+                            .isInstanceOf(JacksonException.class);
+                case RESERVATION_NO_SUCH_LINE -> {
+                    var step = JSON.readValue(record.value(), ReservationCommand.class);
+                    assertThat(decoys).extracting(PreparedOrder::orderId).contains(step.orderId());
+                    assertThat(hot).contains(step.productId());
+                    assertThat(new String(record.key(), StandardCharsets.UTF_8))
+                            .isEqualTo(step.productId().toString());
+                    assertThat(header(record, Headers.COMMAND_ID))
+                            .isEqualTo(step.commandId().toString());
+                }
             }
+            assertThat(record.topic()).as(kind.label()).isEqualTo(kind.topic());
         }
     }
 
