@@ -1,10 +1,11 @@
 package dev.orderpipeline.lab.backlog;
 
 import dev.orderpipeline.invariants.InvariantChecker;
-import java.util.ArrayList;
+import dev.orderpipeline.invariants.InvariantReport;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.ToLongFunction;
 import javax.sql.DataSource;
 
 /**
@@ -61,54 +62,28 @@ public final class RunInvariants {
     /** Checks every product of {@code initialStock} against the stock it started with. */
     public static Summary check(DataSource dataSource, Map<UUID, Integer> initialStock) {
         var reports = new InvariantChecker(dataSource).check(initialStock);
-        long completed = 0;
-        long rejected = 0;
-        long notFinal = 0;
-        long sold = 0;
-        long left = 0;
-        long initial = 0;
-        long drift = 0;
-        long twice = 0;
-        long dangling = 0;
-        long payments = 0;
-        var violating = 0;
-        var oversold = 0;
-        var violations = new ArrayList<String>();
-        for (var report : reports) {
-            completed += report.completedOrders();
-            rejected += report.rejectedOrders();
-            notFinal += report.ordersNotFinal();
-            sold += report.completedQuantity();
-            left += report.stockLeft();
-            initial += report.initialStock();
-            drift += report.drift();
-            twice += report.ordersPaidMoreThanOnce();
-            dangling += report.paymentsWithoutCompletion();
-            payments += report.payments();
-            if (report.oversold()) {
-                oversold++;
-            }
-            if (!report.holds()) {
-                violating++;
-                if (violations.size() < 5) {
-                    violations.add(report.productId() + ": " + String.join("; ", report.violations()));
-                }
-            }
-        }
+        var violating = reports.stream().filter(report -> !report.holds()).toList();
         return new Summary(
                 reports.size(),
-                violating,
-                completed,
-                rejected,
-                notFinal,
-                sold,
-                left,
-                initial,
-                drift,
-                oversold,
-                twice,
-                dangling,
-                payments,
-                violations);
+                violating.size(),
+                sum(reports, InvariantReport::completedOrders),
+                sum(reports, InvariantReport::rejectedOrders),
+                sum(reports, InvariantReport::ordersNotFinal),
+                sum(reports, InvariantReport::completedQuantity),
+                sum(reports, InvariantReport::stockLeft),
+                sum(reports, InvariantReport::initialStock),
+                sum(reports, InvariantReport::drift),
+                (int) reports.stream().filter(InvariantReport::oversold).count(),
+                sum(reports, InvariantReport::ordersPaidMoreThanOnce),
+                sum(reports, InvariantReport::paymentsWithoutCompletion),
+                sum(reports, InvariantReport::payments),
+                violating.stream()
+                        .limit(5)
+                        .map(report -> report.productId() + ": " + String.join("; ", report.violations()))
+                        .toList());
+    }
+
+    private static long sum(List<InvariantReport> reports, ToLongFunction<InvariantReport> figure) {
+        return reports.stream().mapToLong(figure).sum();
     }
 }

@@ -86,10 +86,7 @@ public final class CompareCommand extends LabCommand {
                 initialStock,
                 parallel,
                 quantity,
-                strategies.stream()
-                        .map(String::strip)
-                        .filter(name -> !name.isEmpty())
-                        .toList(),
+                Strategies.named(strategies),
                 repetitions,
                 delayMillis,
                 Duration.ofSeconds(finalTimeoutSeconds),

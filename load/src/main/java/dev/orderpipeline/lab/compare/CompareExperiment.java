@@ -61,15 +61,11 @@ public final class CompareExperiment {
 
     public Outcome run() {
         var skipped = new ArrayList<SkippedStrategy>();
-        var available = new ArrayList<String>();
-        for (var strategy : settings.strategies()) {
-            if (target.apis().getFirst().supportsStrategy(strategy)) {
-                available.add(strategy);
-            } else {
-                progress.note("Skipping " + strategy + ": order-api does not know it (400 unknown-strategy)");
-                skipped.add(new SkippedStrategy(strategy, "order-api does not know it (400 unknown-strategy)"));
-            }
-        }
+        var available = Strategies.offered(
+                target,
+                settings.strategies(),
+                progress,
+                strategy -> skipped.add(new SkippedStrategy(strategy, Strategies.UNKNOWN)));
         var runs = new ArrayList<StrategyRun>();
         // repetitions outermost: a slow drift of the machine spreads over all strategies instead of one
         for (var repetition = 1; repetition <= settings.repetitions(); repetition++) {

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.function.ToDoubleFunction;
 import org.jspecify.annotations.Nullable;
 
 /** What a compare found, per strategy run: the article's tables, and the charts beside them. */
@@ -226,12 +225,7 @@ public record CompareReport(
 
     private Map<String, Map<String, Number>> percentileSeries(boolean toFinal) {
         var series = new LinkedHashMap<String, Map<String, Number>>();
-        Map<String, ToDoubleFunction<Latency>> percentiles = new LinkedHashMap<>();
-        percentiles.put("p50", Latency::p50Ms);
-        percentiles.put("p95", Latency::p95Ms);
-        percentiles.put("p99", Latency::p99Ms);
-        percentiles.put("max", Latency::maxMs);
-        percentiles.forEach((name, percentile) -> {
+        Latency.PERCENTILES.forEach((name, percentile) -> {
             var values = new LinkedHashMap<String, Number>();
             for (var run : runs) {
                 var latency = toFinal ? run.finalLatency() : run.checkoutLatency();
@@ -247,10 +241,9 @@ public record CompareReport(
     /** p50, p95, p99 and max of a latency, each a column headed by {@code prefix} and the percentile. */
     private static List<Column<StrategyRun>> percentiles(
             String prefix, Function<StrategyRun, @Nullable Latency> latency) {
-        return List.of(
-                Column.of(prefix + "p50", run -> Cells.duration(latency.apply(run), Latency::p50Ms)),
-                Column.of(prefix + "p95", run -> Cells.duration(latency.apply(run), Latency::p95Ms)),
-                Column.of(prefix + "p99", run -> Cells.duration(latency.apply(run), Latency::p99Ms)),
-                Column.of(prefix + "max", run -> Cells.duration(latency.apply(run), Latency::maxMs)));
+        return Latency.PERCENTILES.entrySet().stream()
+                .map(percentile -> Column.<StrategyRun>of(
+                        prefix + percentile.getKey(), run -> Cells.duration(latency.apply(run), percentile.getValue())))
+                .toList();
     }
 }

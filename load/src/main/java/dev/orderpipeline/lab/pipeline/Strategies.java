@@ -1,6 +1,8 @@
 package dev.orderpipeline.lab.pipeline;
 
+import dev.orderpipeline.lab.measure.Progress;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The ways to check out that the lab compares, in the order it runs them: worst first. {@code kafka} is the
@@ -31,5 +33,31 @@ public final class Strategies {
 
     public static boolean isAsynchronous(String strategy) {
         return KAFKA.equals(strategy);
+    }
+
+    /** Why a strategy asked for is not run. */
+    public static final String UNKNOWN = "order-api does not know it (400 unknown-strategy)";
+
+    /** The names as given on the command line, blanks dropped. */
+    public static List<String> named(List<String> names) {
+        return names.stream().map(String::strip).filter(name -> !name.isEmpty()).toList();
+    }
+
+    /**
+     * Those of {@code strategies} the target's API offers, in order; each other one is noted on the progress line and
+     * handed to {@code skipped}.
+     */
+    public static List<String> offered(
+            Target target, List<String> strategies, Progress progress, Consumer<String> skipped) {
+        return strategies.stream()
+                .filter(strategy -> {
+                    var known = target.apis().getFirst().supportsStrategy(strategy);
+                    if (!known) {
+                        progress.note("Skipping " + strategy + ": " + UNKNOWN);
+                        skipped.accept(strategy);
+                    }
+                    return known;
+                })
+                .toList();
     }
 }

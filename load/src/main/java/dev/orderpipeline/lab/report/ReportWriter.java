@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -47,11 +48,8 @@ public final class ReportWriter {
             var json = folder.resolve(JSON_FILE);
             JSON.writeValue(json.toFile(), report);
             written.add(json);
-            var images = new ArrayList<String>();
             for (var chart : report.charts()) {
-                var png = ChartRenderer.render(chart, folder);
-                images.add(png.getFileName().toString());
-                written.add(png);
+                written.add(ChartRenderer.render(chart, folder));
             }
             written.add(writeString(folder.resolve(MARKDOWN_FILE), markdown(report)));
             written.add(writeString(folder.resolve(HTML_FILE), html(report)));
@@ -80,97 +78,113 @@ public final class ReportWriter {
     }
 
     static String markdown(LabReport report) {
-        var header = report.header();
-        var md = new StringBuilder();
-        md.append("# Lab ").append(header.command()).append("\n\n");
-        md.append(report.summary()).append("\n\n");
-        md.append(keyValues("Parameters", Parameters.of(report.settings())));
-        md.append(keyValues("Target", header.target()));
-        md.append(keyValues("Machine", machine(header.machine())));
-        md.append(keyValues("Versions", header.versions()));
-        md.append("Started ")
-                .append(header.startedAt())
-                .append(", finished ")
-                .append(header.finishedAt())
-                .append(".\n\n");
-        for (var table : report.tables()) {
-            md.append("## ").append(table.title()).append("\n\n");
-            md.append(markdownRow(table.columns()));
-            md.append(markdownRow(Collections.nCopies(table.columns().size(), "---")));
-            table.rows().forEach(row -> md.append(markdownRow(row)));
-            md.append('\n');
-            if (!table.note().isEmpty()) {
-                md.append(table.note()).append("\n\n");
-            }
-        }
-        if (!report.charts().isEmpty()) {
-            md.append("## Charts\n\n");
-            for (var chart : report.charts()) {
-                md.append("![")
-                        .append(chart.title())
-                        .append("](")
-                        .append(chart.file())
-                        .append(".png)\n\n");
-            }
-        }
-        return md.toString();
+        return render(report, Format.MARKDOWN);
     }
 
     static String html(LabReport report) {
+        return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Lab "
+                + escape(report.header().command() + " " + report.header().startedAt())
+                + "</title>\n<style>\n"
+                + STYLE
+                + "</style>\n</head>\n<body>\n"
+                + render(report, Format.HTML)
+                + "</body>\n</html>\n";
+    }
+
+    private static final String STYLE = """
+            body{font-family:system-ui,sans-serif;margin:2em;max-width:1100px;color:#222}
+            table{border-collapse:collapse;margin:0.5em 0 1.5em}
+            th,td{border:1px solid #ccc;padding:0.25em 0.6em;text-align:right}
+            th:first-child,td:first-child{text-align:left}
+            th{background:#f3f3f3}
+            img{max-width:100%;border:1px solid #eee;margin-bottom:1.5em}
+            .meta td{text-align:left}
+            """;
+
+    /** One walk over the report for both formats, so that Markdown and HTML cannot show different things. */
+    private static String render(LabReport report, Format format) {
         var header = report.header();
-        var html = new StringBuilder();
-        html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Lab ")
-                .append(escape(header.command()))
-                .append(" ")
-                .append(escape(header.startedAt().toString()))
-                .append("</title>\n<style>\n")
-                .append("body{font-family:system-ui,sans-serif;margin:2em;max-width:1100px;color:#222}\n")
-                .append("table{border-collapse:collapse;margin:0.5em 0 1.5em}\n")
-                .append("th,td{border:1px solid #ccc;padding:0.25em 0.6em;text-align:right}\n")
-                .append("th:first-child,td:first-child{text-align:left}\n")
-                .append("th{background:#f3f3f3}\nimg{max-width:100%;border:1px solid #eee;margin-bottom:1.5em}\n")
-                .append(".meta td{text-align:left}\n</style>\n</head>\n<body>\n");
-        html.append("<h1>Lab ").append(escape(header.command())).append("</h1>\n");
-        html.append("<p>").append(escape(report.summary())).append("</p>\n");
-        html.append(htmlKeyValues("Parameters", Parameters.of(report.settings())));
-        html.append(htmlKeyValues("Target", header.target()));
-        html.append(htmlKeyValues("Machine", machine(header.machine())));
-        html.append(htmlKeyValues("Versions", header.versions()));
-        html.append("<p>Started ")
-                .append(escape(header.startedAt().toString()))
-                .append(", finished ")
-                .append(escape(header.finishedAt().toString()))
-                .append(".</p>\n");
+        var out = new StringBuilder(format.heading(1, "Lab " + header.command()));
+        out.append(format.paragraph(report.summary()));
+        out.append(format.keyValues("Parameters", Parameters.of(report.settings())));
+        out.append(format.keyValues("Target", header.target()));
+        out.append(format.keyValues("Machine", machine(header.machine())));
+        out.append(format.keyValues("Versions", header.versions()));
+        out.append(format.paragraph("Started " + header.startedAt() + ", finished " + header.finishedAt() + "."));
         for (var table : report.tables()) {
-            html.append("<h2>").append(escape(table.title())).append("</h2>\n<table>\n<tr>");
-            table.columns()
-                    .forEach(
-                            column -> html.append("<th>").append(escape(column)).append("</th>"));
-            html.append("</tr>\n");
-            for (var row : table.rows()) {
-                html.append("<tr>");
-                row.forEach(cell -> html.append("<td>").append(escape(cell)).append("</td>"));
-                html.append("</tr>\n");
-            }
-            html.append("</table>\n");
+            out.append(format.heading(2, table.title())).append(format.table(table));
             if (!table.note().isEmpty()) {
-                html.append("<p>").append(escape(table.note())).append("</p>\n");
+                out.append(format.paragraph(table.note()));
             }
         }
         if (!report.charts().isEmpty()) {
-            html.append("<h2>Charts</h2>\n");
-            for (var chart : report.charts()) {
-                html.append("<img id=\"")
-                        .append(escape(chart.file()))
-                        .append("\" src=\"")
-                        .append(escape(chart.file()))
-                        .append(".png\" alt=\"")
-                        .append(escape(chart.title()))
-                        .append("\">\n");
-            }
+            out.append(format.heading(2, "Charts"));
+            report.charts().forEach(chart -> out.append(format.image(chart)));
         }
-        html.append("</body>\n</html>\n");
-        return html.toString();
+        return out.toString();
+    }
+
+    /** How each part of a report is written in Markdown and in HTML. */
+    private enum Format {
+        MARKDOWN,
+        HTML;
+
+        String heading(int level, String text) {
+            return this == HTML
+                    ? "<h" + level + ">" + escape(text) + "</h" + level + ">\n"
+                    : "#".repeat(level) + " " + text + "\n\n";
+        }
+
+        String paragraph(String text) {
+            return this == HTML ? "<p>" + escape(text) + "</p>\n" : text + "\n\n";
+        }
+
+        String keyValues(String title, Map<String, String> values) {
+            var sorted = new TreeMap<>(values).entrySet().stream();
+            if (this == HTML) {
+                return heading(3, title) + "<table class=\"meta\">\n"
+                        + sorted.map(entry ->
+                                        "<tr>" + cell("th", entry.getKey()) + cell("td", entry.getValue()) + "</tr>\n")
+                                .collect(Collectors.joining())
+                        + "</table>\n";
+            }
+            return "**" + title + ":** "
+                    + sorted.map(entry -> entry.getKey() + " `" + entry.getValue() + "`")
+                            .collect(Collectors.joining(", "))
+                    + "\n\n";
+        }
+
+        String table(Table table) {
+            if (this == HTML) {
+                return "<table>\n" + row(table.columns(), "th")
+                        + table.rows().stream().map(row -> row(row, "td")).collect(Collectors.joining())
+                        + "</table>\n";
+            }
+            return row(table.columns(), "")
+                    + row(Collections.nCopies(table.columns().size(), "---"), "")
+                    + table.rows().stream().map(row -> row(row, "")).collect(Collectors.joining())
+                    + "\n";
+        }
+
+        private String row(List<String> cells, String tag) {
+            return this == HTML
+                    ? "<tr>" + cells.stream().map(text -> cell(tag, text)).collect(Collectors.joining()) + "</tr>\n"
+                    : "| "
+                            + cells.stream()
+                                    .map(text -> text.replace("|", "\\|"))
+                                    .collect(Collectors.joining(" | ")) + " |\n";
+        }
+
+        private static String cell(String tag, String text) {
+            return "<" + tag + ">" + escape(text) + "</" + tag + ">";
+        }
+
+        String image(Chart chart) {
+            return this == HTML
+                    ? "<img id=\"" + escape(chart.file()) + "\" src=\"" + escape(chart.file()) + ".png\" alt=\""
+                            + escape(chart.title()) + "\">\n"
+                    : "![" + chart.title() + "](" + chart.file() + ".png)\n\n";
+        }
     }
 
     private static Map<String, String> machine(Machine machine) {
@@ -180,29 +194,6 @@ public final class ReportWriter {
                 "cpu", machine.cpuModel(),
                 "os", machine.os(),
                 "jdk", machine.jdk());
-    }
-
-    private static String keyValues(String title, Map<String, String> values) {
-        var md = new StringBuilder("**").append(title).append(":** ");
-        var parts = new ArrayList<String>();
-        new TreeMap<>(values).forEach((key, value) -> parts.add(key + " `" + value + "`"));
-        return md.append(String.join(", ", parts)).append("\n\n").toString();
-    }
-
-    private static String htmlKeyValues(String title, Map<String, String> values) {
-        var html = new StringBuilder("<h3>").append(escape(title)).append("</h3>\n<table class=\"meta\">\n");
-        new TreeMap<>(values)
-                .forEach((key, value) -> html.append("<tr><th>")
-                        .append(escape(key))
-                        .append("</th><td>")
-                        .append(escape(value))
-                        .append("</td></tr>\n"));
-        return html.append("</table>\n").toString();
-    }
-
-    private static String markdownRow(List<String> cells) {
-        var escaped = cells.stream().map(cell -> cell.replace("|", "\\|")).toList();
-        return "| " + String.join(" | ", escaped) + " |\n";
     }
 
     private static List<Integer> widths(Table table) {

@@ -1,20 +1,13 @@
 package dev.orderpipeline.lab.scale;
 
+import dev.orderpipeline.lab.Require;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import java.time.Duration;
 import java.util.List;
 
 /**
- * A scaling grid.
- *
- * @param partitionCounts partitions of the command topic, one topic per count (rising)
- * @param workerCounts worker processes in the group (rising; workers are added, never restarted, within a count of
- *     partitions)
- * @param keys key distributions ({@code hot}, {@code uniform:N}, {@code zipf:N:s}), each run in every cell
- * @param commands checkouts per cell
- * @param warmup checkouts drained untimed whenever workers joined, before the cells (JIT, connections); 0 for none
- * @param lagInterval how often the group's offsets are read
- * @param timeout a cell fails if its lag is not zero by then
+ * A scaling grid; the fields are the options of {@code bin/lab scale}, the counts rising (workers are added, never
+ * restarted, within a count of partitions).
  */
 public record ScaleSettings(
         List<Integer> partitionCounts,
@@ -29,18 +22,13 @@ public record ScaleSettings(
         partitionCounts = partitionCounts.stream().distinct().sorted().toList();
         workerCounts = workerCounts.stream().distinct().sorted().toList();
         keys = keys.stream().map(key -> KeyDistribution.parse(key).label()).toList();
-        if (partitionCounts.isEmpty() || workerCounts.isEmpty() || keys.isEmpty()) {
-            throw new IllegalArgumentException("the grid needs partitions, workers and key distributions");
-        }
-        if (partitionCounts.getFirst() < 1 || workerCounts.getFirst() < 1) {
-            throw new IllegalArgumentException("partitions and workers must be positive");
-        }
-        if (warmup < 0) {
-            throw new IllegalArgumentException("warm-up must not be negative: " + warmup);
-        }
-        if (commands < 1) {
-            throw new IllegalArgumentException("commands must be positive: " + commands);
-        }
+        Require.check(
+                !partitionCounts.isEmpty() && !workerCounts.isEmpty() && !keys.isEmpty(),
+                "the grid needs partitions, workers and key distributions");
+        Require.positive("partitions", partitionCounts.getFirst());
+        Require.positive("workers", workerCounts.getFirst());
+        Require.notNegative("warm-up", warmup);
+        Require.positive("commands", commands);
     }
 
     public List<KeyDistribution> distributions() {

@@ -120,10 +120,7 @@ public final class SoakCommand extends LabCommand {
     @Override
     protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results) {
         var settings = new SoakSettings(
-                strategies.stream()
-                        .map(String::strip)
-                        .filter(name -> !name.isEmpty())
-                        .toList(),
+                Strategies.named(strategies),
                 keys.stream().map(KeyDistribution::label).toList(),
                 rates.isEmpty() ? List.of(rate) : rates,
                 Duration.ofSeconds(durationSeconds),

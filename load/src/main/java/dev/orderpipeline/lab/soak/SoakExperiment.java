@@ -74,15 +74,7 @@ public final class SoakExperiment {
     public Outcome run() {
         var runs = new ArrayList<SoakRun>();
         var skipped = new ArrayList<String>();
-        var available = new ArrayList<String>();
-        for (var strategy : settings.strategies()) {
-            if (target.apis().getFirst().supportsStrategy(strategy)) {
-                available.add(strategy);
-            } else {
-                progress.note("Skipping " + strategy + ": order-api does not know it (400 unknown-strategy)");
-                skipped.add(strategy);
-            }
-        }
+        var available = Strategies.offered(target, settings.strategies(), progress, skipped::add);
         if (settings.warmup().isPositive()) {
             for (var strategy : available) {
                 var warm = runOne(

@@ -2,6 +2,7 @@ package dev.orderpipeline.lab.soak;
 
 import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.measure.Latency;
+import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.Column;
@@ -69,7 +70,7 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                     "Not run",
                     List.of("Strategy", "Reason"),
                     skipped.stream()
-                            .map(strategy -> List.of(strategy, "order-api does not know it (400 unknown-strategy)"))
+                            .map(strategy -> List.of(strategy, Strategies.UNKNOWN))
                             .toList(),
                     ""));
         }
@@ -378,16 +379,11 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
      */
     private Chart latencyChart(int rates) {
         var title = "Checkout latency per run";
-        Map<String, ToDoubleFunction<Latency>> percentiles = new LinkedHashMap<>();
-        percentiles.put("p50", Latency::p50Ms);
-        percentiles.put("p95", Latency::p95Ms);
-        percentiles.put("p99", Latency::p99Ms);
-        percentiles.put("max", Latency::maxMs);
         if (rates > 1) {
             var byRun = new LinkedHashMap<String, Map<String, List<Chart.Point>>>();
             for (var run : runs) {
                 var lines = byRun.computeIfAbsent(run.strategy() + ", " + run.keys(), key -> new LinkedHashMap<>());
-                percentiles.forEach((name, percentile) -> lines.computeIfAbsent(name, key -> new ArrayList<>())
+                Latency.PERCENTILES.forEach((name, percentile) -> lines.computeIfAbsent(name, key -> new ArrayList<>())
                         .add(new Chart.Point(run.targetRate(), percentile.applyAsDouble(run.latency()))));
             }
             var panels = new ArrayList<Chart.Panel>();
@@ -405,7 +401,7 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                     panels);
         }
         var bars = new LinkedHashMap<String, Map<String, Number>>();
-        percentiles.forEach((name, percentile) -> {
+        Latency.PERCENTILES.forEach((name, percentile) -> {
             var values = new LinkedHashMap<String, Number>();
             runs.forEach(run -> values.put(run.label(), percentile.applyAsDouble(run.latency())));
             bars.put(name, values);
