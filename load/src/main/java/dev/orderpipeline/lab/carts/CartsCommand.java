@@ -3,6 +3,7 @@ package dev.orderpipeline.lab.carts;
 import dev.orderpipeline.lab.LabCommand;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
+import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.pipeline.Target;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
@@ -83,10 +84,7 @@ public final class CartsCommand extends LabCommand {
                 parallel,
                 lines,
                 quantity,
-                strategies.stream()
-                        .map(String::strip)
-                        .filter(name -> !name.isEmpty())
-                        .toList(),
+                Strategies.named(strategies),
                 Duration.ofSeconds(finalTimeoutSeconds),
                 warmup);
         var outcome = new CartsExperiment(target, settings, progress, results).run();

@@ -5,6 +5,7 @@ import dev.orderpipeline.lab.measure.StatusCounts;
 import dev.orderpipeline.lab.pipeline.Database;
 import dev.orderpipeline.lab.pipeline.Orders;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
+import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.pipeline.Target;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -72,12 +73,9 @@ public final class CartsExperiment {
     public Outcome run() {
         var skipped = new ArrayList<String>();
         var runs = new ArrayList<CartRun>();
-        for (var strategy : settings.strategies()) {
-            if (!target.apis().getFirst().supportsStrategy(CartStrategies.checkoutName(strategy))) {
-                progress.note("Skipping " + strategy + ": order-api does not know it (400 unknown-strategy)");
-                skipped.add(strategy);
-                continue;
-            }
+        var offered =
+                Strategies.offered(target, settings.strategies(), CartStrategies::checkoutName, progress, skipped::add);
+        for (var strategy : offered) {
             if (settings.warmup() > 0) {
                 var warmup = runOne(strategy, strategy + " warm-up", settings.warmup());
                 progress.note(String.format(

@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.carts;
 
 import dev.orderpipeline.lab.measure.Latency;
+import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.Column;
@@ -52,7 +53,7 @@ public record CartsReport(ReportHeader header, CartsSettings settings, List<Cart
                     "Not run",
                     List.of("Strategy", "Reason"),
                     skipped.stream()
-                            .map(strategy -> List.of(strategy, "order-api does not know it (400 unknown-strategy)"))
+                            .map(strategy -> List.of(strategy, Strategies.UNKNOWN))
                             .toList(),
                     ""));
         }

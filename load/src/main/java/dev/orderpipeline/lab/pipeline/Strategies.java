@@ -3,6 +3,7 @@ package dev.orderpipeline.lab.pipeline;
 import dev.orderpipeline.lab.measure.Progress;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The ways to check out that the lab compares, in the order it runs them: worst first. {@code kafka} is the
@@ -49,9 +50,19 @@ public final class Strategies {
      */
     public static List<String> offered(
             Target target, List<String> strategies, Progress progress, Consumer<String> skipped) {
+        return offered(target, strategies, Function.identity(), progress, skipped);
+    }
+
+    /** The same, for strategies the API knows by another name ({@code apiName}), such as the carts' saga. */
+    public static List<String> offered(
+            Target target,
+            List<String> strategies,
+            Function<String, String> apiName,
+            Progress progress,
+            Consumer<String> skipped) {
         return strategies.stream()
                 .filter(strategy -> {
-                    var known = target.apis().getFirst().supportsStrategy(strategy);
+                    var known = target.apis().getFirst().supportsStrategy(apiName.apply(strategy));
                     if (!known) {
                         progress.note("Skipping " + strategy + ": " + UNKNOWN);
                         skipped.accept(strategy);
