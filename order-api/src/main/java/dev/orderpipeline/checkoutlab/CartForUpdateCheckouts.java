@@ -13,6 +13,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
@@ -125,8 +127,11 @@ final class CartForUpdateCheckouts {
                     Pause.jitter(properties.retryPause());
                 }
                 try {
-                    transaction.executeWithoutResult(status -> decide(cart, delay));
-                    return decided(cart);
+                    // the answer is read in the deciding transaction: a checkout that answers an error decided nothing
+                    return inTransaction(() -> {
+                        decide(cart, delay);
+                        return decided(cart);
+                    });
                 } catch (RuntimeException ex) {
                     if (!SqlStates.isDeadlock(ex)) {
                         throw ex;
@@ -136,7 +141,7 @@ final class CartForUpdateCheckouts {
                 }
             }
             log.debug("Cart {}: deadlock victim on all {} attempts", cart.id(), attempts);
-            transaction.executeWithoutResult(status -> {
+            return inTransaction(() -> {
                 lockCart(cart);
                 lines.cancelPending(cart.id());
                 recorder.finish(
@@ -144,8 +149,12 @@ final class CartForUpdateCheckouts {
                         LabStatus.REJECTED,
                         LabRejectReason.DEADLOCK_RETRIES_EXHAUSTED,
                         StatusWrite.IF_CREATED);
+                return decided(cart);
             });
-            return decided(cart);
+        }
+
+        private LabCart inTransaction(Supplier<LabCart> work) {
+            return Objects.requireNonNull(transaction.execute(status -> work.get()));
         }
 
         private void decide(LabCart cart, Duration delay) {

@@ -40,10 +40,10 @@ final class CartOrders {
         void decided(UUID cart, long at);
     }
 
-    /** Whether to stop, given how many carts are still open. */
+    /** Whether to stop, given the carts still open. */
     @FunctionalInterface
     interface Enough {
-        boolean enough(int stillOpen);
+        boolean enough(Set<UUID> stillOpen);
     }
 
     /**
@@ -58,7 +58,7 @@ final class CartOrders {
                     seen.decided(decided, now);
                     open.remove(decided);
                 }
-                if (enough.enough(open.size())) {
+                if (enough.enough(open)) {
                     return;
                 }
                 Thread.sleep(pause);

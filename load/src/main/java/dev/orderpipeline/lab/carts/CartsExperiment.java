@@ -11,11 +11,13 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SequencedMap;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -121,13 +123,14 @@ public final class CartsExperiment {
 
         progress.phase(label + " checkout", carts);
         Release release;
+        Set<UUID> undecided;
         Map<UUID, Long> seen;
         try (var watch = DecisionWatch.start(cartOrders, prepared.carts(), POLL)) {
             release = release(strategy, prepared);
+            undecided = certainlyUndecided(release, prepared.carts());
             progress.phase(label + " waiting for final", carts);
             seen = watch.await(
-                    certainlyUndecided(release),
-                    System.nanoTime() + settings.finalTimeout().toNanos());
+                    undecided, System.nanoTime() + settings.finalTimeout().toNanos());
         }
         Map<UUID, Long> heard = Map.of();
         if (listener != null) {
@@ -147,7 +150,8 @@ public final class CartsExperiment {
         var abortedAfter = AbortedTransactions.count(target.apis(), strategy);
         var invariants = new CartInvariants(
                 ProductVerdicts.read(database, prepared.initialStock()), cartOrders.outcomes(prepared.carts()));
-        var finalTimedOut = carts - seen.size() > certainlyUndecided(release);
+        var finalTimedOut =
+                prepared.carts().stream().anyMatch(cart -> !seen.containsKey(cart) && !undecided.contains(cart));
         if (finalTimedOut) {
             log.warn(
                     "{}: {} carts still open after {} s; the report counts them as not final",
@@ -218,11 +222,17 @@ public final class CartsExperiment {
      * Carts whose checkout the API refused or failed (an HTTP error): nothing will decide them. A client timeout or a
      * broken connection is not among them, since the server may still be deciding the cart.
      */
-    private static long certainlyUndecided(Release release) {
-        return Arrays.stream(release.statuses())
-                .filter(status -> !ANSWERED.contains(status))
-                .filter(status -> !StatusCounts.TIMEOUT.equals(status) && !StatusCounts.IO_ERROR.equals(status))
-                .count();
+    private static Set<UUID> certainlyUndecided(Release release, List<UUID> carts) {
+        var undecided = new HashSet<UUID>();
+        for (var index = 0; index < carts.size(); index++) {
+            var status = release.statuses()[index];
+            if (!ANSWERED.contains(status)
+                    && !StatusCounts.TIMEOUT.equals(status)
+                    && !StatusCounts.IO_ERROR.equals(status)) {
+                undecided.add(carts.get(index));
+            }
+        }
+        return undecided;
     }
 
     private SequencedMap<UUID, Integer> lines(List<UUID> products) {

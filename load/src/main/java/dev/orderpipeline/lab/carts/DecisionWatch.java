@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -23,8 +24,8 @@ final class DecisionWatch implements AutoCloseable {
     private final CountDownLatch done = new CountDownLatch(1);
     private final Thread thread;
 
-    /** How many carts may stay undecided for the watch to end: unknown (-1) until every checkout was answered. */
-    private volatile long mayStayOpen = -1;
+    /** The carts that may stay undecided for the watch to end: unknown (null) until every checkout was answered. */
+    private volatile @Nullable Set<UUID> mayStayOpen;
 
     private volatile boolean stopped;
     private volatile @Nullable RuntimeException failure;
@@ -44,13 +45,14 @@ final class DecisionWatch implements AutoCloseable {
     }
 
     /**
-     * Waits until at most {@code mayStayOpen} carts are undecided (the ones whose checkout failed and that nothing
-     * will decide), or the deadline ({@link System#nanoTime()}) passes.
+     * Waits until every cart outside {@code mayStayOpen} (the ones whose checkout failed, that nothing will decide)
+     * is decided, or the deadline ({@link System#nanoTime()}) passes. A cart is waited for by who it is, not counted:
+     * a failed checkout whose cart was decided all the same must not stand in for one still being decided.
      *
      * @return when ({@link System#nanoTime()}) each decided cart was first seen decided
      */
-    Map<UUID, Long> await(long mayStayOpen, long deadline) {
-        this.mayStayOpen = mayStayOpen;
+    Map<UUID, Long> await(Set<UUID> mayStayOpen, long deadline) {
+        this.mayStayOpen = Set.copyOf(mayStayOpen);
         try {
             done.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException ex) {
@@ -84,7 +86,8 @@ final class DecisionWatch implements AutoCloseable {
         }
     }
 
-    private boolean finished(int stillOpen) {
-        return stopped || stillOpen == 0 || stillOpen <= mayStayOpen;
+    private boolean finished(Set<UUID> stillOpen) {
+        var allowed = mayStayOpen;
+        return stopped || stillOpen.isEmpty() || (allowed != null && allowed.containsAll(stillOpen));
     }
 }
