@@ -100,7 +100,7 @@ public final class LocalStack implements AutoCloseable {
                 name,
                 config.apiJar(),
                 port,
-                config.appJvmOptions(),
+                config.apiJvmOptions(),
                 arguments,
                 apiEnvironment(),
                 logDirectory().resolve(name + ".log"));

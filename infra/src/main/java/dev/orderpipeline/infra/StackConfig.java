@@ -268,12 +268,22 @@ public record StackConfig(
         return projectDirectory.resolve("checkout-worker/jvm.options");
     }
 
+    /** The file that holds order-api's JVM flags, in the same form and read the same ways as the worker's. */
+    public Path apiJvmOptionsFile() {
+        return projectDirectory.resolve("order-api/jvm.options");
+    }
+
     /**
      * The JVM flags of worker processes: {@link #appJvmOptions()} when any are given (they replace the defaults
      * whole, since collector flags cannot be combined), otherwise those of {@link #workerJvmOptionsFile()}.
      */
     public List<String> workerJvmOptions() {
         return appJvmOptions.isEmpty() ? readJvmOptions(workerJvmOptionsFile()) : appJvmOptions;
+    }
+
+    /** The JVM flags of order-api processes: as {@link #workerJvmOptions()}, from {@link #apiJvmOptionsFile()}. */
+    public List<String> apiJvmOptions() {
+        return appJvmOptions.isEmpty() ? readJvmOptions(apiJvmOptionsFile()) : appJvmOptions;
     }
 
     /** The flags of a java argument file of one flag per line: blank lines and {@code #} comments left out. */
@@ -285,8 +295,7 @@ public record StackConfig(
                     .toList();
         } catch (IOException ex) {
             throw new UncheckedIOException(
-                    "could not read the worker's JVM flags from " + file + "; point --project-dir at the repository",
-                    ex);
+                    "could not read the JVM flags of " + file + "; point --project-dir at the repository", ex);
         }
     }
 

@@ -178,6 +178,10 @@ class ComposeFilesTests {
                     .contains("-pl " + app + " -am")
                     .contains("FROM eclipse-temurin:21-jre")
                     .contains("EXPOSE " + stack.serverPort(app));
+            assertThat(text)
+                    .as("%s takes its JVM flags from the jvm.options the launchers read", app)
+                    .contains("COPY " + app + "/jvm.options ./")
+                    .contains("ENV JDK_JAVA_OPTIONS=\"@/app/jvm.options\"");
             assertThat(text.lines().filter(line -> line.startsWith("USER ")))
                     .as("%s runs as a user of its own", app)
                     .isNotEmpty()

@@ -5,6 +5,7 @@ import dev.orderpipeline.api.web.ProblemWriter;
 import jakarta.servlet.DispatcherType;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import javax.crypto.spec.SecretKeySpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,9 +21,12 @@ import org.springframework.security.config.Customizer;
 import org.springframework.security.config.ObjectPostProcessor;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.oauth2.jose.jws.MacAlgorithm;
+import org.springframework.security.oauth2.jwt.JwtClaimNames;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.jwt.JwtValidators;
+import org.springframework.security.oauth2.jwt.MappedJwtClaimSetConverter;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter;
 import org.springframework.security.web.SecurityFilterChain;
@@ -128,6 +132,16 @@ public class SecurityConfiguration {
     }
 
     /**
+     * No observation of each security filter, of the authentication and of the authorization: with them every request
+     * paid for about fifteen nested observations (a fifth of the API's CPU per checkout in a profile). The request as
+     * a whole is still observed ({@code http.server.requests}), with its outcome.
+     */
+    @Bean
+    SecurityObservationSettings securityObservationSettings() {
+        return SecurityObservationSettings.noObservations();
+    }
+
+    /**
      * Refuses to start when an identity provider verifies the tokens but no audience is configured: Spring Boot then
      * checks the audience of none, and a token the provider issued for another of its applications would be
      * accepted here. The development key needs none: only this pipeline's tools sign with it.
@@ -163,6 +177,9 @@ public class SecurityConfiguration {
                 .macAlgorithm(MacAlgorithm.HS256)
                 .build();
         decoder.setJwtValidator(JwtValidators.createDefaultWithIssuer(tokens.developmentIssuer()));
+        // the development issuer is a name, not a URL: read as one, it is not first tried as a URL, which throws
+        decoder.setClaimSetConverter(
+                MappedJwtClaimSetConverter.withDefaults(Map.of(JwtClaimNames.ISS, String::valueOf)));
         return new DevelopmentJwtDecoder(decoder);
     }
 

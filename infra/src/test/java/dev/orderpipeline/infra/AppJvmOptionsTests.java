@@ -8,16 +8,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The worker's JVM flags have one home, {@code checkout-worker/jvm.options}: the launcher (bin/run and the lab) puts
- * them on the worker's command line, and the container image hands the file itself to {@code java}; both must come
- * to the same JVM.
+ * Each app's JVM flags have one home, {@code order-api/jvm.options} and {@code checkout-worker/jvm.options}: the
+ * launcher (bin/run and the lab) puts them on the app's command line, and the container image hands the file itself
+ * to {@code java}; both must come to the same JVM.
  */
-class WorkerJvmOptionsTests {
+class AppJvmOptionsTests {
 
     /** The repository root: surefire runs in the module directory. */
     private static final Path PROJECT = Path.of("..").toAbsolutePath().normalize();
@@ -37,20 +38,32 @@ class WorkerJvmOptionsTests {
     }
 
     @Test
+    void launchesApisWithTheFlagsOfTheirOwnFile(@TempDir Path project) throws IOException {
+        var config = StackConfig.defaults(project);
+        Files.createDirectories(config.apiJvmOptionsFile().getParent());
+        Files.writeString(config.apiJvmOptionsFile(), "-Xmx99m\n");
+
+        assertThat(config.apiJvmOptions()).containsExactly("-Xmx99m");
+    }
+
+    @Test
     void replacesTheFilesFlagsWholeWithTheOnesGiven(@TempDir Path project) {
         var config = StackConfig.defaults(project).withAppOptions(List.of("-Xmx512m"), List.of());
 
         assertThat(config.workerJvmOptions()).containsExactly("-Xmx512m");
+        assertThat(config.apiJvmOptions()).containsExactly("-Xmx512m");
     }
 
     @Test
     void givesTheJvmTheSameFlagsOnTheCommandLineAsTheImageGivesItThroughTheFile() throws Exception {
         var config = StackConfig.defaults(PROJECT);
-        var flags = config.workerJvmOptions();
-
-        assertThat(flags).isNotEmpty().allMatch(flag -> flag.startsWith("-"));
-        assertThat(flagsTheJvmRunsWith(flags))
-                .isEqualTo(flagsTheJvmRunsWith(List.of("@" + config.workerJvmOptionsFile())));
+        for (var app : List.of(
+                Map.entry(config.workerJvmOptions(), config.workerJvmOptionsFile()),
+                Map.entry(config.apiJvmOptions(), config.apiJvmOptionsFile()))) {
+            var flags = app.getKey();
+            assertThat(flags).as("%s", app.getValue()).isNotEmpty().allMatch(flag -> flag.startsWith("-"));
+            assertThat(flagsTheJvmRunsWith(flags)).isEqualTo(flagsTheJvmRunsWith(List.of("@" + app.getValue())));
+        }
     }
 
     private static String flagsTheJvmRunsWith(List<String> options) throws Exception {
