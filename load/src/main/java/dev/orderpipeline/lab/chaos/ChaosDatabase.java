@@ -8,7 +8,6 @@ import dev.orderpipeline.lab.pipeline.Database;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -38,16 +37,6 @@ final class ChaosDatabase {
               AND (o.product_id = ANY(?)
                    OR (o.product_id IS NULL
                        AND EXISTS (SELECT 1 FROM order_line l WHERE l.order_id = o.id AND l.product_id = ANY(?))))
-            """;
-
-    /** Every client session of the pipeline's database but the lab's own, ended as an administrator would. */
-    static final String TERMINATE_SESSIONS = """
-            SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))
-            FROM pg_stat_activity
-            WHERE datname = current_database()
-              AND pid <> pg_backend_pid()
-              AND backend_type = 'client backend'
-              AND application_name <> 'orderpipeline-lab'
             """;
 
     /** Per product, its first decision committed after a time: when its partition was consumed again. */
@@ -154,28 +143,6 @@ final class ChaosDatabase {
             return decided;
         } catch (SQLException ex) {
             throw new IllegalStateException("could not read the decisions", ex);
-        }
-    }
-
-    /**
-     * Terminates the apps' sessions every {@code every} for {@code window}, from one session of the lab's; returns
-     * how many were terminated.
-     */
-    long terminateSessions(Duration window, Duration every) {
-        var deadline = System.nanoTime() + window.toNanos();
-        long terminated = 0;
-        try (var connection = database.connect();
-                var statement = connection.prepareStatement(TERMINATE_SESSIONS)) {
-            while (System.nanoTime() - deadline < 0) {
-                try (var rows = statement.executeQuery()) {
-                    rows.next();
-                    terminated += rows.getLong(1);
-                }
-                FaultRun.pause(every);
-            }
-            return terminated;
-        } catch (SQLException ex) {
-            throw new IllegalStateException("could not terminate the pipeline's database sessions", ex);
         }
     }
 

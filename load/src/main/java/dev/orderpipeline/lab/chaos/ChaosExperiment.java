@@ -122,7 +122,7 @@ public final class ChaosExperiment {
         var faults = settings.faults();
         for (var index = 0; index < faults.size(); index++) {
             progress.item("fault", index + 1, faults.size(), faults.get(index).label());
-            faults.get(index).fault().inject(run);
+            faults.get(index).inject(run);
         }
     }
 

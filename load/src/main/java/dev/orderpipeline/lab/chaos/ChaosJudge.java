@@ -153,7 +153,7 @@ final class ChaosJudge {
         var criteria = Stream.concat(
                 ChaosCriteria.GENERAL.stream(),
                 Stream.concat(
-                        evidence.settings().faults().stream().flatMap(kind -> kind.fault().criteria().stream()),
+                        evidence.settings().faults().stream().flatMap(kind -> kind.criteria().stream()),
                         Stream.of(ChaosCriteria::caughtUpAfterEveryFault)));
         var checks = criteria.flatMap(criterion -> criterion.judge(findings).stream())
                 .toList();

@@ -143,7 +143,7 @@ public record ChaosSettings(
 
     /** How long the load is planned to run: warm-up, each fault and its recovery. */
     public Duration plannedLoad() {
-        return faults.stream().map(kind -> kind.fault().planned(this)).reduce(warmup, Duration::plus);
+        return faults.stream().map(kind -> kind.planned(this)).reduce(warmup, Duration::plus);
     }
 
     /** Checkouts the plan schedules. */

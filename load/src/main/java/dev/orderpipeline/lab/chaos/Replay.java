@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * reserver and the replies into the coordinator again. The window ends when each group's committed offsets reach
  * the end its topic had when the worker started. Then it is stopped.
  */
-final class Replay implements Fault {
+final class Replay {
 
     private static final Duration POLL = Duration.ofMillis(500);
 
@@ -51,13 +51,9 @@ final class Replay implements Fault {
         }
     }
 
-    @Override
-    public Duration planned(ChaosSettings settings) {
-        return Duration.ofSeconds(60).plus(settings.recovery());
-    }
+    private Replay() {}
 
-    @Override
-    public void inject(FaultRun run) {
+    static void inject(FaultRun run) {
         run.once(FaultKind.REPLAY, "replay from offset 0", "replay from offset 0", start -> {
             var group = "replay-" + run.runTag();
             var replayed = new ArrayList<Replayed>();
