@@ -128,11 +128,6 @@ public final class ChaosExperiment {
 
     /**
      * What the load did.
-     *
-     * @param attempts every request it sent
-     * @param scheduled first attempts it scheduled
-     * @param dropped arrivals dropped at the in-flight bound
-     * @param arrivalsEndedAt when it stopped starting checkouts
      */
     private record Loaded(List<Attempt> attempts, long scheduled, long dropped, double arrivalsEndedAt) {}
 

@@ -14,16 +14,12 @@ import org.jspecify.annotations.Nullable;
  * @param products hot products the checkouts are spread over, round-robin
  * @param stock units of every product; {@code null} for a share of the planned checkouts that grows from product to
  *     product (40 % to 88 %), so that products sell out in different phases and later checkouts are rejected
- * @param faults the faults, in the order they are injected
  * @param workerKills how many times {@code worker-kill} kills a worker (alternating between the first two)
- * @param brokerDown how long the broker stays down
  * @param databaseDown how long PostgreSQL stays down (and how long {@code database-sessions-killed} goes on)
  * @param databaseFault how long {@code database-read-only} and {@code lock-timeout-storm} last
  * @param poisonRecords records {@code poison} writes, split evenly over the five kinds
- * @param warmup load before the first fault
  * @param recovery load after each fault before the next one (or the end), at least; longer until the pipeline has
  *     decided every checkout accepted more than two seconds earlier, up to {@code catchUpLimit}
- * @param catchUpLimit the longest a recovery waits for the pipeline to catch up
  * @param finalDeadline every accepted checkout must be final this long after the end of the faults
  * @param maxInFlight first attempts in flight at once; arrivals beyond are dropped and counted
  * @param maxAttempts attempts per checkout, the first included, when the API answers 503 or does not answer

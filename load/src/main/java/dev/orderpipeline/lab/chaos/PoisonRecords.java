@@ -40,11 +40,8 @@ final class PoisonRecords {
     private PoisonRecords() {}
 
     /**
-     * @param runTag the run's tag, in every record's {@value #TAG_HEADER} header
-     * @param count records in all
      * @param hotProducts the run's products, used as keys and as the wrong product of {@link
      *     PoisonKind#PRODUCT_MISMATCH}
-     * @param decoyProduct the product of the decoy orders
      * @param decoys orders of {@code decoyProduct} that are never checked out
      * @param seed for the random bytes and the choice of keys, so a run can be repeated
      */

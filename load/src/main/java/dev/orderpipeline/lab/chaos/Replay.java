@@ -40,8 +40,6 @@ final class Replay {
     /**
      * One topic replayed: the group that replays it and the end it had when the replay started.
      *
-     * @param group the consumer group
-     * @param topic the topic
      * @param end its end offsets when the replay started
      */
     record Replayed(String group, String topic, Map<TopicPartition, Long> end) {

@@ -98,7 +98,6 @@ final class WorkerKills {
      * Who is killed and what is watched.
      *
      * @param worker index among the workers
-     * @param staticMember whether its instance id was found among the group's members
      * @param partitions its partitions (empty if not a static member)
      * @param products the products watched: the load's products on its partitions, or all of them
      */
