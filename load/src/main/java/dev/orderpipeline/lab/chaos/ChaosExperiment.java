@@ -72,15 +72,14 @@ public final class ChaosExperiment {
         var orders = prepareOrders(target.apis(), products);
         var http = ApiClient.newHttpClient();
         try (var topics = new TopicReader(target.bootstrapServers())) {
-            var callers = target.apis().stream()
-                    .map(api -> new CheckoutCaller(api.baseUrl(), http, requestTimeout, api::userAuthorization))
-                    .toList();
             var clock = RunClock.startingNow();
             var faults = new ArrayList<FaultWindow>();
             var poison = new PoisonSent();
             Loaded loaded;
             try (var load = new ChaosLoad(
-                            callers,
+                            target.apis(),
+                            http,
+                            requestTimeout,
                             orders,
                             settings.rate(),
                             settings.maxInFlight(),

@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.chaos;
 
+import dev.orderpipeline.lab.Require;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,34 +62,20 @@ public record ChaosSettings(
         // absent from reports written before these faults existed
         databaseFault = Objects.requireNonNullElse(databaseFault, DATABASE_FAULT);
         cartShare = Objects.requireNonNullElse(cartShare, 0.0);
-        if (!(cartShare >= 0 && cartShare <= 1)) {
-            throw new IllegalArgumentException("cart share must be 0 to 1: " + cartShare);
-        }
-        if (rate < 1 || rate > 10_000) {
-            throw new IllegalArgumentException("rate must be 1 to 10000 per second: " + rate);
-        }
-        if (products < 1 || products > 100) {
-            throw new IllegalArgumentException("products must be 1 to 100: " + products);
-        }
-        if (stock != null && stock < 0) {
-            throw new IllegalArgumentException("stock must not be negative: " + stock);
-        }
-        if (faults.stream().distinct().count() != faults.size()) {
-            throw new IllegalArgumentException("each fault once: " + faults);
-        }
-        if (workerKills < 1 || poisonRecords < PoisonKind.values().length || maxInFlight < 1 || maxAttempts < 1) {
-            throw new IllegalArgumentException("worker kills, max in flight and max attempts must be positive and"
-                    + " poison records at least " + PoisonKind.values().length);
-        }
+        Require.check(cartShare >= 0 && cartShare <= 1, "cart share must be 0 to 1: " + cartShare);
+        Require.check(rate >= 1 && rate <= 10_000, "rate must be 1 to 10000 per second: " + rate);
+        Require.check(products >= 1 && products <= 100, "products must be 1 to 100: " + products);
+        Require.check(stock == null || stock >= 0, "stock must not be negative: " + stock);
+        Require.check(faults.stream().distinct().count() == faults.size(), "each fault once: " + faults);
+        Require.check(
+                workerKills >= 1 && poisonRecords >= PoisonKind.values().length && maxInFlight >= 1 && maxAttempts >= 1,
+                "worker kills, max in flight and max attempts must be positive and poison records at least "
+                        + PoisonKind.values().length);
         for (var duration :
                 List.of(brokerDown, databaseDown, databaseFault, recovery, catchUpLimit, finalDeadline, replayLimit)) {
-            if (!duration.isPositive()) {
-                throw new IllegalArgumentException("durations must be positive: " + duration);
-            }
+            Require.check(duration.isPositive(), "durations must be positive: " + duration);
         }
-        if (warmup.isNegative()) {
-            throw new IllegalArgumentException("warm-up must not be negative: " + warmup);
-        }
+        Require.check(!warmup.isNegative(), "warm-up must not be negative: " + warmup);
     }
 
     /**
