@@ -42,7 +42,6 @@ public record ChaosRun(
         notes = List.copyOf(notes);
     }
 
-    /** Whether every check held. */
     public boolean holds() {
         return checks.stream().allMatch(Check::holds);
     }

@@ -129,7 +129,6 @@ public record ChaosSettings(
         return faults.stream().map(kind -> kind.planned(this)).reduce(warmup, Duration::plus);
     }
 
-    /** Checkouts the plan schedules. */
     public int plannedCheckouts() {
         return (int) Math.ceil(rate * plannedLoad().toMillis() / 1000.0);
     }

@@ -109,7 +109,6 @@ record FaultRun(
         }
     }
 
-    /** Done now. */
     Done done(String detail) {
         return new Done(clock.now(), detail, null, null);
     }
@@ -120,7 +119,6 @@ record FaultRun(
         recover(carryOut(kind, name, steps));
     }
 
-    /** Hands a fault window to the recovery that follows it. */
     void recover(FaultWindow window) {
         recovery.accept(window);
     }

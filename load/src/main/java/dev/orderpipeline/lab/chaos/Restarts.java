@@ -3,6 +3,7 @@ package dev.orderpipeline.lab.chaos;
 import dev.orderpipeline.infra.Postgres;
 import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -11,6 +12,18 @@ final class Restarts {
 
     private Restarts() {}
 
+    /** Seconds the stop took, the dependency was down and the start took. */
+    private record Took(double stop, double down, double start) {}
+
+    private static Took downAndUp(FaultRun run, double start, Duration down, Runnable stop, Runnable startAgain) {
+        stop.run();
+        var stopped = run.clock().now();
+        FaultRun.pause(down);
+        var starting = run.clock().now();
+        startAgain.run();
+        return new Took(stopped - start, starting - stopped, run.clock().now() - starting);
+    }
+
     /** The broker stopped (controlled shutdown), left down for {@code brokerDown}. */
     static void broker(FaultRun run) {
         var down = run.settings().brokerDown();
@@ -18,17 +31,13 @@ final class Restarts {
             var broker = run.stack()
                     .broker()
                     .orElseThrow(() -> new IllegalStateException("the stack uses an external Kafka cluster"));
-            broker.stop();
-            var stopped = run.clock().now();
-            FaultRun.pause(down);
-            var starting = run.clock().now();
-            broker.start();
+            var took = downAndUp(run, start, down, broker::stop, broker::start);
             return run.done(String.format(
                     Locale.ROOT,
                     "controlled stop took %.1f s, down %.1f s, start (same data, same port) took %.1f s",
-                    stopped - start,
-                    starting - stopped,
-                    run.clock().now() - starting));
+                    took.stop(),
+                    took.down(),
+                    took.start()));
         });
     }
 
@@ -62,18 +71,14 @@ final class Restarts {
                             .orElseThrow(() -> new IllegalStateException(
                                     "the stack's PostgreSQL is not an embedded one with a data directory of its own"));
                     try {
-                        postgres.stopServer();
-                        var stopped = run.clock().now();
-                        FaultRun.pause(down);
-                        var starting = run.clock().now();
-                        postgres.startServer();
+                        var took = downAndUp(run, start, down, postgres::stopServer, postgres::startServer);
                         return run.done(String.format(
                                 Locale.ROOT,
                                 "pg_ctl stop -m fast took %.1f s (sessions terminated, port closed), down %.1f s, start on"
                                         + " the same data directory and port took %.1f s",
-                                stopped - start,
-                                starting - stopped,
-                                run.clock().now() - starting));
+                                took.stop(),
+                                took.down(),
+                                took.start()));
                     } catch (RuntimeException ex) {
                         // the later faults and the judge need it up
                         if (!postgres.isServerRunning()) {
