@@ -8,9 +8,7 @@ import java.util.Objects;
  * @param order index of the order in the run's order list
  * @param number 1 for the first attempt, 2 for the first retry...
  * @param sentAt seconds since the start of the load when it was sent
- * @param answeredAt when the answer (or the timeout) came
  * @param status the HTTP status, or {@code timeout} / {@code io-error}
- * @param retryAfter whether the answer carried a {@code Retry-After} in seconds
  */
 record Attempt(int order, int number, double sentAt, double answeredAt, String status, boolean retryAfter) {
 

@@ -5,11 +5,13 @@ import static dev.orderpipeline.lab.chaos.ChaosJudge.signedSeconds;
 
 import dev.orderpipeline.lab.chaos.ChaosJudge.Criterion;
 import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
+import dev.orderpipeline.lab.chaos.ChaosRun.CartFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.PhaseFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** The criteria every chaos run is judged by, whatever its faults; each gives one verdict. */
 final class ChaosCriteria {
@@ -116,62 +118,53 @@ final class ChaosCriteria {
                 doublePayments == 0 && dangling == 0 && payments == completed);
     }
 
-    /** Only for a run with carts. */
     static Optional<Check> cartsByTheCartRules(Findings findings) {
-        var carts = findings.evidence().carts();
-        if (carts == null) {
-            return Optional.empty();
-        }
-        return check(
-                "a completed cart sold every line, a rejected cart holds nothing",
-                "0 completed with a line not SOLD, 0 rejected with a line RESERVED or SOLD",
-                carts.completedNotAllSold() + " of " + carts.completed() + " completed with a line not SOLD, "
-                        + carts.rejectedHolding() + " of " + carts.rejected() + " rejected holding",
-                carts.completedNotAllSold() == 0 && carts.rejectedHolding() == 0);
+        return carts(
+                findings,
+                carts -> new Check(
+                        "a completed cart sold every line, a rejected cart holds nothing",
+                        "0 completed with a line not SOLD, 0 rejected with a line RESERVED or SOLD",
+                        carts.completedNotAllSold() + " of " + carts.completed() + " completed with a line not SOLD, "
+                                + carts.rejectedHolding() + " of " + carts.rejected() + " rejected holding",
+                        carts.completedNotAllSold() == 0 && carts.rejectedHolding() == 0));
     }
 
-    /** Only for a run with carts: units held by a final cart are a release that never came. */
+    /** Units held by a final cart are a release that never came. */
     static Optional<Check> nothingHeldOnceFinal(Findings findings) {
-        var carts = findings.evidence().carts();
-        if (carts == null) {
-            return Optional.empty();
-        }
-        return check(
-                "nothing held by carts once they are final",
-                "0 units on RESERVED or RELEASING lines of final carts; 0 held at all once every cart is final",
-                carts.heldByFinal() + " units held by final carts, " + carts.held() + " held in all, "
-                        + carts.notFinal() + " carts not final",
-                carts.heldByFinal() == 0 && (carts.notFinal() > 0 || carts.held() == 0));
+        return carts(
+                findings,
+                carts -> new Check(
+                        "nothing held by carts once they are final",
+                        "0 units on RESERVED or RELEASING lines of final carts; 0 held at all once every cart is final",
+                        carts.heldByFinal() + " units held by final carts, " + carts.held() + " held in all, "
+                                + carts.notFinal() + " carts not final",
+                        carts.heldByFinal() == 0 && (carts.notFinal() > 0 || carts.held() == 0)));
     }
 
-    /** Only for a run with carts. */
     static Optional<Check> onePaymentPerCompletedCart(Findings findings) {
-        var carts = findings.evidence().carts();
-        if (carts == null) {
-            return Optional.empty();
-        }
-        return check(
-                "one payment per completed cart",
-                "0 double, 0 without completion, payments = completed carts",
-                carts.paidMoreThanOnce() + " double, " + carts.paymentsWithoutCompletion() + " without completion, "
-                        + carts.payments() + " payments for " + carts.completed() + " completed",
-                carts.paidMoreThanOnce() == 0
-                        && carts.paymentsWithoutCompletion() == 0
-                        && carts.payments() == carts.completed());
+        return carts(
+                findings,
+                carts -> new Check(
+                        "one payment per completed cart",
+                        "0 double, 0 without completion, payments = completed carts",
+                        carts.paidMoreThanOnce() + " double, " + carts.paymentsWithoutCompletion()
+                                + " without completion, " + carts.payments() + " payments for " + carts.completed()
+                                + " completed",
+                        carts.paidMoreThanOnce() == 0
+                                && carts.paymentsWithoutCompletion() == 0
+                                && carts.payments() == carts.completed()));
     }
 
-    /** Only for a run with carts: the cart's checkout command recorded once, with the cart's outcome. */
+    /** The cart's checkout command recorded once, with the cart's outcome. */
     static Optional<Check> oneOutcomePerDecidedCart(Findings findings) {
-        var carts = findings.evidence().carts();
-        if (carts == null) {
-            return Optional.empty();
-        }
-        return check(
-                "one idempotency row with an outcome per decided cart, with its status",
-                "rows = decided carts, 0 disagreeing",
-                carts.outcomeRows() + " rows, " + carts.decided() + " decided carts, " + carts.disagreeing()
-                        + " disagreeing",
-                carts.outcomeRows() == carts.decided() && carts.disagreeing() == 0);
+        return carts(
+                findings,
+                carts -> new Check(
+                        "one idempotency row with an outcome per decided cart, with its status",
+                        "rows = decided carts, 0 disagreeing",
+                        carts.outcomeRows() + " rows, " + carts.decided() + " decided carts, " + carts.disagreeing()
+                                + " disagreeing",
+                        carts.outcomeRows() == carts.decided() && carts.disagreeing() == 0));
     }
 
     /**
@@ -263,6 +256,11 @@ final class ChaosCriteria {
                         ? "after all " + findings.evidence().faults().size()
                         : "not after " + String.join(", ", stuck),
                 stuck.isEmpty());
+    }
+
+    /** Only for a run with carts. */
+    private static Optional<Check> carts(Findings findings, Function<CartFigures, Check> judge) {
+        return Optional.ofNullable(findings.evidence().carts()).map(judge);
     }
 
     static Optional<Check> check(String what, String expected, String measured, boolean holds) {

@@ -5,12 +5,12 @@ import dev.orderpipeline.lab.chaos.ChaosRun.CartFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.DecoyFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
 import dev.orderpipeline.lab.pipeline.Database;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
+import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -38,16 +38,6 @@ final class ChaosDatabase {
               AND (o.product_id = ANY(?)
                    OR (o.product_id IS NULL
                        AND EXISTS (SELECT 1 FROM order_line l WHERE l.order_id = o.id AND l.product_id = ANY(?))))
-            """;
-
-    /** Every client session of the pipeline's database but the lab's own, ended as an administrator would. */
-    static final String TERMINATE_SESSIONS = """
-            SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))
-            FROM pg_stat_activity
-            WHERE datname = current_database()
-              AND pid <> pg_backend_pid()
-              AND backend_type = 'client backend'
-              AND application_name <> 'orderpipeline-lab'
             """;
 
     /** Per product, its first decision committed after a time: when its partition was consumed again. */
@@ -139,63 +129,17 @@ final class ChaosDatabase {
 
     /** When ({@code processed_at}, epoch milliseconds) each decided order of the products was decided. */
     Map<UUID, Long> decisions(List<UUID> products) {
-        try (var connection = database.connect();
-                var statement = connection.prepareStatement(DECISIONS)) {
-            var ids = uuids(connection, products);
-            statement.setArray(1, ids);
-            statement.setArray(2, ids);
-            var decided = new HashMap<UUID, Long>();
-            try (var rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    decided.put(
-                            rows.getObject(1, UUID.class), rows.getTimestamp(2).getTime());
-                }
-            }
-            return decided;
-        } catch (SQLException ex) {
-            throw new IllegalStateException("could not read the decisions", ex);
-        }
-    }
-
-    /**
-     * Terminates the apps' sessions every {@code every} for {@code window}, from one session of the lab's; returns
-     * how many were terminated.
-     */
-    long terminateSessions(Duration window, Duration every) {
-        var deadline = System.nanoTime() + window.toNanos();
-        long terminated = 0;
-        try (var connection = database.connect();
-                var statement = connection.prepareStatement(TERMINATE_SESSIONS)) {
-            while (System.nanoTime() - deadline < 0) {
-                try (var rows = statement.executeQuery()) {
-                    rows.next();
-                    terminated += rows.getLong(1);
-                }
-                FaultRun.pause(every);
-            }
-            return terminated;
-        } catch (SQLException ex) {
-            throw new IllegalStateException("could not terminate the pipeline's database sessions", ex);
-        }
+        return query(DECISIONS, "could not read the decisions", ChaosDatabase::timesById, products, products);
     }
 
     /** Per product that has one, when (epoch milliseconds) its first decision after {@code afterEpochMillis} ran. */
     Map<UUID, Long> firstDecisionsAfter(Collection<UUID> products, long afterEpochMillis) {
-        try (var connection = database.connect();
-                var statement = connection.prepareStatement(FIRST_DECISIONS_AFTER)) {
-            statement.setArray(1, uuids(connection, products));
-            statement.setTimestamp(2, new java.sql.Timestamp(afterEpochMillis));
-            var first = new HashMap<UUID, Long>();
-            try (var rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    first.put(
-                            rows.getObject(1, UUID.class), rows.getTimestamp(2).getTime());
-                }
-            }
-            return first;
-        } catch (SQLException ex) {
-            throw new IllegalStateException("could not read the first decisions after the kill", ex);
-        }
+        return query(
+                FIRST_DECISIONS_AFTER,
+                "could not read the first decisions after the kill",
+                ChaosDatabase::timesById,
+                products,
+                new Timestamp(afterEpochMillis));
     }
 
     /** The orders among {@code orders} that are decided. */
@@ -203,19 +147,17 @@ final class ChaosDatabase {
         if (orders.isEmpty()) {
             return Set.of();
         }
-        try (var connection = database.connect();
-                var statement = connection.prepareStatement(DECIDED_AMONG)) {
-            statement.setArray(1, uuids(connection, orders));
-            var decided = new HashSet<UUID>();
-            try (var rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    decided.add(rows.getObject(1, UUID.class));
-                }
-            }
-            return decided;
-        } catch (SQLException ex) {
-            throw new IllegalStateException("could not read which orders are decided", ex);
-        }
+        return query(
+                DECIDED_AMONG,
+                "could not read which orders are decided",
+                rows -> {
+                    var decided = new HashSet<UUID>();
+                    while (rows.next()) {
+                        decided.add(rows.getObject(1, UUID.class));
+                    }
+                    return decided;
+                },
+                orders);
     }
 
     /** Each product's books: the invariant checker's figures beside the idempotency table. */
@@ -224,12 +166,10 @@ final class ChaosDatabase {
         for (var index = 0; index < products.size(); index++) {
             var product = products.get(index);
             var report = database.invariants(product, stocks.get(index));
-            try (var connection = database.connect();
-                    var statement = connection.prepareStatement(IDEMPOTENCY_BOOKS)) {
-                statement.setObject(1, product);
-                try (var rows = statement.executeQuery()) {
-                    rows.next();
-                    books.add(new ProductBooks(
+            books.add(one(
+                    IDEMPOTENCY_BOOKS,
+                    "could not read the books of product " + product,
+                    rows -> new ProductBooks(
                             product,
                             report.initialStock(),
                             report.stockLeft(),
@@ -245,11 +185,8 @@ final class ChaosDatabase {
                             rows.getLong("decided"),
                             rows.getLong("processed"),
                             rows.getLong("disagreeing"),
-                            report.ordersNotFinal()));
-                }
-            } catch (SQLException ex) {
-                throw new IllegalStateException("could not read the books of product " + product, ex);
-            }
+                            report.ordersNotFinal()),
+                    product));
         }
         return books;
     }
@@ -267,19 +204,13 @@ final class ChaosDatabase {
         if (orders.isEmpty()) {
             return new RepeatedEffects(0, 0);
         }
-        try (var connection = database.connect();
-                var statement = connection.prepareStatement(REPEATED_EFFECTS)) {
-            var ids = uuids(connection, orders);
-            statement.setArray(1, ids);
-            statement.setArray(2, ids);
-            try (var rows = statement.executeQuery()) {
-                rows.next();
-                return new RepeatedEffects(
-                        rows.getLong("paid_more_than_once"), rows.getLong("processed_more_than_once"));
-            }
-        } catch (SQLException ex) {
-            throw new IllegalStateException("could not count repeated effects", ex);
-        }
+        return one(
+                REPEATED_EFFECTS,
+                "could not count repeated effects",
+                rows -> new RepeatedEffects(
+                        rows.getLong("paid_more_than_once"), rows.getLong("processed_more_than_once")),
+                orders,
+                orders);
     }
 
     /** The run's carts by the cart rules; null if the run has none. */
@@ -288,12 +219,10 @@ final class ChaosDatabase {
         if (carts.isEmpty()) {
             return null;
         }
-        try (var connection = database.connect();
-                var statement = connection.prepareStatement(CARTS)) {
-            statement.setArray(1, uuids(connection, carts));
-            try (var rows = statement.executeQuery()) {
-                rows.next();
-                return new CartFigures(
+        return one(
+                CARTS,
+                "could not read the run's carts",
+                rows -> new CartFigures(
                         rows.getLong("placed"),
                         rows.getLong("completed"),
                         rows.getLong("rejected"),
@@ -308,40 +237,66 @@ final class ChaosDatabase {
                         rows.getLong("paid_more_than_once"),
                         rows.getLong("payments_without_completion"),
                         rows.getLong("outcome_rows"),
-                        rows.getLong("disagreeing"));
-            }
-        } catch (SQLException ex) {
-            throw new IllegalStateException("could not read the run's carts", ex);
-        }
+                        rows.getLong("disagreeing")),
+                carts);
     }
 
     DecoyFigures decoy(UUID product, int initialStock) {
-        try (var connection = database.connect();
-                var statement = connection.prepareStatement(DECOY)) {
-            bindSame(statement, product, 5);
-            try (var rows = statement.executeQuery()) {
-                rows.next();
-                return new DecoyFigures(
+        return one(
+                DECOY,
+                "could not read the decoy product " + product,
+                rows -> new DecoyFigures(
                         product,
                         initialStock,
                         rows.getInt("stock"),
                         rows.getLong("orders"),
                         rows.getLong("not_created"),
                         rows.getLong("payments"),
-                        rows.getLong("processed"));
+                        rows.getLong("processed")),
+                Collections.nCopies(5, product).toArray());
+    }
+
+    /** What a query's rows come to. */
+    @FunctionalInterface
+    private interface Rows<T> {
+        T read(ResultSet rows) throws SQLException;
+    }
+
+    /** Runs {@code sql} on a connection of its own; a collection of ids is bound as a {@code uuid[]}. */
+    private <T> T query(String sql, String failure, Rows<T> read, Object... parameters) {
+        try (var connection = database.connect();
+                var statement = connection.prepareStatement(sql)) {
+            for (var index = 0; index < parameters.length; index++) {
+                var value = parameters[index] instanceof Collection<?> ids
+                        ? connection.createArrayOf("uuid", ids.toArray(UUID[]::new))
+                        : parameters[index];
+                statement.setObject(index + 1, value);
+            }
+            try (var rows = statement.executeQuery()) {
+                return read.read(rows);
             }
         } catch (SQLException ex) {
-            throw new IllegalStateException("could not read the decoy product " + product, ex);
+            throw new IllegalStateException(failure, ex);
         }
     }
 
-    private static void bindSame(PreparedStatement statement, UUID value, int times) throws SQLException {
-        for (var index = 1; index <= times; index++) {
-            statement.setObject(index, value);
-        }
+    /** A query of one row, read by {@code read}. */
+    private <T> T one(String sql, String failure, Rows<T> read, Object... parameters) {
+        return query(
+                sql,
+                failure,
+                rows -> {
+                    rows.next();
+                    return read.read(rows);
+                },
+                parameters);
     }
 
-    private static java.sql.Array uuids(Connection connection, Collection<UUID> ids) throws SQLException {
-        return connection.createArrayOf("uuid", ids.toArray(UUID[]::new));
+    private static Map<UUID, Long> timesById(ResultSet rows) throws SQLException {
+        var times = new HashMap<UUID, Long>();
+        while (rows.next()) {
+            times.put(rows.getObject(1, UUID.class), rows.getTimestamp(2).getTime());
+        }
+        return times;
     }
 }

@@ -72,15 +72,14 @@ public final class ChaosExperiment {
         var orders = prepareOrders(target.apis(), products);
         var http = ApiClient.newHttpClient();
         try (var topics = new TopicReader(target.bootstrapServers())) {
-            var callers = target.apis().stream()
-                    .map(api -> new CheckoutCaller(api.baseUrl(), http, requestTimeout, api::userAuthorization))
-                    .toList();
             var clock = RunClock.startingNow();
             var faults = new ArrayList<FaultWindow>();
             var poison = new PoisonSent();
             Loaded loaded;
             try (var load = new ChaosLoad(
-                            callers,
+                            target.apis(),
+                            http,
+                            requestTimeout,
                             orders,
                             settings.rate(),
                             settings.maxInFlight(),
@@ -122,17 +121,12 @@ public final class ChaosExperiment {
         var faults = settings.faults();
         for (var index = 0; index < faults.size(); index++) {
             progress.item("fault", index + 1, faults.size(), faults.get(index).label());
-            faults.get(index).fault().inject(run);
+            faults.get(index).inject(run);
         }
     }
 
     /**
      * What the load did.
-     *
-     * @param attempts every request it sent
-     * @param scheduled first attempts it scheduled
-     * @param dropped arrivals dropped at the in-flight bound
-     * @param arrivalsEndedAt when it stopped starting checkouts
      */
     private record Loaded(List<Attempt> attempts, long scheduled, long dropped, double arrivalsEndedAt) {}
 

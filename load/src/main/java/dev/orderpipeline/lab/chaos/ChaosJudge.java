@@ -44,23 +44,7 @@ final class ChaosJudge {
     /**
      * Everything a run collected.
      *
-     * @param settings the run's settings
-     * @param runTag the run's tag
-     * @param orders the prepared orders, by index
-     * @param products the hot products, by index
-     * @param attempts every checkout request of the load
-     * @param faults the faults as injected
-     * @param scheduled first attempts the load scheduled
-     * @param dropped arrivals dropped at the in-flight bound
-     * @param arrivalsEndedAt when the load stopped starting checkouts
      * @param decidedAt when each decided order of the run was decided (seconds since the start)
-     * @param books each product's books
-     * @param retriedEffects what the retried orders did more than once
-     * @param poison the poison records by kind
-     * @param topics what the topics hold
-     * @param decoy the decoy product, if poison was injected
-     * @param carts the run's carts, if it had any
-     * @param notes what the run noticed on the way
      */
     record Evidence(
             ChaosSettings settings,
@@ -99,10 +83,7 @@ final class ChaosJudge {
     /**
      * The figures the criteria judge.
      *
-     * @param evidence what the run collected
      * @param phases the load cut at each fault's start
-     * @param acceptance what became of the accepted checkouts
-     * @param retries what the retries came to
      * @param late accepted checkouts decided after the deadline
      */
     record Findings(
@@ -153,7 +134,7 @@ final class ChaosJudge {
         var criteria = Stream.concat(
                 ChaosCriteria.GENERAL.stream(),
                 Stream.concat(
-                        evidence.settings().faults().stream().flatMap(kind -> kind.fault().criteria().stream()),
+                        evidence.settings().faults().stream().flatMap(kind -> kind.criteria().stream()),
                         Stream.of(ChaosCriteria::caughtUpAfterEveryFault)));
         var checks = criteria.flatMap(criterion -> criterion.judge(findings).stream())
                 .toList();

@@ -3,6 +3,14 @@ package dev.orderpipeline.lab.chaos;
 import dev.orderpipeline.lab.load.OpenLoad;
 import dev.orderpipeline.lab.load.OpenModelSchedule;
 import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.measure.StatusCounts;
+import dev.orderpipeline.lab.pipeline.ApiClient;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -18,6 +26,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The sustained load of a chaos run: checkouts of the prepared orders started by the shared {@link OpenLoad}, at most
@@ -35,7 +44,12 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
 
     private static final int BODY_SAMPLES = 20;
 
-    private final List<CheckoutCaller> apis;
+    /** The longest body kept from an unexpected answer. */
+    private static final int BODY_SAMPLE = 500;
+
+    private final List<ApiClient> apis;
+    private final HttpClient http;
+    private final Duration requestTimeout;
     private final List<PreparedOrder> orders;
     private final int maxAttempts;
     private final RunClock clock;
@@ -50,7 +64,9 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
     private final ExecutorService retries = Executors.newVirtualThreadPerTaskExecutor();
 
     ChaosLoad(
-            List<CheckoutCaller> apis,
+            List<ApiClient> apis,
+            HttpClient http,
+            Duration requestTimeout,
             List<PreparedOrder> orders,
             int rate,
             int maxInFlight,
@@ -61,6 +77,8 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
             throw new IllegalArgumentException("the load needs an API and orders");
         }
         this.apis = List.copyOf(apis);
+        this.http = http;
+        this.requestTimeout = requestTimeout;
         this.orders = List.copyOf(orders);
         this.maxAttempts = maxAttempts;
         this.clock = clock;
@@ -164,7 +182,7 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         try {
             var order = orders.get(index);
             var sent = System.nanoTime();
-            var answer = apis.get(index % apis.size()).checkout(order.orderId(), order.userId());
+            var answer = checkout(apis.get(index % apis.size()), order);
             var answered = System.nanoTime();
             attempts.add(new Attempt(
                     index,
@@ -174,13 +192,13 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
                     answer.status(),
                     answer.retryAfterSeconds() != null));
             progress.advance();
-            if (answer.accepted()) {
+            if ("202".equals(answer.status())) {
                 acceptedNotSeenDecided.put(order.orderId(), answered);
             }
             if (!answer.body().isEmpty() && unexpectedBodies.size() < BODY_SAMPLES) {
                 unexpectedBodies.add(answer.status() + ": " + answer.body());
             }
-            retry = (answer.unavailable() || answer.unanswered())
+            retry = ("503".equals(answer.status()) || answer.unanswered())
                     && number < maxAttempts
                     && retryLater(index, number + 1, delay(answer));
         } finally {
@@ -190,7 +208,60 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         }
     }
 
-    private static Duration delay(CheckoutCaller.Answer answer) {
+    /**
+     * What the API answered to a checkout: unlike the other experiments the load keeps what a client needs to retry
+     * (the {@code Retry-After} of a 503) and the body of an unexpected answer, for the report.
+     *
+     * @param status the HTTP status code, or {@link StatusCounts#TIMEOUT} / {@link StatusCounts#IO_ERROR}
+     * @param retryAfterSeconds the {@code Retry-After} header in seconds, or {@code null} when absent or not a
+     *     number of seconds
+     * @param body the start of the body of an answer other than 202, 409 and 503, else empty
+     */
+    private record Answer(String status, @Nullable Integer retryAfterSeconds, String body) {
+
+        /** No answer at all: the checkout may or may not have been handed to the broker. */
+        boolean unanswered() {
+            return StatusCounts.TIMEOUT.equals(status) || StatusCounts.IO_ERROR.equals(status);
+        }
+    }
+
+    /** One checkout through the pipeline (the production checkout), no waiting for the decision; never throws. */
+    private Answer checkout(ApiClient api, PreparedOrder order) {
+        var request = HttpRequest.newBuilder(URI.create(api.baseUrl() + "/api/orders/" + order.orderId() + "/checkout"))
+                .timeout(requestTimeout)
+                .header("Accept", "application/json")
+                .header("Authorization", api.userAuthorization(order.userId()))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build();
+        try {
+            var response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            var status = response.statusCode();
+            var body = status == 202 || status == 409 || status == 503 ? "" : sample(response.body());
+            var retryAfter =
+                    response.headers().firstValue("Retry-After").orElse("").strip();
+            // RFC 9110 allows seconds or an HTTP date; the API sends seconds, and a date counts as absent here
+            return new Answer(
+                    Integer.toString(status),
+                    retryAfter.matches("\\d{1,6}") ? Integer.valueOf(retryAfter) : null,
+                    body);
+        } catch (HttpTimeoutException ex) {
+            return new Answer(StatusCounts.TIMEOUT, null, "");
+        } catch (IOException ex) {
+            return new Answer(StatusCounts.IO_ERROR, null, sample(ex.toString()));
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return new Answer(StatusCounts.IO_ERROR, null, "interrupted");
+        }
+    }
+
+    private static String sample(@Nullable String body) {
+        if (body == null) {
+            return "";
+        }
+        return body.length() <= BODY_SAMPLE ? body : body.substring(0, BODY_SAMPLE) + "...";
+    }
+
+    private static Duration delay(Answer answer) {
         if (answer.unanswered()) {
             return UNANSWERED_RETRY;
         }

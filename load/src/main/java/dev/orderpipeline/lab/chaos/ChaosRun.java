@@ -11,20 +11,8 @@ import org.jspecify.annotations.Nullable;
  * the database or the topics; the answers the load got are only used for what the clients were told (statuses,
  * retries) and for when a checkout was accepted.
  *
- * @param runTag the run's tag: in the poison records' header and the replay group's name
- * @param faults the faults as injected
- * @param arrivalsEndedAt when the load stopped starting checkouts
- * @param faultsEndedAt when the last fault ended
  * @param phases the load cut at the start of each fault: before the first, then each fault with its recovery
- * @param acceptance what became of the checkouts the API accepted
- * @param retries what the load's retries after 503 (or no answer) came to
- * @param products the books of each product
- * @param poison per kind of poison record: sent, found in the dead-letter topic, and why
- * @param topics counts read back from the command, result and dead-letter topics
  * @param decoy the product whose orders the poison records named, which nothing may have changed
- * @param carts the run's carts by the cart rules; null if it had none
- * @param timeline per second of the run
- * @param checks the criteria a chaos run must meet, each with what was expected and what was measured
  * @param notes what the run noticed on the way (a fault that did not go as planned, bodies of unexpected answers)
  */
 public record ChaosRun(
@@ -54,7 +42,6 @@ public record ChaosRun(
         notes = List.copyOf(notes);
     }
 
-    /** Whether every check held. */
     public boolean holds() {
         return checks.stream().allMatch(Check::holds);
     }
@@ -62,13 +49,8 @@ public record ChaosRun(
     /**
      * One fault as injected.
      *
-     * @param kind what was done
-     * @param name e.g. {@code kill -9 #2}
-     * @param start when it began
      * @param end when it was over: the killed worker ready again, the broker or database answering again, the
      *     replaying worker at the end the topic had when it started, the last poison record acknowledged
-     * @param detail what exactly happened, in words
-     * @param failure why the fault could not be carried out as planned, or null
      * @param restart {@code worker-kill-restart}: what the restart under the same name cost; null for other faults
      */
     public record FaultWindow(
@@ -86,10 +68,6 @@ public record ChaosRun(
      * @param worker the process name, which the launcher passes as its {@code group.instance.id}
      * @param staticMember whether the group had a member with that instance id before the kill; if not, its
      *     partitions were unknown and every product of the load was watched
-     * @param partitions the command partitions it owned before the kill
-     * @param products the load's products on those partitions (all of them if not a static member)
-     * @param readyAfter until the restarted process answered ready
-     * @param committedAgainAfter until the group's committed offset on one of those partitions moved again
      * @param firstDecisionAfter until every watched product had a decision committed after the kill: the pause its
      *     checkouts saw; null if one had none within the catch-up limit
      */
@@ -110,20 +88,10 @@ public record ChaosRun(
     /**
      * The load from the start of a fault to the start of the next (the first phase: up to the first fault).
      *
-     * @param name the fault's name, or {@code steady} before the first
-     * @param from phase start
-     * @param to phase end
-     * @param fault the fault of this phase, null for the first
-     * @param statuses answers to the requests sent in this phase, by status
-     * @param retries requests sent in this phase that were retries
-     * @param unavailableWithoutRetryAfter 503 answers without a Retry-After in seconds
-     * @param accepted checkouts first accepted in this phase
      * @param firstDecisionAfter seconds from the fault's end to the first decision after it (database)
-     * @param firstAcceptAfter seconds from the fault's end to the first 202 after it
      * @param caughtUpAfter seconds from the fault's end until every checkout accepted before that end was decided
      * @param longestStall the longest time any product went without a decision while it had an accepted checkout
      *     waiting, within the phase
-     * @param maxTimeToFinal the longest time from 202 to decision of the checkouts first accepted in this phase
      * @param validDeadLettered real commands of the run dead-lettered in this phase (their dead letters' timestamps):
      *     must be 0; null in reports written before it was counted per phase
      * @param cartsAccepted of the checkouts first accepted in this phase, the carts; null in reports written before
@@ -181,14 +149,7 @@ public record ChaosRun(
     /**
      * The checkouts the API accepted (202) and what the database says became of them.
      *
-     * @param scheduled checkouts the load started (first attempts)
-     * @param dropped arrivals not sent because too many were in flight
-     * @param accepted orders that got a 202 at least once
-     * @param decided of those, decided in the database
      * @param notDecided of those, still not decided at the end: lost checkouts
-     * @param notDecidedSample a few of them
-     * @param maxTimeToFinal the longest time from an order's first 202 to its decision
-     * @param p99TimeToFinal the 99th percentile of that time
      * @param lastDecisionAfterFaults seconds from the end of the faults to the decision of the last checkout accepted
      *     before it (negative: all were decided before the faults ended)
      * @param decidedWithoutAccept orders decided although no attempt got a 202 (a 503 or timeout whose command
@@ -214,18 +175,9 @@ public record ChaosRun(
     /**
      * The load's retries.
      *
-     * @param ordersRetried orders with at least one retry
-     * @param retries retries in all
-     * @param afterUnavailable retries after a 503
-     * @param afterNoAnswer retries after a timeout or I/O error
-     * @param endedAccepted retried orders whose last attempt got 202
      * @param endedConflict retried orders whose last attempt got 409: an earlier attempt's command had reached the
      *     broker and been decided
      * @param endedUnavailable retried orders still answered 503 at the last attempt (given up)
-     * @param endedOther retried orders that ended with anything else
-     * @param retriedDecided retried orders decided in the database
-     * @param retriedPaidMoreThanOnce retried orders with more than one payment (must be 0)
-     * @param retriedProcessedMoreThanOnce retried orders with more than one idempotency row (must be 0)
      */
     public record RetryFigures(
             long ordersRetried,
@@ -243,20 +195,7 @@ public record ChaosRun(
     /**
      * One product's books after the run, from the database.
      *
-     * @param productId the product
-     * @param initialStock its stock at the start
-     * @param stockLeft its stock now
-     * @param completed orders COMPLETED
-     * @param completedQuantity units they took
-     * @param rejected orders REJECTED
-     * @param rejectedOutOfStock of those, for want of stock
      * @param drift stock left + units sold - initial stock
-     * @param oversold more units sold than there were
-     * @param doublePayments orders paid more than once
-     * @param paymentsWithoutCompletion payments of orders not COMPLETED
-     * @param payments payment rows
-     * @param decided orders COMPLETED or REJECTED
-     * @param processedRows idempotency rows of the product's orders
      * @param processedDisagreeing idempotency rows whose outcome is not the order's status
      * @param notFinal orders neither COMPLETED nor REJECTED (never accepted, or lost)
      */
@@ -281,9 +220,6 @@ public record ChaosRun(
     /**
      * One kind of poison record.
      *
-     * @param kind the kind
-     * @param sent records written
-     * @param deadLettered of those, found in the dead-letter topic
      * @param reasons their {@code dlt-reason} headers, ids and numbers masked, counted
      * @param lastDeadLetteredAfter seconds from the injection's start to the last one's dead-letter timestamp
      */
@@ -306,14 +242,8 @@ public record ChaosRun(
      * @param commandOrders distinct orders of the run named by valid commands there, and carts of the run named by
      *     cart checkouts on {@code checkout.carts}
      * @param commandOrdersNotDecided of those, not decided in the database: lost commands
-     * @param decidedNotInTopic orders decided in the database whose command is not in the topic
-     * @param resultRecords results of the run's orders on {@code checkout.results}
-     * @param resultOrders distinct orders among them
-     * @param duplicateResults results flagged duplicate (a redelivery or the replay)
-     * @param deadLetters dead letters of this run's poison records
      * @param untaggedDeadLetters dead letters keyed by the run's products that are not poison: real commands
      *     dead-lettered
-     * @param untaggedReasons their {@code dlt-reason} headers, ids and numbers masked, counted
      * @param untaggedDeadLetteredAt when each of them was dead-lettered (the dead letter's timestamp, seconds since
      *     the start), to tell which fault it came with
      */
@@ -339,14 +269,6 @@ public record ChaosRun(
 
     /**
      * The decoy product: its orders are named by poison records and never checked out, so nothing may change it.
-     *
-     * @param productId the product
-     * @param initialStock its stock at the start
-     * @param stockLeft its stock now
-     * @param orders its orders
-     * @param notCreated orders no longer CREATED
-     * @param payments payments of its orders
-     * @param processedRows idempotency rows of its orders
      */
     public record DecoyFigures(
             UUID productId,
@@ -365,19 +287,12 @@ public record ChaosRun(
     /**
      * The run's carts (orders of several products, checked out by the reservation saga), from the database.
      *
-     * @param placed carts prepared for the load
-     * @param completed COMPLETED
-     * @param rejected REJECTED, for any reason
      * @param rejectedOutOfStock of those, a line refused for want of stock ({@code INSUFFICIENT_STOCK})
      * @param timedOut of those, a reservation that did not come in time ({@code RESERVATION_TIMEOUT})
-     * @param notFinal neither COMPLETED nor REJECTED: never checked out, or lost
      * @param completedNotAllSold COMPLETED carts with a line not SOLD (a completion without its stock): must be 0
      * @param rejectedHolding REJECTED carts with a line RESERVED or SOLD (stock kept by a rejected order): must be 0
      * @param held units on RESERVED and RELEASING lines of the carts: once every cart is final, must be 0
      * @param heldByFinal of those, units held by carts that are final: a release that never came
-     * @param payments payment rows of the carts
-     * @param paidMoreThanOnce carts with two payments or more: must be 0
-     * @param paymentsWithoutCompletion payments of carts not COMPLETED: must be 0
      * @param outcomeRows idempotency rows with an outcome (the carts' checkout commands once decided)
      * @param disagreeing carts whose idempotency rows with an outcome are not one for a decided cart (with its
      *     status) or none for an open one: must be 0
@@ -407,10 +322,6 @@ public record ChaosRun(
     /**
      * One second of the run.
      *
-     * @param second seconds since the start of the load
-     * @param sent requests sent (first attempts and retries)
-     * @param accepted 202 answers that came in this second
-     * @param unavailable 503 answers
      * @param failed other answers except 409: 5xx, timeouts, I/O errors
      * @param decided decisions of the run's orders committed in this second (database)
      * @param open accepted checkouts not decided at the end of this second
@@ -420,11 +331,6 @@ public record ChaosRun(
 
     /**
      * One criterion a chaos run must meet.
-     *
-     * @param what the criterion
-     * @param expected what must be measured for it to hold
-     * @param measured what was measured
-     * @param holds whether it held
      */
     public record Check(String what, String expected, String measured, boolean holds) {}
 }

@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.chaos;
 
+import dev.orderpipeline.lab.Require;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,16 +15,12 @@ import org.jspecify.annotations.Nullable;
  * @param products hot products the checkouts are spread over, round-robin
  * @param stock units of every product; {@code null} for a share of the planned checkouts that grows from product to
  *     product (40 % to 88 %), so that products sell out in different phases and later checkouts are rejected
- * @param faults the faults, in the order they are injected
  * @param workerKills how many times {@code worker-kill} kills a worker (alternating between the first two)
- * @param brokerDown how long the broker stays down
  * @param databaseDown how long PostgreSQL stays down (and how long {@code database-sessions-killed} goes on)
  * @param databaseFault how long {@code database-read-only} and {@code lock-timeout-storm} last
  * @param poisonRecords records {@code poison} writes, split evenly over the five kinds
- * @param warmup load before the first fault
  * @param recovery load after each fault before the next one (or the end), at least; longer until the pipeline has
  *     decided every checkout accepted more than two seconds earlier, up to {@code catchUpLimit}
- * @param catchUpLimit the longest a recovery waits for the pipeline to catch up
  * @param finalDeadline every accepted checkout must be final this long after the end of the faults
  * @param maxInFlight first attempts in flight at once; arrivals beyond are dropped and counted
  * @param maxAttempts attempts per checkout, the first included, when the API answers 503 or does not answer
@@ -65,34 +62,20 @@ public record ChaosSettings(
         // absent from reports written before these faults existed
         databaseFault = Objects.requireNonNullElse(databaseFault, DATABASE_FAULT);
         cartShare = Objects.requireNonNullElse(cartShare, 0.0);
-        if (!(cartShare >= 0 && cartShare <= 1)) {
-            throw new IllegalArgumentException("cart share must be 0 to 1: " + cartShare);
-        }
-        if (rate < 1 || rate > 10_000) {
-            throw new IllegalArgumentException("rate must be 1 to 10000 per second: " + rate);
-        }
-        if (products < 1 || products > 100) {
-            throw new IllegalArgumentException("products must be 1 to 100: " + products);
-        }
-        if (stock != null && stock < 0) {
-            throw new IllegalArgumentException("stock must not be negative: " + stock);
-        }
-        if (faults.stream().distinct().count() != faults.size()) {
-            throw new IllegalArgumentException("each fault once: " + faults);
-        }
-        if (workerKills < 1 || poisonRecords < PoisonKind.values().length || maxInFlight < 1 || maxAttempts < 1) {
-            throw new IllegalArgumentException("worker kills, max in flight and max attempts must be positive and"
-                    + " poison records at least " + PoisonKind.values().length);
-        }
+        Require.check(cartShare >= 0 && cartShare <= 1, "cart share must be 0 to 1: " + cartShare);
+        Require.check(rate >= 1 && rate <= 10_000, "rate must be 1 to 10000 per second: " + rate);
+        Require.check(products >= 1 && products <= 100, "products must be 1 to 100: " + products);
+        Require.check(stock == null || stock >= 0, "stock must not be negative: " + stock);
+        Require.check(faults.stream().distinct().count() == faults.size(), "each fault once: " + faults);
+        Require.check(
+                workerKills >= 1 && poisonRecords >= PoisonKind.values().length && maxInFlight >= 1 && maxAttempts >= 1,
+                "worker kills, max in flight and max attempts must be positive and poison records at least "
+                        + PoisonKind.values().length);
         for (var duration :
                 List.of(brokerDown, databaseDown, databaseFault, recovery, catchUpLimit, finalDeadline, replayLimit)) {
-            if (!duration.isPositive()) {
-                throw new IllegalArgumentException("durations must be positive: " + duration);
-            }
+            Require.check(duration.isPositive(), "durations must be positive: " + duration);
         }
-        if (warmup.isNegative()) {
-            throw new IllegalArgumentException("warm-up must not be negative: " + warmup);
-        }
+        Require.check(!warmup.isNegative(), "warm-up must not be negative: " + warmup);
     }
 
     /**
@@ -143,10 +126,9 @@ public record ChaosSettings(
 
     /** How long the load is planned to run: warm-up, each fault and its recovery. */
     public Duration plannedLoad() {
-        return faults.stream().map(kind -> kind.fault().planned(this)).reduce(warmup, Duration::plus);
+        return faults.stream().map(kind -> kind.planned(this)).reduce(warmup, Duration::plus);
     }
 
-    /** Checkouts the plan schedules. */
     public int plannedCheckouts() {
         return (int) Math.ceil(rate * plannedLoad().toMillis() / 1000.0);
     }

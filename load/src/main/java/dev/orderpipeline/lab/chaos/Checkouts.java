@@ -16,7 +16,6 @@ final class Checkouts {
     /**
      * One prepared order.
      *
-     * @param order the order
      * @param acceptedAt when its first 202 came, seconds since the start; NaN if it never got one
      * @param decidedAt when its decision was committed; NaN if it was not decided
      */
@@ -182,7 +181,6 @@ final class Checkouts {
     /**
      * A stretch of the run, seconds since the start.
      *
-     * @param from its start, included
      * @param to its end, excluded unless {@code open}
      * @param open whether it is the last one, which takes whatever came after its end too
      */

@@ -5,19 +5,31 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The database faults that leave PostgreSQL up: a setting changed for the whole database ({@code ALTER DATABASE ...
- * SET}), which only new sessions read, so the apps' sessions are terminated right after and their pools reconnect
- * under it; at the end the setting is reset and the sessions terminated again. The lab's own sessions (application
- * name {@code orderpipeline-lab}) are spared and override the setting where they must write or wait.
+ * The database faults that leave PostgreSQL up. Read-only and the lock-timeout storm change a setting for the whole
+ * database ({@code ALTER DATABASE ... SET}), which only new sessions read, so the apps' sessions are terminated right
+ * after and their pools reconnect under it; at the end the setting is reset and the sessions terminated again. The
+ * lab's own sessions (application name {@code orderpipeline-lab}) are spared and override the setting where they
+ * must write or wait.
  */
 final class DatabaseFaults {
 
     private static final Logger log = LoggerFactory.getLogger(DatabaseFaults.class);
+
+    /** Every client session of the pipeline's database but the lab's own, ended as an administrator would. */
+    private static final String TERMINATE_SESSIONS = """
+            SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))
+            FROM pg_stat_activity
+            WHERE datname = current_database()
+              AND pid <> pg_backend_pid()
+              AND backend_type = 'client backend'
+              AND application_name <> 'orderpipeline-lab'
+            """;
 
     /** A read-only database after a failover to a standby not yet promoted: every writer gets SQLSTATE 25006. */
     private static final String READ_ONLY = """
@@ -60,25 +72,27 @@ final class DatabaseFaults {
             """;
 
     /** How long the lab holds the product rows each time: three times the apps' lock timeout. */
-    static final Duration LOCK_HOLD = Duration.ofMillis(300);
+    private static final Duration LOCK_HOLD = Duration.ofMillis(300);
 
     /** The rows are free this long between two holds, so some writers get through and the storm is not an outage. */
-    static final Duration LOCK_GAP = Duration.ofMillis(100);
+    private static final Duration LOCK_GAP = Duration.ofMillis(100);
+
+    private static final Duration TERMINATE_PERIOD = Duration.ofMillis(200);
 
     /**
-     * What a fault did.
+     * What a fault that changes a setting did.
      *
      * @param terminatedAtStart the apps' sessions terminated when the setting was made
      * @param terminatedAtEnd the apps' sessions terminated when it was reset
      * @param locks the lab's holds on the product rows (none for the read-only fault)
      */
-    record Outcome(long terminatedAtStart, long terminatedAtEnd, Locks locks) {}
+    private record Outcome(long terminatedAtStart, long terminatedAtEnd, Locks locks) {}
 
     /**
      * @param holds how often the lab held the product rows
      * @param longestWaitMillis the longest the lab waited for them, behind the apps' transactions
      */
-    record Locks(long holds, long longestWaitMillis) {
+    private record Locks(long holds, long longestWaitMillis) {
 
         static final Locks NONE = new Locks(0, 0);
     }
@@ -89,17 +103,87 @@ final class DatabaseFaults {
         this.database = database;
     }
 
-    /** The database read-only for the apps for {@code length}, then writable again. */
-    Outcome readOnly(Duration length) {
-        return withSetting(READ_ONLY, READ_WRITE, () -> {
-            FaultRun.pause(length);
-            return Locks.NONE;
+    /**
+     * Not in the default run: every 200 ms for {@code databaseDown}, {@code pg_terminate_backend} on every session of
+     * the apps, PostgreSQL itself staying up and accepting new connections, as a failover or a proxy that drops
+     * connections does: transactions die half-way, new connections work until they are terminated in turn.
+     */
+    static void sessionsKilled(FaultRun run) {
+        var name = "database sessions killed";
+        run.once(FaultKind.DATABASE_SESSIONS_KILLED, name, name, start -> {
+            var terminated =
+                    run.databaseFaults().terminateSessions(run.settings().databaseDown());
+            return run.done(String.format(
+                    Locale.ROOT,
+                    "pg_terminate_backend on every session of the apps every %d ms for %.1f s: %d sessions"
+                            + " terminated",
+                    TERMINATE_PERIOD.toMillis(),
+                    run.clock().now() - start,
+                    terminated));
         });
     }
 
-    /** A short lock timeout for the apps for {@code length}, while the lab keeps taking the products' rows. */
-    Outcome lockTimeoutStorm(Duration length, List<UUID> products) {
-        return withSetting(SHORT_LOCK_TIMEOUT, DEFAULT_LOCK_TIMEOUT, () -> holdLocks(length, products));
+    /**
+     * The database read-only for the apps' new sessions and their sessions terminated, as after a failover to a
+     * standby that is not yet promoted, for {@code databaseFault}; switched back the same way.
+     */
+    static void readOnly(FaultRun run) {
+        var length = run.settings().databaseFault();
+        var phase = "database read-only " + length.toSeconds() + " s";
+        run.once(FaultKind.DATABASE_READ_ONLY, phase, "database read-only", start -> {
+            var outcome = run.databaseFaults().withSetting(READ_ONLY, READ_WRITE, () -> {
+                FaultRun.pause(length);
+                return Locks.NONE;
+            });
+            return run.done(String.format(
+                    Locale.ROOT,
+                    "ALTER DATABASE ... SET default_transaction_read_only = on and %d sessions of the apps"
+                            + " terminated; %.1f s later RESET and %d sessions terminated again",
+                    outcome.terminatedAtStart(),
+                    length.toMillis() / 1000.0,
+                    outcome.terminatedAtEnd()));
+        });
+    }
+
+    /**
+     * The apps' sessions given a 100 ms {@code lock_timeout} for {@code databaseFault} while a lab session keeps
+     * taking the load's product rows {@code FOR UPDATE}, 300 ms at a time.
+     */
+    static void lockTimeoutStorm(FaultRun run) {
+        var length = run.settings().databaseFault();
+        var phase = "lock-timeout storm " + length.toSeconds() + " s";
+        run.once(FaultKind.LOCK_TIMEOUT_STORM, phase, "lock-timeout storm", start -> {
+            var faults = run.databaseFaults();
+            var outcome = faults.withSetting(
+                    SHORT_LOCK_TIMEOUT, DEFAULT_LOCK_TIMEOUT, () -> faults.holdLocks(length, run.products()));
+            return run.done(String.format(
+                    Locale.ROOT,
+                    "ALTER DATABASE ... SET lock_timeout = '100ms' and %d sessions of the apps terminated; the lab"
+                            + " held the %d products' rows FOR UPDATE %d times for %d ms (%d ms apart, waited up to"
+                            + " %d ms for them); then RESET and %d sessions terminated again",
+                    outcome.terminatedAtStart(),
+                    run.products().size(),
+                    outcome.locks().holds(),
+                    LOCK_HOLD.toMillis(),
+                    LOCK_GAP.toMillis(),
+                    outcome.locks().longestWaitMillis(),
+                    outcome.terminatedAtEnd()));
+        });
+    }
+
+    /** Terminates the apps' sessions every 200 ms for {@code window}; returns how many were terminated. */
+    private long terminateSessions(Duration window) {
+        var deadline = System.nanoTime() + window.toNanos();
+        long terminated = 0;
+        try (var connection = database.connect()) {
+            while (System.nanoTime() - deadline < 0) {
+                terminated += terminate(connection);
+                FaultRun.pause(TERMINATE_PERIOD);
+            }
+            return terminated;
+        } catch (SQLException ex) {
+            throw new IllegalStateException("could not terminate the pipeline's database sessions", ex);
+        }
     }
 
     /** What goes on while the setting holds. */
@@ -184,7 +268,7 @@ final class DatabaseFaults {
 
     private static long terminate(Connection connection) throws SQLException {
         try (var statement = connection.createStatement();
-                var rows = statement.executeQuery(ChaosDatabase.TERMINATE_SESSIONS)) {
+                var rows = statement.executeQuery(TERMINATE_SESSIONS)) {
             rows.next();
             return rows.getLong(1);
         }

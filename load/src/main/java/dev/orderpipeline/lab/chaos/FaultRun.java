@@ -20,18 +20,10 @@ import org.slf4j.LoggerFactory;
  * What the faults of one chaos run are done to and with: the stack, the run's settings, clock, products and
  * readers, and the recovery each fault window is handed to.
  *
- * @param stack the pipeline's processes
- * @param settings the run's settings
- * @param clock the run's clock
  * @param runTag the run's tag: in the poison records' header and the replay group's name
- * @param topics the broker, read
- * @param database the pipeline's database, read
  * @param databaseFaults the database faults that leave PostgreSQL up
- * @param products the load's products
  * @param decoys the decoy orders poison records name, if poison is injected
- * @param progress the progress line
  * @param recovery what follows each fault window: load until the pipeline caught up
- * @param poison what the poison injection wrote
  */
 record FaultRun(
         LocalStack stack,
@@ -52,10 +44,6 @@ record FaultRun(
 
     /**
      * Orders that poison records name and nothing checks out, on a product of their own.
-     *
-     * @param product their product
-     * @param stock its initial stock
-     * @param orders the orders
      */
     record Decoys(UUID product, int stock, List<PreparedOrder> orders) {
 
@@ -93,7 +81,6 @@ record FaultRun(
      * What a fault did.
      *
      * @param end when it was over (seconds since the start)
-     * @param detail what exactly happened, in words
      * @param failure why it was not carried out as planned, or null
      * @param restart {@code worker-kill-restart}: what the restart under the same name cost
      */
@@ -122,7 +109,6 @@ record FaultRun(
         }
     }
 
-    /** Done now. */
     Done done(String detail) {
         return new Done(clock.now(), detail, null, null);
     }
@@ -133,7 +119,6 @@ record FaultRun(
         recover(carryOut(kind, name, steps));
     }
 
-    /** Hands a fault window to the recovery that follows it. */
     void recover(FaultWindow window) {
         recovery.accept(window);
     }

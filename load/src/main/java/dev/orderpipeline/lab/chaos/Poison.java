@@ -1,11 +1,9 @@
 package dev.orderpipeline.lab.chaos;
 
-import dev.orderpipeline.lab.chaos.ChaosJudge.Criterion;
 import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.report.Cells;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -27,15 +25,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * their topics among the real ones, with a plain producer ({@code acks=all}), keyed as the real ones are; each must end
  * in its topic's dead-letter topic with its reason, and the decoy orders they name must stay untouched.
  */
-final class Poison implements Fault {
+final class Poison {
 
-    @Override
-    public Duration planned(ChaosSettings settings) {
-        return Duration.ofSeconds(10).plus(settings.recovery());
-    }
+    private Poison() {}
 
-    @Override
-    public void inject(FaultRun run) {
+    static void inject(FaultRun run) {
         var count = run.settings().poisonRecords();
         run.once(FaultKind.POISON, count + " poison records", "poison records", start -> {
             var decoys = Objects.requireNonNull(run.decoys(), "decoys are prepared for poison");
@@ -79,11 +73,6 @@ final class Poison implements Fault {
         } catch (ExecutionException | TimeoutException ex) {
             throw new IllegalStateException(ex.getMessage(), ex);
         }
-    }
-
-    @Override
-    public List<Criterion> criteria() {
-        return List.of(Poison::deadLetteredWithReason, Poison::decoysUntouched);
     }
 
     static Optional<Check> deadLetteredWithReason(Findings findings) {

@@ -41,7 +41,6 @@ public enum PoisonKind {
         return label;
     }
 
-    /** The topic the records of this kind are written to. */
     public String topic() {
         return topic;
     }

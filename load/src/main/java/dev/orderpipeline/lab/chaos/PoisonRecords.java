@@ -5,7 +5,6 @@ import dev.orderpipeline.contract.CartLine;
 import dev.orderpipeline.contract.CheckoutCommand;
 import dev.orderpipeline.contract.Headers;
 import dev.orderpipeline.contract.ReservationCommand;
-import dev.orderpipeline.contract.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,11 +39,8 @@ final class PoisonRecords {
     private PoisonRecords() {}
 
     /**
-     * @param runTag the run's tag, in every record's {@value #TAG_HEADER} header
-     * @param count records in all
      * @param hotProducts the run's products, used as keys and as the wrong product of {@link
      *     PoisonKind#PRODUCT_MISMATCH}
-     * @param decoyProduct the product of the decoy orders
      * @param decoys orders of {@code decoyProduct} that are never checked out
      * @param seed for the random bytes and the choice of keys, so a run can be repeated
      */
@@ -67,23 +63,23 @@ final class PoisonRecords {
                 var hot = hotProducts.get(random.nextInt(hotProducts.size()));
                 var decoy = decoys.get(index % decoys.size());
                 var record = switch (kind) {
-                    case GARBAGE_BYTES -> record(hot, garbage(random), null);
-                    case INVALID_JSON -> record(hot, invalidJson(index, decoy), null);
+                    case GARBAGE_BYTES -> record(kind, hot, garbage(random), null, null, null);
+                    case INVALID_JSON -> record(kind, hot, invalidJson(index, decoy), null, null, null);
                     case ZERO_QUANTITY -> {
                         var command = command(decoy.orderId(), decoyProduct, decoy.userId(), 0, requestedAt);
-                        yield record(decoyProduct, json(command), decoy.orderId());
+                        yield command(kind, decoyProduct, command, decoy.orderId());
                     }
                     case MISSING_ORDER_ID -> {
                         var command = command(decoy.orderId(), hot, decoy.userId(), 1, requestedAt);
                         command.remove("orderId");
-                        yield record(hot, json(command), null);
+                        yield record(kind, hot, json(command), null, null, null);
                     }
                     case PRODUCT_MISMATCH -> {
                         var command = command(decoy.orderId(), hot, decoy.userId(), 1, requestedAt);
-                        yield record(hot, json(command), decoy.orderId());
+                        yield command(kind, hot, command, decoy.orderId());
                     }
                     case CART_INVALID_JSON ->
-                        sagaRecord(
+                        record(
                                 kind,
                                 decoy.orderId(),
                                 invalidCart(index, decoy),
@@ -95,7 +91,7 @@ final class PoisonRecords {
                                 new CartLine(1, hotProducts.getFirst(), 1),
                                 new CartLine(2, hotProducts.size() > 1 ? hotProducts.getLast() : decoyProduct, 1));
                         var command = CartCheckoutCommand.of(decoy.orderId(), decoy.userId(), lines, requestedAt);
-                        yield sagaRecord(
+                        yield record(
                                 kind,
                                 decoy.orderId(),
                                 JSON.writeValueAsBytes(command),
@@ -103,14 +99,14 @@ final class PoisonRecords {
                                 CartCheckoutCommand.TYPE,
                                 decoy.orderId());
                     }
-                    case RESERVATION_GARBAGE_BYTES -> sagaRecord(kind, hot, garbage(random), null, null, null);
+                    case RESERVATION_GARBAGE_BYTES -> record(kind, hot, garbage(random), null, null, null);
                     case RESERVATION_NO_SUCH_LINE -> {
                         var step = ReservationCommand.of(
                                 ReservationCommand.Action.RESERVE,
                                 decoy.orderId(),
                                 new CartLine(1, hot, 1),
                                 requestedAt);
-                        yield sagaRecord(
+                        yield record(
                                 kind,
                                 hot,
                                 JSON.writeValueAsBytes(step),
@@ -165,25 +161,14 @@ final class PoisonRecords {
         return command;
     }
 
-    private static ProducerRecord<byte[], byte[]> record(UUID key, byte[] value, @Nullable UUID orderId) {
-        var record =
-                new ProducerRecord<>(Topics.CHECKOUT_COMMANDS, key.toString().getBytes(StandardCharsets.UTF_8), value);
-        if (orderId != null) {
-            // as the API sends it: the worker must reject the command for what it says, not for a missing header
-            record.headers()
-                    .add(
-                            Headers.COMMAND_ID,
-                            CheckoutCommand.idFor(orderId).toString().getBytes(StandardCharsets.UTF_8));
-            record.headers().add(Headers.COMMAND_TYPE, CheckoutCommand.TYPE.getBytes(StandardCharsets.UTF_8));
-        }
-        return record;
+    /** A checkout command with the headers the API sends: the worker must reject it for what it says. */
+    private static ProducerRecord<byte[], byte[]> command(
+            PoisonKind kind, UUID key, Map<String, Object> command, UUID orderId) {
+        return record(kind, key, json(command), CheckoutCommand.idFor(orderId), CheckoutCommand.TYPE, null);
     }
 
-    /**
-     * A record of the cart saga's topics, with the headers its producer sends (the worker must refuse it for what it
-     * says, not for a missing header).
-     */
-    private static ProducerRecord<byte[], byte[]> sagaRecord(
+    /** A record of its kind's topic, with the headers its producer sends, those given. */
+    private static ProducerRecord<byte[], byte[]> record(
             PoisonKind kind,
             UUID key,
             byte[] value,

@@ -5,8 +5,6 @@ import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,27 +19,20 @@ import org.jspecify.annotations.Nullable;
  * reserver and the replies into the coordinator again. The window ends when each group's committed offsets reach
  * the end its topic had when the worker started. Then it is stopped.
  */
-final class Replay implements Fault {
+final class Replay {
 
     private static final Duration POLL = Duration.ofMillis(500);
 
     /** Each topic the worker consumes, by the suffix its consumer group has after the worker's group id. */
-    static final Map<String, String> TOPICS_BY_GROUP_SUFFIX = orderedTopics();
-
-    private static Map<String, String> orderedTopics() {
-        var topics = new LinkedHashMap<String, String>();
-        topics.put("", Topics.CHECKOUT_COMMANDS);
-        topics.put("-carts", Topics.CHECKOUT_CARTS);
-        topics.put("-reservations", Topics.CHECKOUT_RESERVATIONS);
-        topics.put("-reservation-replies", Topics.CHECKOUT_RESERVATION_REPLIES);
-        return Collections.unmodifiableMap(topics);
-    }
+    private static final List<Map.Entry<String, String>> TOPICS_BY_GROUP_SUFFIX = List.of(
+            Map.entry("", Topics.CHECKOUT_COMMANDS),
+            Map.entry("-carts", Topics.CHECKOUT_CARTS),
+            Map.entry("-reservations", Topics.CHECKOUT_RESERVATIONS),
+            Map.entry("-reservation-replies", Topics.CHECKOUT_RESERVATION_REPLIES));
 
     /**
      * One topic replayed: the group that replays it and the end it had when the replay started.
      *
-     * @param group the consumer group
-     * @param topic the topic
      * @param end its end offsets when the replay started
      */
     record Replayed(String group, String topic, Map<TopicPartition, Long> end) {
@@ -51,18 +42,14 @@ final class Replay implements Fault {
         }
     }
 
-    @Override
-    public Duration planned(ChaosSettings settings) {
-        return Duration.ofSeconds(60).plus(settings.recovery());
-    }
+    private Replay() {}
 
-    @Override
-    public void inject(FaultRun run) {
+    static void inject(FaultRun run) {
         run.once(FaultKind.REPLAY, "replay from offset 0", "replay from offset 0", start -> {
             var group = "replay-" + run.runTag();
             var replayed = new ArrayList<Replayed>();
-            TOPICS_BY_GROUP_SUFFIX.forEach((suffix, topic) -> replayed.add(
-                    new Replayed(group + suffix, topic, run.topics().endOffsets(topic))));
+            TOPICS_BY_GROUP_SUFFIX.forEach(topic -> replayed.add(new Replayed(
+                    group + topic.getKey(), topic.getValue(), run.topics().endOffsets(topic.getValue()))));
             @Nullable AppProcess worker = null;
             try {
                 worker = run.stack()

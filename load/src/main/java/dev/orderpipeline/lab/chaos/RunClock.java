@@ -3,9 +3,6 @@ package dev.orderpipeline.lab.chaos;
 /**
  * The time base of a run: seconds since the load started, from the lab's monotonic clock for what the lab sees and
  * from wall-clock timestamps for what the database and the broker recorded (they run on the same machine).
- *
- * @param startNanos {@link System#nanoTime()} when the load started
- * @param startEpochMillis the wall-clock time then
  */
 record RunClock(long startNanos, long startEpochMillis) {
 

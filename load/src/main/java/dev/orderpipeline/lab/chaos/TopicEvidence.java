@@ -51,21 +51,12 @@ final class TopicEvidence {
 
     /**
      * The figures of the poison records and the topics.
-     *
-     * @param poison per kind
-     * @param topics counts over the three topics
      */
     record Found(List<PoisonFigures> poison, TopicFigures topics) {}
 
     /**
-     * @param reader the broker
-     * @param runTag the run's tag, in its poison records' header
      * @param keys the run's products (the decoy included): the keys of its commands and dead letters
-     * @param orders the run's orders
-     * @param decided the run's orders the database decided
-     * @param poisonSent how many poison records of each kind were written (empty if none)
      * @param poisonStartedAt when the injection started (seconds since the start), to time the dead letters
-     * @param clock the run's clock
      */
     static Found read(
             TopicReader reader,
@@ -139,10 +130,6 @@ final class TopicEvidence {
 
     /**
      * The results of the run's orders.
-     *
-     * @param records results
-     * @param orders distinct orders among them
-     * @param duplicates results flagged duplicate
      */
     private record Results(long records, long orders, long duplicates) {}
 

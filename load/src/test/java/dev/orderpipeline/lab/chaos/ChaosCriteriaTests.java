@@ -57,7 +57,7 @@ class ChaosCriteriaTests {
 
         var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(FaultKind.BROKER_RESTART), 30));
 
-        assertThat(BrokerRestart.unavailableWhileDown(findings))
+        assertThat(Restarts.unavailableWhileBrokerDown(findings))
                 .get()
                 .satisfies(check -> assertThat(check.measured()).startsWith("1 × 503, 1 × other 5xx"))
                 .extracting(Check::holds)

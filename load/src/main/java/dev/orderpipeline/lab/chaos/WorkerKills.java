@@ -2,7 +2,9 @@ package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
-import dev.orderpipeline.lab.chaos.ChaosJudge.Criterion;
+import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
+import dev.orderpipeline.lab.chaos.ChaosRun.Check;
+import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.ChaosRun.WorkerRestart;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.nio.charset.StandardCharsets;
@@ -13,61 +15,89 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 import org.jspecify.annotations.Nullable;
 
 /**
- * kill -9 of a checkout-worker and its start under the same name at once, as a supervisor restarting a pod in place
- * does; the name is its {@code group.instance.id}, so the group keeps its partitions for it instead of rebalancing.
- * The worker killed is the one whose partitions carry most of the load's products, so that the pause shows in their
- * decisions; it is measured from the kill to the first decision of each of those products, and to the first offset
- * the group commits again on its partitions.
+ * kill -9 of a checkout-worker. {@code worker-kill}: {@code workerKills} times (alternating between the first two),
+ * each restarted at once as a supervisor would, and the group rebalances. {@code worker-kill-restart}: once, started
+ * under the same name at once, as a supervisor restarting a pod in place does; the name is its {@code
+ * group.instance.id}, so the group keeps its partitions for it instead of rebalancing. That victim is the worker whose
+ * partitions carry most of the load's products, so that the pause shows in their decisions; it is measured from the
+ * kill to the first decision of each of those products, and to the first offset the group commits again on its
+ * partitions.
  */
-final class WorkerKillRestart implements Fault {
+final class WorkerKills {
 
     /** The live consumer group: the workers the stack starts use the worker's default group id. */
     static final String LIVE_GROUP = "checkout-worker";
 
     private static final Duration POLL = Duration.ofMillis(100);
 
-    @Override
-    public Duration planned(ChaosSettings settings) {
-        return Duration.ofSeconds(50).plus(settings.recovery());
+    private WorkerKills() {}
+
+    static void killAndStart(FaultRun run) {
+        var kills = run.settings().workerKills();
+        for (var number = 1; number <= kills; number++) {
+            run.progress().phase("kill -9 #" + number + " of " + kills, 0);
+            run.recover(kill(run, number));
+        }
+    }
+
+    /** kill -9 of worker {@code number} (1, 2, 1...), then started again at once and awaited. */
+    private static FaultWindow kill(FaultRun run, int number) {
+        return run.carryOut(FaultKind.WORKER_KILL, "kill -9 #" + number, start -> {
+            var workers = run.mainWorkers();
+            var worker = workers.get((number - 1) % Math.min(2, workers.size()));
+            var pid = worker.pid();
+            var exit = worker.kill();
+            var killed = run.clock().now();
+            worker.start();
+            worker.awaitReady(run.stack().config().startupTimeout());
+            return run.done(String.format(
+                    Locale.ROOT,
+                    "SIGKILL to %s (pid %d, exit code %d), started again at once as pid %d, ready %.1f s after the"
+                            + " kill",
+                    worker.name(),
+                    pid,
+                    exit,
+                    worker.pid(),
+                    run.clock().now() - killed));
+        });
     }
 
     /** The kills must have cut through sagas for the cart criteria to say something about them. */
-    @Override
-    public List<Criterion> criteria() {
-        return List.of(findings -> ChaosCriteria.cartsMidSaga(findings, FaultKind.WORKER_KILL_RESTART));
+    static Optional<Check> killsHitCartsMidSaga(Findings findings) {
+        return ChaosCriteria.cartsMidSaga(findings, FaultKind.WORKER_KILL);
     }
 
-    @Override
-    public void inject(FaultRun run) {
-        run.once(
-                FaultKind.WORKER_KILL_RESTART,
-                "kill -9 and restart under its name",
-                "kill -9 and restart under its name",
-                start -> {
-                    var workers = run.mainWorkers();
-                    var partitionCount =
-                            run.topics().endOffsets(Topics.CHECKOUT_COMMANDS).size();
-                    var partitionOf = new HashMap<UUID, Integer>();
-                    run.products().forEach(product -> partitionOf.put(product, partitionOf(product, partitionCount)));
-                    var victim = choose(
-                            workers.stream().map(AppProcess::name).toList(),
-                            run.topics().members(LIVE_GROUP, Topics.CHECKOUT_COMMANDS),
-                            partitionOf);
-                    return killAndRestart(run, workers.get(victim.worker()), victim);
-                });
+    static Optional<Check> restartHitsCartsMidSaga(Findings findings) {
+        return ChaosCriteria.cartsMidSaga(findings, FaultKind.WORKER_KILL_RESTART);
+    }
+
+    static void killAndRestartUnderItsName(FaultRun run) {
+        var name = "kill -9 and restart under its name";
+        run.once(FaultKind.WORKER_KILL_RESTART, name, name, start -> {
+            var workers = run.mainWorkers();
+            var partitionCount =
+                    run.topics().endOffsets(Topics.CHECKOUT_COMMANDS).size();
+            var partitionOf = new HashMap<UUID, Integer>();
+            run.products().forEach(product -> partitionOf.put(product, partitionOf(product, partitionCount)));
+            var victim = choose(
+                    workers.stream().map(AppProcess::name).toList(),
+                    run.topics().members(LIVE_GROUP, Topics.CHECKOUT_COMMANDS),
+                    partitionOf);
+            return killAndRestart(run, workers.get(victim.worker()), victim);
+        });
     }
 
     /**
      * Who is killed and what is watched.
      *
      * @param worker index among the workers
-     * @param staticMember whether its instance id was found among the group's members
      * @param partitions its partitions (empty if not a static member)
      * @param products the products watched: the load's products on its partitions, or all of them
      */
