@@ -56,7 +56,7 @@ final class LagRecorder {
     /** Waits (a while) for the lag to reach zero, stops, and sums up. */
     SoakRun.KafkaFigures stop(long accepted, long decided) {
         var deadline = System.nanoTime() + SETTLE.toNanos();
-        while (System.nanoTime() - deadline < 0 && !zeroSinceLastArrival()) {
+        while (System.nanoTime() - deadline < 0 && secondsToZero() == null) {
             pause(200);
         }
         stopping = true;
@@ -67,30 +67,25 @@ final class LagRecorder {
         }
         watch.close();
         synchronized (this) {
-            long max = 0;
             long atLastArrival = 0;
-            @Nullable Double toZero = null;
             for (var i = 0; i < lag.size(); i++) {
-                max = Math.max(max, lag.get(i));
                 if (lastArrivalNanos > 0 && atNanos.get(i) <= lastArrivalNanos) {
                     atLastArrival = lag.get(i);
                 }
-                if (toZero == null && lastArrivalNanos > 0 && atNanos.get(i) > lastArrivalNanos && lag.get(i) == 0) {
-                    toZero = Math.max(0, (atNanos.get(i) - lastArrivalNanos) / 1e9);
-                }
             }
-            return new SoakRun.KafkaFigures(
-                    accepted, decided, max, atLastArrival, toZero == null ? null : Math.round(toZero * 10) / 10.0, lag);
+            var max = lag.stream().mapToLong(Long::longValue).reduce(0, Math::max);
+            return new SoakRun.KafkaFigures(accepted, decided, max, atLastArrival, secondsToZero(), lag);
         }
     }
 
-    private synchronized boolean zeroSinceLastArrival() {
+    /** From the last arrival to the first reading of a lag of zero after it, to a tenth; null before that. */
+    private synchronized @Nullable Double secondsToZero() {
         for (var i = 0; i < lag.size(); i++) {
             if (lastArrivalNanos > 0 && atNanos.get(i) > lastArrivalNanos && lag.get(i) == 0) {
-                return true;
+                return Math.round(Math.max(0, (atNanos.get(i) - lastArrivalNanos) / 1e9) * 10) / 10.0;
             }
         }
-        return false;
+        return null;
     }
 
     private void run() {

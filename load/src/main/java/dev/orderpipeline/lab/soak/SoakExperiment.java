@@ -241,11 +241,11 @@ public final class SoakExperiment {
         private final long start;
 
         SoakArrivals(String strategy, Prepared prepared, OpenModelSchedule schedule, Timeline timeline, long start) {
-            this.start = start;
             this.strategy = strategy;
             this.prepared = prepared;
             this.schedule = schedule;
             this.timeline = timeline;
+            this.start = start;
         }
 
         @Override
@@ -279,12 +279,7 @@ public final class SoakExperiment {
         }
     }
 
-    /**
-     * What the results listener saw of a kafka run.
-     *
-     * @param latency from each scheduled start to its result on checkout.results
-     * @param received results received
-     */
+    /** What the results listener saw of a kafka run: latency from each scheduled start to its result. */
     private record Decisions(Latency latency, long received) {}
 
     /** Waits a while for the result of every accepted checkout, then times each from its scheduled start. */
