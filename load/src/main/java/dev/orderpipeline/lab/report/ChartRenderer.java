@@ -61,14 +61,11 @@ import org.jspecify.annotations.Nullable;
 final class ChartRenderer {
 
     static final int WIDTH = 960;
-
     static final int HEIGHT = 480;
-
     /** Panels grids of more columns than this get a wider image, so each panel keeps readable ticks. */
     static final int WIDE_COLUMNS = 3;
 
     static final int WIDE_WIDTH = 1200;
-
     static final int PANEL_HEIGHT = 250;
 
     /**

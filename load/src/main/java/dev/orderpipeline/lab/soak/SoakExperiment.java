@@ -20,10 +20,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -127,26 +129,23 @@ public final class SoakExperiment {
             var fixed = settings.stock();
             var backlog = new BacklogWriter(database.dataSource())
                     .create(tag, keys, arrivals, orders -> fixed != null ? fixed : orders, tag.hashCode(), progress);
-            var orders = new ArrayList<UUID>(arrivals);
-            var users = new ArrayList<String>(arrivals);
-            for (var index = 0; index < arrivals; index++) {
-                orders.add(backlog.orderId(index));
-                users.add(backlog.userId(index));
-            }
             return new Prepared(
-                    backlog.products().getFirst(), backlog.products().size(), backlog.initialStock(), orders, users);
+                    backlog.products().getFirst(),
+                    backlog.products().size(),
+                    backlog.initialStock(),
+                    IntStream.range(0, arrivals).mapToObj(backlog::orderId).toList(),
+                    IntStream.range(0, arrivals).mapToObj(backlog::userId).toList());
         }
         if (keys.products() != 1) {
             throw new IllegalArgumentException(
                     "spread keys (" + keys.label() + ") need the database: give --database-url with --api-url");
         }
-        var stock = settings.stock() != null ? settings.stock() : arrivals;
+        var stock = Objects.requireNonNullElse(settings.stock(), arrivals);
         var productId = apis.getFirst().createProduct("lab soak " + label, stock, PRICE);
         var tag = UUID.randomUUID().toString().substring(0, 8);
-        var users = new ArrayList<String>();
-        for (var index = 0; index < arrivals; index++) {
-            users.add("soak-" + tag + "-" + index);
-        }
+        var users = IntStream.range(0, arrivals)
+                .mapToObj(index -> "soak-" + tag + "-" + index)
+                .toList();
         var orders = Orders.create(apis, productId, users, 1, progress);
         return new Prepared(productId, 1, Map.of(productId, stock), orders, users);
     }
