@@ -180,8 +180,7 @@ public final class SoakExperiment {
 
         var window = Math.max(durationSeconds, (arrivals.lastAnswer.get() - start) / 1e9);
         var achieved = arrivals.succeeded.get() / window;
-        var reasons =
-                Saturation.reasons(settings, rate, achieved, latency, finalLatency, kafka, arrivals.dropped.get());
+        var reasons = settings.saturationReasons(rate, achieved, latency, finalLatency, kafka, arrivals.dropped.get());
         return new SoakRun(
                 label,
                 strategy,

@@ -270,7 +270,7 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
     }
 
     private String keepingUp() {
-        return Math.round(Saturation.KEEPING_UP * 100) + "%";
+        return Math.round(SoakSettings.KEEPING_UP * 100) + "%";
     }
 
     private String p99Limit() {
