@@ -25,14 +25,14 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Runs a soak: per strategy, key distribution and rate, fresh products and one order per arrival (prepared, not
- * timed: set-based in the database when the lab has it, else through the API), then
- * checkouts started on an {@link OpenModelSchedule}, at most {@code maxInFlight} at once, arrivals beyond that
- * dropped and counted rather than queued in the lab.
+ * timed: set-based in the database when the lab has it, else through the API), then checkouts started on an {@link
+ * OpenModelSchedule}, at most {@code maxInFlight} at once, arrivals beyond that dropped and counted, not queued.
  */
 public final class SoakExperiment {
 
@@ -288,10 +288,7 @@ public final class SoakExperiment {
             long start,
             Timeline timeline,
             long accepted) {
-        var deadline = System.nanoTime() + RESULTS_GRACE.toNanos();
-        while (listener.received() < accepted && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-        }
+        awaitUntil(() -> listener.received() >= accepted, RESULTS_GRACE, 20);
         var received = listener.receivedAt();
         var toOutcome = new LatencyRecorder();
         for (var index = 0; index < prepared.orders().size(); index++) {
@@ -310,10 +307,15 @@ public final class SoakExperiment {
         if (database == null) {
             return null;
         }
-        var deadline = System.nanoTime() + FINAL_TIMEOUT.toNanos();
-        while (database.ordersNotFinal(prepared.initialStock().keySet()) > 0 && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
-        }
+        awaitUntil(() -> database.ordersNotFinal(prepared.initialStock().keySet()) == 0, FINAL_TIMEOUT, 200);
         return RunInvariants.check(database.dataSource(), prepared.initialStock());
+    }
+
+    /** Polls every {@code pollMillis} until {@code done} holds or {@code timeout} has passed. */
+    static void awaitUntil(BooleanSupplier done, Duration timeout, long pollMillis) {
+        var deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.getAsBoolean() && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pollMillis));
+        }
     }
 }
