@@ -6,9 +6,6 @@ import java.time.Duration;
  * When each request of an open-model load is due: request {@code i} at {@code i / rate} seconds after the start,
  * evenly spaced. Starting requests on this schedule, and not when earlier ones were answered, is what keeps a slow
  * system from slowing its own load down (coordinated omission).
- *
- * @param ratePerSecond target arrival rate
- * @param duration how long arrivals go on
  */
 public record OpenModelSchedule(double ratePerSecond, Duration duration) {
 

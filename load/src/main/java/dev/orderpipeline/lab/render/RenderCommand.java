@@ -57,8 +57,7 @@ public final class RenderCommand implements Callable<Integer> {
     static LabReport read(Path folder) throws java.io.IOException {
         var json = folder.resolve(ReportWriter.JSON_FILE);
         if (!Files.isRegularFile(json)) {
-            throw new CommandLine.ParameterException(
-                    new CommandLine(new RenderCommand()), "no " + ReportWriter.JSON_FILE + " in " + folder);
+            throw invalid("no " + ReportWriter.JSON_FILE + " in " + folder);
         }
         var command = ReportWriter.JSON
                 .readTree(json.toFile())
@@ -67,10 +66,12 @@ public final class RenderCommand implements Callable<Integer> {
                 .asString("");
         var type = TYPES.get(command);
         if (type == null) {
-            throw new CommandLine.ParameterException(
-                    new CommandLine(new RenderCommand()),
-                    json + " is the report of an unknown command '" + command + "'; known: " + TYPES.keySet());
+            throw invalid(json + " is the report of an unknown command '" + command + "'; known: " + TYPES.keySet());
         }
         return ReportWriter.JSON.readValue(json.toFile(), type);
+    }
+
+    private static CommandLine.ParameterException invalid(String message) {
+        return new CommandLine.ParameterException(new CommandLine(new RenderCommand()), message);
     }
 }

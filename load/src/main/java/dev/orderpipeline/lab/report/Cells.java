@@ -31,7 +31,7 @@ public final class Cells {
     }
 
     public static String decimal(@Nullable Double value, int decimals) {
-        return value == null ? NOT_AVAILABLE : String.format(Locale.ROOT, "%." + decimals + "f", value);
+        return value == null ? NOT_AVAILABLE : decimal(value.doubleValue(), decimals);
     }
 
     public static String decimal(double value, int decimals) {
@@ -48,12 +48,11 @@ public final class Cells {
 
     /** {@code 200×100, 409×2}. */
     public static String counts(Map<String, Long> counts) {
-        if (counts.isEmpty()) {
-            return "-";
-        }
-        return counts.entrySet().stream()
-                .map(entry -> entry.getKey() + "×" + entry.getValue())
-                .collect(Collectors.joining(", "));
+        return counts.isEmpty()
+                ? "-"
+                : counts.entrySet().stream()
+                        .map(entry -> entry.getKey() + "×" + entry.getValue())
+                        .collect(Collectors.joining(", "));
     }
 
     /** {@code hold}, or the violations in words. */

@@ -29,17 +29,9 @@ public sealed interface Chart {
             if (this != AUTO) {
                 return this;
             }
-            var min = Double.POSITIVE_INFINITY;
-            var max = 0.0;
-            for (var value : values) {
-                var v = value.doubleValue();
-                if (!(v > 0)) {
-                    return LINEAR;
-                }
-                min = Math.min(min, v);
-                max = Math.max(max, v);
-            }
-            return max > 0 && Math.log10(max / min) >= DECADES ? LOG : LINEAR;
+            var range = values.stream().mapToDouble(Number::doubleValue).summaryStatistics();
+            var positive = !values.isEmpty() && values.stream().allMatch(value -> value.doubleValue() > 0);
+            return positive && Math.log10(range.getMax() / range.getMin()) >= DECADES ? LOG : LINEAR;
         }
     }
 
@@ -112,9 +104,7 @@ public sealed interface Chart {
             implements Chart {
 
         public Lines {
-            var copy = new LinkedHashMap<String, List<Point>>();
-            values.forEach((series, points) -> copy.put(series, List.copyOf(points)));
-            values = copy;
+            values = copy(values);
             events = List.copyOf(events);
         }
 
@@ -169,11 +159,16 @@ public sealed interface Chart {
     record Panel(String title, Map<String, List<Point>> values, List<Event> events) {
 
         public Panel {
-            var copy = new LinkedHashMap<String, List<Point>>();
-            values.forEach((series, points) -> copy.put(series, List.copyOf(points)));
-            values = copy;
+            values = copy(values);
             events = List.copyOf(events);
         }
+    }
+
+    /** Series in display order, each list unmodifiable. */
+    private static Map<String, List<Point>> copy(Map<String, List<Point>> values) {
+        var copy = new LinkedHashMap<String, List<Point>>();
+        values.forEach((series, points) -> copy.put(series, List.copyOf(points)));
+        return copy;
     }
 
     record Point(double x, double y) {}

@@ -49,6 +49,7 @@ import org.jfree.chart.ui.Layer;
 import org.jfree.chart.ui.RectangleAnchor;
 import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.chart.ui.RectangleInsets;
+import org.jfree.chart.ui.Size2D;
 import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.Range;
 import org.jfree.data.category.DefaultCategoryDataset;
@@ -60,14 +61,11 @@ import org.jspecify.annotations.Nullable;
 final class ChartRenderer {
 
     static final int WIDTH = 960;
-
     static final int HEIGHT = 480;
-
     /** Panels grids of more columns than this get a wider image, so each panel keeps readable ticks. */
     static final int WIDE_COLUMNS = 3;
 
     static final int WIDE_WIDTH = 1200;
-
     static final int PANEL_HEIGHT = 250;
 
     /**
@@ -107,8 +105,7 @@ final class ChartRenderer {
     private static final Font LEGEND_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
     private static final Font EVENT_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 10);
     private static final Font PANEL_TITLE_FONT = new Font(Font.SANS_SERIF, Font.BOLD, 12);
-    private static final Font NOTE_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
-    private static final Font AXIS_LABEL_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
+    private static final Font LABEL_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
     private static final Font TICK_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 10);
     /** Event labels are staggered over this many heights, so neighbouring events' labels do not overprint. */
     private static final int EVENT_LABEL_ROWS = 3;
@@ -122,12 +119,7 @@ final class ChartRenderer {
 
     private ChartRenderer() {}
 
-    /**
-     * A chart as drawn: the image, the JFreeChart plot(s) in it (one per panel), and where its legend went.
-     *
-     * @param legend the legend's size (for a single chart) or bounds (for panels) in the image; null when the chart
-     *     has none
-     */
+    /** A chart as drawn: the image, its plots (one per panel), and the legend's size or bounds; null for none. */
     record Drawing(
             BufferedImage image,
             List<JFreeChart> plots,
@@ -203,7 +195,7 @@ final class ChartRenderer {
         categories.setCategoryLabelPositions(CategoryLabelPositions.UP_45);
         // JFreeChart cuts a category label at its share of the axis; a report's labels are what the bars mean
         categories.setMaximumCategoryLabelWidthRatio(3f);
-        categories.setTickLabelFont(TICK_FONT.deriveFont(11f));
+        categories.setTickLabelFont(LEGEND_FONT);
         var values = bars.values().values().stream()
                 .flatMap(byCategory -> byCategory.values().stream())
                 .toList();
@@ -246,9 +238,8 @@ final class ChartRenderer {
                 lines.yScale().resolve(ys(lines.values().values())),
                 lines.events(),
                 colours);
-        var plot = chart.getXYPlot();
         if (colours.size() > 1) {
-            var legend = new LegendTitle(() -> legendItems(colours));
+            var legend = legend(colours);
             legend.setPosition(RectangleEdge.BOTTOM);
             chart.addLegend(legend);
             compactLegend(chart, colours.size());
@@ -259,68 +250,26 @@ final class ChartRenderer {
     /** A panel grid, drawn panel by panel into one image, with one title, one legend and the same axes in each. */
     private static Drawing panels(Chart.Panels grid) {
         var width = grid.columns() > WIDE_COLUMNS ? WIDE_WIDTH : WIDTH;
-        var allValues = grid.panels().stream().map(Chart.Panel::values).toList();
-        var points =
-                allValues.stream().flatMap(values -> values.values().stream()).toList();
-        var yScale = grid.yScale().resolve(ys(points));
-        var xs = xs(points);
-        var xScale = grid.xScale().resolve(xs);
         var colours = new LinkedHashMap<String, Color>();
-        var plots = new ArrayList<JFreeChart>();
-        for (var index = 0; index < grid.panels().size(); index++) {
-            var panel = grid.panels().get(index);
-            var row = index / grid.columns();
-            var column = index % grid.columns();
-            var chart = xyChart(
-                    panel.title(),
-                    row == grid.rows() - 1 ? grid.xAxis() : null,
-                    column == 0 ? grid.yAxis() : null,
-                    panel.values(),
-                    xScale,
-                    yScale,
-                    panel.events(),
-                    colours);
-            var plot = chart.getXYPlot();
-            chart.getTitle().setFont(PANEL_TITLE_FONT);
-            plot.getDomainAxis().setLabelFont(AXIS_LABEL_FONT);
-            plot.getRangeAxis().setLabelFont(AXIS_LABEL_FONT);
-            if (!xs.isEmpty()) {
-                var low = xs.stream().mapToDouble(Number::doubleValue).min().orElse(0);
-                var high = xs.stream().mapToDouble(Number::doubleValue).max().orElse(1);
-                if (high > low && xScale == Chart.Scale.LINEAR) {
-                    plot.getDomainAxis().setRange(low, high);
-                }
-            }
-            if (grid.sharedY()) {
-                shareRange(plot.getRangeAxis(), ys(points), yScale);
-            }
-            plots.add(chart);
-        }
-        var image = new BufferedImage(width, 1, BufferedImage.TYPE_INT_RGB);
-        var probe = graphics(image);
+        var plots = panelPlots(grid, colours);
+        var probe = graphics(new BufferedImage(width, 1, BufferedImage.TYPE_INT_RGB));
         var title = new TextTitle(grid.title(), JFreeChart.DEFAULT_TITLE_FONT);
         title.setPadding(new RectangleInsets(6, 4, 2, 4));
         var titleHeight = title.arrange(probe, within(width)).getHeight();
-        var note = grid.note().isEmpty() ? null : new TextTitle(grid.note(), NOTE_FONT);
+        var note = grid.note().isEmpty() ? null : new TextTitle(grid.note(), LABEL_FONT);
         var noteHeight = note == null ? 0 : note.arrange(probe, within(width)).getHeight();
-        LegendTitle legend = null;
-        var legendHeight = 0.0;
-        var legendWidth = 0.0;
-        if (colours.size() > 1) {
-            legend = new LegendTitle(() -> legendItems(colours));
-            legend.setItemFont(LEGEND_FONT);
-            legend.setFrame(BlockBorder.NONE);
+        var legend = colours.size() > 1 ? legend(colours) : null;
+        Size2D legendSize = new Size2D(0, 0);
+        if (legend != null) {
             legend.setPadding(new RectangleInsets(4, 4, 6, 4));
-            var size = legend.arrange(probe, within(width));
-            legendWidth = size.getWidth();
-            legendHeight = size.getHeight();
+            legendSize = legend.arrange(probe, within(width));
         }
         probe.dispose();
         var top = titleHeight + noteHeight;
         // one row alone gets the height of a chart of its own, several share it out
-        var panelHeight = grid.rows() == 1 ? HEIGHT - top - legendHeight : PANEL_HEIGHT;
-        var height = (int) Math.ceil(top + grid.rows() * panelHeight + legendHeight);
-        image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
+        var panelHeight = grid.rows() == 1 ? HEIGHT - top - legendSize.getHeight() : PANEL_HEIGHT;
+        var height = (int) Math.ceil(top + grid.rows() * panelHeight + legendSize.getHeight());
+        var image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         var g2 = graphics(image);
         title.draw(g2, new Rectangle2D.Double(0, 0, width, titleHeight));
         if (note != null) {
@@ -328,21 +277,62 @@ final class ChartRenderer {
         }
         var cellWidth = (double) width / grid.columns();
         for (var index = 0; index < plots.size(); index++) {
-            var area = new Rectangle2D.Double(
-                    index % grid.columns() * cellWidth,
-                    top + index / grid.columns() * panelHeight,
-                    cellWidth,
-                    panelHeight);
-            plots.get(index).draw(g2, area);
+            var column = index % grid.columns();
+            var row = index / grid.columns();
+            plots.get(index)
+                    .draw(
+                            g2,
+                            new Rectangle2D.Double(
+                                    column * cellWidth, top + row * panelHeight, cellWidth, panelHeight));
         }
         Rectangle2D legendArea = null;
         if (legend != null) {
-            legendArea =
-                    new Rectangle2D.Double((width - legendWidth) / 2, height - legendHeight, legendWidth, legendHeight);
+            legendArea = new Rectangle2D.Double(
+                    (width - legendSize.getWidth()) / 2,
+                    height - legendSize.getHeight(),
+                    legendSize.getWidth(),
+                    legendSize.getHeight());
             legend.draw(g2, legendArea);
         }
         g2.dispose();
-        return new Drawing(image, List.copyOf(plots), legendArea);
+        return new Drawing(image, plots, legendArea);
+    }
+
+    /** One plot per panel: axis labels only on the outer panels, x over the data's range, y shared if asked. */
+    private static List<JFreeChart> panelPlots(Chart.Panels grid, Map<String, Color> colours) {
+        var points = grid.panels().stream()
+                .flatMap(panel -> panel.values().values().stream())
+                .toList();
+        var ys = ys(points);
+        var yScale = grid.yScale().resolve(ys);
+        var xs = xs(points);
+        var xScale = grid.xScale().resolve(xs);
+        var xRange = xs.stream().mapToDouble(Double::doubleValue).summaryStatistics();
+        var plots = new ArrayList<JFreeChart>();
+        for (var index = 0; index < grid.panels().size(); index++) {
+            var panel = grid.panels().get(index);
+            var chart = xyChart(
+                    panel.title(),
+                    index / grid.columns() == grid.rows() - 1 ? grid.xAxis() : null,
+                    index % grid.columns() == 0 ? grid.yAxis() : null,
+                    panel.values(),
+                    xScale,
+                    yScale,
+                    panel.events(),
+                    colours);
+            var plot = chart.getXYPlot();
+            chart.getTitle().setFont(PANEL_TITLE_FONT);
+            plot.getDomainAxis().setLabelFont(LABEL_FONT);
+            plot.getRangeAxis().setLabelFont(LABEL_FONT);
+            if (xRange.getMax() > xRange.getMin() && xScale == Chart.Scale.LINEAR) {
+                plot.getDomainAxis().setRange(xRange.getMin(), xRange.getMax());
+            }
+            if (grid.sharedY()) {
+                shareRange(plot.getRangeAxis(), ys, yScale);
+            }
+            plots.add(chart);
+        }
+        return List.copyOf(plots);
     }
 
     /**
@@ -461,6 +451,14 @@ final class ChartRenderer {
             items.add(item);
         });
         return items;
+    }
+
+    /** One entry per run, in the colour of its lines. */
+    private static LegendTitle legend(Map<String, Color> colours) {
+        var legend = new LegendTitle(() -> legendItems(colours));
+        legend.setItemFont(LEGEND_FONT);
+        legend.setFrame(BlockBorder.NONE);
+        return legend;
     }
 
     /** A few entries in a row under the plot; many in a narrow column on the right, in a small font. */

@@ -9,9 +9,7 @@ import java.nio.file.Path;
  * The machine a run ran on, so figures from different machines are not compared unawares.
  *
  * @param cores logical processors
- * @param memoryMiB physical memory
- * @param cpuModel the processor, from {@code /proc/cpuinfo} where there is one
- * @param os operating system name, version and architecture
+ * @param cpuModel from {@code /proc/cpuinfo} where there is one
  * @param jdk the Java runtime the lab (and the processes it starts) ran on
  */
 public record Machine(int cores, long memoryMiB, String cpuModel, String os, String jdk) {

@@ -2,7 +2,6 @@ package dev.orderpipeline.lab.report;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
@@ -51,8 +50,8 @@ public final class ReportWriter {
             for (var chart : report.charts()) {
                 written.add(ChartRenderer.render(chart, folder));
             }
-            written.add(writeString(folder.resolve(MARKDOWN_FILE), markdown(report)));
-            written.add(writeString(folder.resolve(HTML_FILE), html(report)));
+            written.add(Files.writeString(folder.resolve(MARKDOWN_FILE), render(report, Format.MARKDOWN)));
+            written.add(Files.writeString(folder.resolve(HTML_FILE), html(report)));
             return written;
         } catch (IOException ex) {
             throw new UncheckedIOException("could not write the report to " + folder, ex);
@@ -66,9 +65,7 @@ public final class ReportWriter {
             text.append(System.lineSeparator()).append(table.title()).append(System.lineSeparator());
             var widths = widths(table);
             appendRow(text, table.columns(), widths);
-            var rule = new ArrayList<String>();
-            widths.forEach(width -> rule.add("-".repeat(width)));
-            appendRow(text, rule, widths);
+            appendRow(text, widths.stream().map("-"::repeat).toList(), widths);
             table.rows().forEach(row -> appendRow(text, row, widths));
             if (!table.note().isEmpty()) {
                 text.append(table.note()).append(System.lineSeparator());
@@ -77,11 +74,7 @@ public final class ReportWriter {
         return text.toString();
     }
 
-    static String markdown(LabReport report) {
-        return render(report, Format.MARKDOWN);
-    }
-
-    static String html(LabReport report) {
+    private static String html(LabReport report) {
         return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Lab "
                 + escape(report.header().command() + " " + report.header().startedAt())
                 + "</title>\n<style>\n"
@@ -216,10 +209,6 @@ public final class ReportWriter {
             text.append(column == 0 ? cell + pad : pad + cell);
             text.append(column == cells.size() - 1 ? System.lineSeparator() : "  ");
         }
-    }
-
-    private static Path writeString(Path file, String text) throws IOException {
-        return Files.writeString(file, text, StandardCharsets.UTF_8);
     }
 
     private static String escape(String text) {

@@ -4,12 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A table of a report, rendered the same way on the console, in Markdown and in HTML.
- *
- * @param title what the table shows
- * @param columns column headings
- * @param rows cells, as many per row as there are columns
- * @param note a sentence under the table saying how to read it, or empty
+ * A table of a report, rendered the same way on the console, in Markdown and in HTML: as many cells per row as there
+ * are column headings, and a note under it saying how to read it, or empty.
  */
 public record Table(String title, List<String> columns, List<List<String>> rows, String note) {
 

@@ -5,13 +5,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
+import java.util.stream.Stream;
 import org.apache.kafka.common.utils.AppInfoParser;
 import org.jspecify.annotations.Nullable;
 
@@ -20,10 +19,7 @@ public final class Versions {
 
     private Versions() {}
 
-    /**
-     * @param projectDirectory the repository, for its commit and the app jars (may be absent for a given target)
-     * @param database the target's database, if the lab can read it
-     */
+    /** The commit and app jars need the repository, the PostgreSQL version a database the lab can read. */
     public static Map<String, String> collect(@Nullable Path projectDirectory, @Nullable Database database) {
         var versions = new LinkedHashMap<String, String>();
         versions.put(
@@ -75,11 +71,8 @@ public final class Versions {
     }
 
     private static @Nullable String git(Path directory, String... arguments) {
-        var command = new ArrayList<String>();
-        command.add("git");
-        command.add("-C");
-        command.add(directory.toString());
-        command.addAll(List.of(arguments));
+        var command = Stream.concat(Stream.of("git", "-C", directory.toString()), Stream.of(arguments))
+                .toList();
         try {
             var process = new ProcessBuilder(command)
                     .redirectError(ProcessBuilder.Redirect.DISCARD)

@@ -6,6 +6,8 @@ import dev.orderpipeline.lab.backlog.LagTimeline;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -24,18 +26,15 @@ final class LagRecorder {
 
     private final GroupWatch watch;
     private final String group;
-    private final long startNanos;
-    private final Thread thread;
+    private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("lab-lag-recorder").daemon().factory());
     private final List<Long> lag = new ArrayList<>();
     private final List<Long> atNanos = new ArrayList<>();
     private volatile long lastArrivalNanos = -1;
-    private volatile boolean stopping;
 
-    private LagRecorder(String bootstrapServers, String group, long startNanos) {
+    private LagRecorder(String bootstrapServers, String group) {
         this.watch = new GroupWatch(bootstrapServers);
         this.group = group;
-        this.startNanos = startNanos;
-        thread = Thread.ofPlatform().name("lab-lag-recorder").daemon().unstarted(this::run);
     }
 
     /** Starts reading; {@code startNanos} is when the first arrival is due. */
@@ -43,8 +42,9 @@ final class LagRecorder {
         if (bootstrapServers == null) {
             return null;
         }
-        var recorder = new LagRecorder(bootstrapServers, group, startNanos);
-        recorder.thread.start();
+        var recorder = new LagRecorder(bootstrapServers, group);
+        recorder.sampler.scheduleAtFixedRate(
+                recorder::sample, startNanos - System.nanoTime(), PERIOD.toNanos(), TimeUnit.NANOSECONDS);
         return recorder;
     }
 
@@ -55,75 +55,50 @@ final class LagRecorder {
 
     /** Waits (a while) for the lag to reach zero, stops, and sums up. */
     SoakRun.KafkaFigures stop(long accepted, long decided) {
-        var deadline = System.nanoTime() + SETTLE.toNanos();
-        while (System.nanoTime() - deadline < 0 && !zeroSinceLastArrival()) {
-            pause(200);
-        }
-        stopping = true;
+        SoakExperiment.awaitUntil(() -> secondsToZero() != null, SETTLE, 200);
+        sampler.shutdown();
         try {
-            thread.join(TimeUnit.SECONDS.toMillis(10));
+            sampler.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
         watch.close();
         synchronized (this) {
-            long max = 0;
             long atLastArrival = 0;
-            @Nullable Double toZero = null;
             for (var i = 0; i < lag.size(); i++) {
-                max = Math.max(max, lag.get(i));
                 if (lastArrivalNanos > 0 && atNanos.get(i) <= lastArrivalNanos) {
                     atLastArrival = lag.get(i);
                 }
-                if (toZero == null && lastArrivalNanos > 0 && atNanos.get(i) > lastArrivalNanos && lag.get(i) == 0) {
-                    toZero = Math.max(0, (atNanos.get(i) - lastArrivalNanos) / 1e9);
-                }
             }
-            return new SoakRun.KafkaFigures(
-                    accepted, decided, max, atLastArrival, toZero == null ? null : Math.round(toZero * 10) / 10.0, lag);
+            var max = lag.stream().mapToLong(Long::longValue).reduce(0, Math::max);
+            return new SoakRun.KafkaFigures(accepted, decided, max, atLastArrival, secondsToZero(), lag);
         }
     }
 
-    private synchronized boolean zeroSinceLastArrival() {
+    /** From the last arrival to the first reading of a lag of zero after it, to a tenth; null before that. */
+    private synchronized @Nullable Double secondsToZero() {
         for (var i = 0; i < lag.size(); i++) {
             if (lastArrivalNanos > 0 && atNanos.get(i) > lastArrivalNanos && lag.get(i) == 0) {
-                return true;
+                return Math.round(Math.max(0, (atNanos.get(i) - lastArrivalNanos) / 1e9) * 10) / 10.0;
             }
         }
-        return false;
+        return null;
     }
 
-    private void run() {
-        var next = startNanos;
-        while (!stopping) {
-            var wait = next - System.nanoTime();
-            if (wait > 0) {
-                pause(TimeUnit.NANOSECONDS.toMillis(wait) + 1);
-                continue;
-            }
-            try {
-                var end = watch.endOffsets(Topics.CHECKOUT_COMMANDS);
-                var committed = watch.committed(group);
-                long total = 0;
-                for (var partition : end.entrySet()) {
-                    total += LagTimeline.lag(partition.getValue(), committed.get(partition.getKey()), 0);
-                }
-                synchronized (this) {
-                    lag.add(total);
-                    atNanos.add(System.nanoTime());
-                }
-            } catch (IllegalStateException ex) {
-                log.debug("Could not read the lag of group {}", group, ex);
-            }
-            next += PERIOD.toNanos();
-        }
-    }
-
-    private static void pause(long millis) {
+    private void sample() {
         try {
-            Thread.sleep(millis);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
+            var end = watch.endOffsets(Topics.CHECKOUT_COMMANDS);
+            var committed = watch.committed(group);
+            long total = 0;
+            for (var partition : end.entrySet()) {
+                total += LagTimeline.lag(partition.getValue(), committed.get(partition.getKey()), 0);
+            }
+            synchronized (this) {
+                lag.add(total);
+                atNanos.add(System.nanoTime());
+            }
+        } catch (IllegalStateException ex) {
+            log.debug("Could not read the lag of group {}", group, ex);
         }
     }
 }

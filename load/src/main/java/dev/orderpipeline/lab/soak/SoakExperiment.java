@@ -20,17 +20,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Runs a soak: per strategy, key distribution and rate, fresh products and one order per arrival (prepared, not
- * timed: set-based in the database when the lab has it, else through the API), then
- * checkouts started on an {@link OpenModelSchedule}, at most {@code maxInFlight} at once, arrivals beyond that
- * dropped and counted rather than queued in the lab.
+ * timed: set-based in the database when the lab has it, else through the API), then checkouts started on an {@link
+ * OpenModelSchedule}, at most {@code maxInFlight} at once, arrivals beyond that dropped and counted, not queued.
  */
 public final class SoakExperiment {
 
@@ -127,26 +129,23 @@ public final class SoakExperiment {
             var fixed = settings.stock();
             var backlog = new BacklogWriter(database.dataSource())
                     .create(tag, keys, arrivals, orders -> fixed != null ? fixed : orders, tag.hashCode(), progress);
-            var orders = new ArrayList<UUID>(arrivals);
-            var users = new ArrayList<String>(arrivals);
-            for (var index = 0; index < arrivals; index++) {
-                orders.add(backlog.orderId(index));
-                users.add(backlog.userId(index));
-            }
             return new Prepared(
-                    backlog.products().getFirst(), backlog.products().size(), backlog.initialStock(), orders, users);
+                    backlog.products().getFirst(),
+                    backlog.products().size(),
+                    backlog.initialStock(),
+                    IntStream.range(0, arrivals).mapToObj(backlog::orderId).toList(),
+                    IntStream.range(0, arrivals).mapToObj(backlog::userId).toList());
         }
         if (keys.products() != 1) {
             throw new IllegalArgumentException(
                     "spread keys (" + keys.label() + ") need the database: give --database-url with --api-url");
         }
-        var stock = settings.stock() != null ? settings.stock() : arrivals;
+        var stock = Objects.requireNonNullElse(settings.stock(), arrivals);
         var productId = apis.getFirst().createProduct("lab soak " + label, stock, PRICE);
         var tag = UUID.randomUUID().toString().substring(0, 8);
-        var users = new ArrayList<String>();
-        for (var index = 0; index < arrivals; index++) {
-            users.add("soak-" + tag + "-" + index);
-        }
+        var users = IntStream.range(0, arrivals)
+                .mapToObj(index -> "soak-" + tag + "-" + index)
+                .toList();
         var orders = Orders.create(apis, productId, users, 1, progress);
         return new Prepared(productId, 1, Map.of(productId, stock), orders, users);
     }
@@ -181,8 +180,7 @@ public final class SoakExperiment {
 
         var window = Math.max(durationSeconds, (arrivals.lastAnswer.get() - start) / 1e9);
         var achieved = arrivals.succeeded.get() / window;
-        var reasons =
-                Saturation.reasons(settings, rate, achieved, latency, finalLatency, kafka, arrivals.dropped.get());
+        var reasons = settings.saturationReasons(rate, achieved, latency, finalLatency, kafka, arrivals.dropped.get());
         return new SoakRun(
                 label,
                 strategy,
@@ -241,11 +239,11 @@ public final class SoakExperiment {
         private final long start;
 
         SoakArrivals(String strategy, Prepared prepared, OpenModelSchedule schedule, Timeline timeline, long start) {
-            this.start = start;
             this.strategy = strategy;
             this.prepared = prepared;
             this.schedule = schedule;
             this.timeline = timeline;
+            this.start = start;
         }
 
         @Override
@@ -279,12 +277,7 @@ public final class SoakExperiment {
         }
     }
 
-    /**
-     * What the results listener saw of a kafka run.
-     *
-     * @param latency from each scheduled start to its result on checkout.results
-     * @param received results received
-     */
+    /** What the results listener saw of a kafka run: latency from each scheduled start to its result. */
     private record Decisions(Latency latency, long received) {}
 
     /** Waits a while for the result of every accepted checkout, then times each from its scheduled start. */
@@ -295,10 +288,7 @@ public final class SoakExperiment {
             long start,
             Timeline timeline,
             long accepted) {
-        var deadline = System.nanoTime() + RESULTS_GRACE.toNanos();
-        while (listener.received() < accepted && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-        }
+        awaitUntil(() -> listener.received() >= accepted, RESULTS_GRACE, 20);
         var received = listener.receivedAt();
         var toOutcome = new LatencyRecorder();
         for (var index = 0; index < prepared.orders().size(); index++) {
@@ -317,10 +307,15 @@ public final class SoakExperiment {
         if (database == null) {
             return null;
         }
-        var deadline = System.nanoTime() + FINAL_TIMEOUT.toNanos();
-        while (database.ordersNotFinal(prepared.initialStock().keySet()) > 0 && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
-        }
+        awaitUntil(() -> database.ordersNotFinal(prepared.initialStock().keySet()) == 0, FINAL_TIMEOUT, 200);
         return RunInvariants.check(database.dataSource(), prepared.initialStock());
+    }
+
+    /** Polls every {@code pollMillis} until {@code done} holds or {@code timeout} has passed. */
+    static void awaitUntil(BooleanSupplier done, Duration timeout, long pollMillis) {
+        var deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.getAsBoolean() && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pollMillis));
+        }
     }
 }

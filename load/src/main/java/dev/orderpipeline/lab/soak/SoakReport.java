@@ -10,15 +10,20 @@ import dev.orderpipeline.lab.report.LabReport;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.Table;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /** What a soak found: per strategy and rate the sustained figures, where each strategy saturates, and time series. */
@@ -45,24 +50,10 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
 
     @Override
     public List<Table> tables() {
-        var tables = new ArrayList<Table>();
-        tables.add(sustainedTable());
-        tables.add(new Table(
-                "Where each strategy saturates",
-                List.of("Strategy", "Saturates at", "Highest rate kept up"),
-                saturation(),
-                "Kept up: achieved at least " + Math.round(Saturation.KEEPING_UP * 100) + "% of the target, p99"
-                        + " (and for kafka the decision's p99) under "
-                        + settings.p99Limit().toMillis()
-                        + " ms, nothing dropped, every accepted checkout decided."));
-        var headline = headlineTable();
-        if (!headline.rows().isEmpty()) {
-            tables.add(headline);
-        }
-        var kafka = kafkaTable();
-        if (!kafka.rows().isEmpty()) {
-            tables.add(kafka);
-        }
+        var tables = new ArrayList<Table>(List.of(sustainedTable(), saturationTable()));
+        Stream.of(headlineTable(), kafkaTable())
+                .filter(table -> !table.rows().isEmpty())
+                .forEach(tables::add);
         tables.add(cpuTable());
         tables.add(invariantsTable());
         if (!skipped.isEmpty()) {
@@ -84,10 +75,10 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                         Column.<SoakRun>of("Run", SoakRun::label),
                         Column.of("Target/s", run -> Integer.toString(run.targetRate())),
                         Column.of("Achieved/s", run -> Cells.decimal(run.achievedRate(), 1)),
-                        Column.of("Sent", run -> Long.toString(run.started())),
-                        Column.of("2xx", run -> Long.toString(run.succeeded())),
-                        Column.of("Errors", run -> Long.toString(run.errors())),
-                        Column.of("Dropped", run -> Long.toString(run.dropped())),
+                        count("Sent", SoakRun::started),
+                        count("2xx", SoakRun::succeeded),
+                        count("Errors", SoakRun::errors),
+                        count("Dropped", SoakRun::dropped),
                         Column.of("p50", run -> Cells.duration(run.latency(), Latency::p50Ms)),
                         Column.of("p95", run -> Cells.duration(run.latency(), Latency::p95Ms)),
                         Column.of("p99", run -> Cells.duration(run.latency(), Latency::p99Ms)),
@@ -97,9 +88,8 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                                 "Saturated",
                                 run -> run.saturated() ? "yes: " + String.join("; ", run.saturationReasons()) : "no")),
                 runs,
-                "Latency from the scheduled start to the answer. Saturated: achieved below "
-                        + Math.round(Saturation.KEEPING_UP * 100) + "% of the target, p99 over "
-                        + settings.p99Limit().toMillis() + " ms, or arrivals dropped.");
+                "Latency from the scheduled start to the answer. Saturated: achieved below " + keepingUp()
+                        + " of the target, p99 over " + p99Limit() + ", or arrivals dropped.");
     }
 
     Table kafkaTable() {
@@ -107,17 +97,13 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                 "Kafka: decisions against acceptances",
                 List.of(
                         Column.<SoakRun>of("Run", SoakRun::label),
-                        Column.of(
-                                "Accepted (202)",
-                                run -> Long.toString(kafka(run).accepted())),
-                        Column.of("Decided", run -> Long.toString(kafka(run).decided())),
+                        count("Accepted (202)", run -> kafka(run).accepted()),
+                        count("Decided", run -> kafka(run).decided()),
                         Column.of("to 202 p99", run -> Cells.duration(run.latency(), Latency::p99Ms)),
                         Column.of("to decision p50", run -> Cells.duration(run.finalLatency(), Latency::p50Ms)),
                         Column.of("to decision p99", run -> Cells.duration(run.finalLatency(), Latency::p99Ms)),
-                        Column.of("Max lag", run -> Long.toString(kafka(run).maxLag())),
-                        Column.of(
-                                "Lag at last arrival",
-                                run -> Long.toString(kafka(run).lagAtLastArrival())),
+                        count("Max lag", run -> kafka(run).maxLag()),
+                        count("Lag at last arrival", run -> kafka(run).lagAtLastArrival()),
                         Column.of(
                                 "Lag 0 after",
                                 run -> Optional.ofNullable(kafka(run).secondsToZeroLag())
@@ -129,13 +115,17 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                         + " checkout decided, and at the last arrival at most a second's worth of arrivals waiting.");
     }
 
+    private static Column<SoakRun> count(String heading, ToLongFunction<SoakRun> count) {
+        return Column.of(heading, run -> Long.toString(count.applyAsLong(run)));
+    }
+
     private static SoakRun.KafkaFigures kafka(SoakRun run) {
         return Objects.requireNonNull(run.kafka());
     }
 
     /** Where the CPU went, per kind of process: which part of the pipeline saturates first. */
     Table cpuTable() {
-        var kinds = new java.util.LinkedHashSet<String>();
+        var kinds = new LinkedHashSet<String>();
         runs.forEach(run -> run.resources().processes().forEach(process -> kinds.add(process.kind())));
         var columns = new ArrayList<String>(List.of("Run"));
         kinds.forEach(kind -> columns.add(kind + " %"));
@@ -238,15 +228,14 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
         }
         var bestLock = strategies.entrySet().stream()
                 .filter(entry -> !entry.getKey().equals("kafka") && !UNSAFE.contains(entry.getKey()))
-                .max(java.util.Comparator.comparingDouble(entry -> entry.getValue().hot));
+                .max(Comparator.comparingDouble(entry -> entry.getValue().hot));
         var rows = new ArrayList<List<String>>();
         strategies.forEach((strategy, sustained) -> rows.add(List.of(
                 strategy,
-                sustained.hot > 0 ? Cells.decimal(sustained.hot, 0) + "/s" : "none kept up",
+                rate(sustained.hot),
                 sustained.spreadKeys == null
                         ? Cells.NOT_AVAILABLE
-                        : (sustained.spread > 0 ? Cells.decimal(sustained.spread, 0) + "/s" : "none kept up") + " ("
-                                + sustained.spreadKeys + ")",
+                        : rate(sustained.spread) + " (" + sustained.spreadKeys + ")",
                 sustained.spreadKeys == null || sustained.spread == 0
                         ? Cells.NOT_AVAILABLE
                         : Cells.decimal(sustained.hot / sustained.spread, 2),
@@ -257,17 +246,20 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                 "Hot product against spread keys",
                 List.of("Strategy", "Sustained, hot", "Sustained, spread", "Hot / spread", "Hot against the best lock"),
                 rows,
-                "Sustained: the highest achieved rate among the runs that kept up (achieved at least "
-                        + Math.round(Saturation.KEEPING_UP * 100) + "% of the target, p99 under "
-                        + settings.p99Limit().toMillis()
-                        + " ms, for kafka the decision's too, nothing dropped); bounded by the highest rate tried."
+                "Sustained: the highest achieved rate among the runs that kept up (achieved at least " + keepingUp()
+                        + " of the target, p99 under " + p99Limit()
+                        + ", for kafka the decision's too, nothing dropped); bounded by the highest rate tried."
                         + bestLock.map(entry ->
                                         " The best lock strategy on the hot product here: " + entry.getKey() + ".")
                                 .orElse(""));
     }
 
+    private static String rate(double sustained) {
+        return sustained > 0 ? Cells.decimal(sustained, 0) + "/s" : "none kept up";
+    }
+
     /** Strategies that oversell or lose updates: not candidates for the best lock strategy. */
-    private static final java.util.Set<String> UNSAFE = java.util.Set.of("naive", "naive-tx", "app-lock");
+    private static final Set<String> UNSAFE = Set.of("naive", "naive-tx", "app-lock");
 
     private static final class Sustained {
         double hot;
@@ -277,17 +269,18 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
         String spreadKeys;
     }
 
-    /**
-     * Per strategy and key distribution, in run order: the first rate it did not keep up with, and the highest it
-     * did.
-     */
-    List<List<String>> saturation() {
-        var byStrategy = new LinkedHashMap<String, List<SoakRun>>();
-        runs.forEach(run -> byStrategy
-                .computeIfAbsent(
-                        run.keys().equals("hot") ? run.strategy() : run.strategy() + " " + run.keys(),
-                        key -> new ArrayList<>())
-                .add(run));
+    private String keepingUp() {
+        return Math.round(SoakSettings.KEEPING_UP * 100) + "%";
+    }
+
+    private String p99Limit() {
+        return settings.p99Limit().toMillis() + " ms";
+    }
+
+    /** Per strategy and key distribution, in run order: the first rate it did not keep up with, the highest it did. */
+    Table saturationTable() {
+        var byStrategy = runs.stream()
+                .collect(Collectors.groupingBy(SoakReport::series, LinkedHashMap::new, Collectors.toList()));
         var rows = new ArrayList<List<String>>();
         byStrategy.forEach((strategy, strategyRuns) -> {
             var first = strategyRuns.stream()
@@ -305,7 +298,17 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                     first.isPresent() ? first.getAsInt() + "/s" : "not up to " + highest + "/s",
                     kept.isPresent() ? kept.getAsInt() + "/s" : "none tested"));
         });
-        return rows;
+        return new Table(
+                "Where each strategy saturates",
+                List.of("Strategy", "Saturates at", "Highest rate kept up"),
+                rows,
+                "Kept up: achieved at least " + keepingUp() + " of the target, p99 (and for kafka the decision's p99)"
+                        + " under " + p99Limit() + ", nothing dropped, every accepted checkout decided.");
+    }
+
+    /** The strategy, with the key distribution when it is not the hot product. */
+    private static String series(SoakRun run) {
+        return run.keys().equals("hot") ? run.strategy() : run.strategy() + " " + run.keys();
     }
 
     @Override
@@ -347,7 +350,7 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
         var achieved = new LinkedHashMap<String, List<Chart.Point>>();
         var tails = new LinkedHashMap<String, List<Chart.Point>>();
         for (var run : runs) {
-            var series = run.keys().equals("hot") ? run.strategy() : run.strategy() + " " + run.keys();
+            var series = series(run);
             achieved.computeIfAbsent(series, key -> new ArrayList<>())
                     .add(new Chart.Point(run.targetRate(), run.achievedRate()));
             tails.computeIfAbsent(series + " p99", key -> new ArrayList<>())

@@ -11,32 +11,19 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One strategy at one rate.
+ * One strategy at one rate and key distribution ({@code hot}, {@code uniform:N}, {@code zipf:N:s}).
  *
  * @param label {@code strategy @ rate/s}, with the key distribution when it is not the hot product
- * @param strategy the strategy
- * @param keys the key distribution ({@code hot}, {@code uniform:N}, {@code zipf:N:s})
- * @param products products the checkouts went to
- * @param targetRate arrivals per second scheduled
- * @param durationSeconds how long arrivals were scheduled
  * @param productId the hot product, or the most popular one of spread keys
- * @param scheduled arrivals due
- * @param started requests sent
- * @param succeeded 2xx answers
- * @param errors other answers, timeouts and I/O errors
+ * @param errors other answers than 2xx, timeouts and I/O errors
  * @param dropped arrivals not sent because {@code maxInFlight} requests were in flight
  * @param achievedRate 2xx answers per second, over the scheduled duration or until the last answer if later
  * @param latency from each request's scheduled start to its answer
  * @param finalLatency kafka: from the scheduled start to the result on {@code checkout.results}; {@code null}
  *     otherwise or when the lab could not read it
- * @param httpStatuses answers by status
- * @param timeline per second of the run
- * @param saturated whether the strategy did not keep up with this rate
- * @param saturationReasons why, in words; empty when it kept up
- * @param resources what the processes used, the lab's own JVM included
- * @param kafka kafka only: acceptances against decisions and the workers' lag; {@code null} otherwise
- * @param invariants the database's verdict over the run's products once their orders were final; {@code null}
- *     without database access
+ * @param saturationReasons why the strategy did not keep up, in words; empty when it did
+ * @param kafka kafka only: acceptances against decisions and the workers' lag
+ * @param invariants the database's verdict once the run's orders were final; {@code null} without database access
  */
 public record SoakRun(
         String label,
@@ -69,14 +56,10 @@ public record SoakRun(
     }
 
     /**
-     * Whether the workers kept up with what the API accepted.
+     * Whether the workers kept up with what the API accepted (202s against results on checkout.results).
      *
-     * @param accepted checkouts answered 202
-     * @param decided results that reached the lab on checkout.results
      * @param maxLag the workers' consumer group lag at its highest (sampled every second)
-     * @param lagAtLastArrival the lag when the last checkout was due
      * @param secondsToZeroLag from the last arrival to a lag of zero; {@code null} if it was not seen
-     * @param lag the lag per second of the run
      */
     public record KafkaFigures(
             long accepted,
@@ -97,17 +80,8 @@ public record SoakRun(
     }
 
     /**
-     * One second of a run: requests started in it (by schedule), answered in it, and the latency of those answers.
-     *
-     * @param second seconds since the first scheduled arrival
-     * @param started requests sent whose arrival was due in this second
-     * @param succeeded 2xx answers received in this second
-     * @param errors other answers received in this second
-     * @param dropped arrivals due in this second that were not sent
-     * @param decided kafka: results that reached the lab in this second
-     * @param p50Ms median latency of the answers received in this second
-     * @param p99Ms their 99th percentile
-     * @param maxMs their maximum
+     * One second of a run (from the first scheduled arrival): arrivals sent or dropped by the second they were due;
+     * answers, kafka decisions and the answers' latency by the second they came in.
      */
     public record SoakSecond(
             int second,

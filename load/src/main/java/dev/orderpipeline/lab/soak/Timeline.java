@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.stream.IntStream;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SynchronizedHistogram;
 
@@ -63,17 +64,15 @@ final class Timeline {
 
     /** The seconds up to the last one with anything in it. */
     List<SoakRun.SoakSecond> seconds() {
-        var last = -1;
-        for (var second = 0; second < seconds; second++) {
-            if (started.get(second)
-                            + dropped.get(second)
-                            + succeeded.get(second)
-                            + errors.get(second)
-                            + decided.get(second)
-                    > 0) {
-                last = second;
-            }
-        }
+        var last = IntStream.range(0, seconds)
+                .filter(second -> started.get(second)
+                                + dropped.get(second)
+                                + succeeded.get(second)
+                                + errors.get(second)
+                                + decided.get(second)
+                        > 0)
+                .max()
+                .orElse(-1);
         var rows = new ArrayList<SoakRun.SoakSecond>();
         for (var second = 0; second <= last; second++) {
             var summary = Latency.ofMicros(latency[second]);

@@ -22,21 +22,21 @@ class SaturationTests {
 
     @Test
     void keepsUpAtNinetyFivePercentOfTheTargetWithP99UnderTheLimitAndNothingDropped() {
-        var reasons = Saturation.reasons(settings, 100, 95.0, p99(999), p99(999), kafka(100, 100), 0);
+        var reasons = settings.saturationReasons(100, 95.0, p99(999), p99(999), kafka(100, 100), 0);
 
         assertThat(reasons).isEmpty();
     }
 
     @Test
     void saturatesBelowNinetyFivePercentOfTheTarget() {
-        var reasons = Saturation.reasons(settings, 100, 94.9, p99(10), null, null, 0);
+        var reasons = settings.saturationReasons(100, 94.9, p99(10), null, null, 0);
 
         assertThat(reasons).containsExactly("achieved 94.9/s of 100/s");
     }
 
     @Test
     void saysEveryReasonAtOnceInTheOrderTheyAreChecked() {
-        var reasons = Saturation.reasons(settings, 100, 40.0, p99(1500), p99(2500), kafka(400, 390), 7);
+        var reasons = settings.saturationReasons(100, 40.0, p99(1500), p99(2500), kafka(400, 390), 7);
 
         assertThat(reasons)
                 .containsExactly(
@@ -49,7 +49,7 @@ class SaturationTests {
 
     @Test
     void judgesTheDecisionOfKafkaRunsByItsOwnP99() {
-        var reasons = Saturation.reasons(settings, 100, 100.0, p99(20), p99(1001), kafka(1000, 1000), 0);
+        var reasons = settings.saturationReasons(100, 100.0, p99(20), p99(1001), kafka(1000, 1000), 0);
 
         assertThat(reasons).containsExactly("decision p99 1001 ms over 1000 ms");
     }

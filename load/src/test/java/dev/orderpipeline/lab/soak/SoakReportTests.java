@@ -34,7 +34,7 @@ class SoakReportTests {
                 run("kafka", 200, false),
                 run("kafka", 400, false));
 
-        assertThat(report.saturation())
+        assertThat(report.saturationTable().rows())
                 .containsExactly(List.of("db-atomic", "400/s", "200/s"), List.of("kafka", "not up to 400/s", "400/s"));
     }
 
