@@ -93,6 +93,18 @@ public final class ResultsListener implements AutoCloseable {
         return receivedAt.size();
     }
 
+    /** Waits until {@code expected} results arrived or the deadline ({@link System#nanoTime()}) passed. */
+    public void awaitReceived(long expected, long deadline) {
+        while (received() < expected && System.nanoTime() - deadline < 0) {
+            try {
+                TimeUnit.MILLISECONDS.sleep(20);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for checkout results", ex);
+            }
+        }
+    }
+
     @Override
     public void close() {
         closed = true;
