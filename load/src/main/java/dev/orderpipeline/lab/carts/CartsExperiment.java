@@ -196,13 +196,13 @@ public final class CartsExperiment {
      * otherwise when {@code decisions} first had it (the saga's results, or the database's state for a checkout whose
      * answer the lab did not get).
      */
-    private static List<CartCheckout> checkouts(Burst burst, List<UUID> carts, Map<UUID, Long> decisions) {
-        var checkouts = new ArrayList<CartCheckout>(carts.size());
+    private static List<BurstFigures.Checkout> checkouts(Burst burst, List<UUID> carts, Map<UUID, Long> decisions) {
+        var checkouts = new ArrayList<BurstFigures.Checkout>(carts.size());
         for (var index = 0; index < carts.size(); index++) {
             var status = burst.statuses()[index];
             var answeredAt = burst.answeredAt()[index];
             var decidedAt = DECIDED.equals(status) ? Long.valueOf(answeredAt) : decisions.get(carts.get(index));
-            checkouts.add(new CartCheckout(answeredAt, status, decidedAt));
+            checkouts.add(new BurstFigures.Checkout(answeredAt, status, decidedAt));
         }
         return checkouts;
     }

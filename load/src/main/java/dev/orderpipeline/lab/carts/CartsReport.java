@@ -115,13 +115,13 @@ public record CartsReport(ReportHeader header, CartsSettings settings, List<Cart
     }
 
     Table latencyTable() {
-        List<Column<CartRun>> columns = List.of(
-                Column.of("Strategy", CartRun::strategy),
-                Column.of("p50", run -> Cells.duration(run.burst().toDecision(), Latency::p50Ms)),
-                Column.of("p95", run -> Cells.duration(run.burst().toDecision(), Latency::p95Ms)),
-                Column.of("p99", run -> Cells.duration(run.burst().toDecision(), Latency::p99Ms)),
-                Column.of("max", run -> Cells.duration(run.burst().toDecision(), Latency::maxMs)),
-                Column.of("HTTP answer p50", run -> Cells.duration(run.burst().toAnswer(), Latency::p50Ms)),
+        var columns = new ArrayList<Column<CartRun>>();
+        columns.add(Column.of("Strategy", CartRun::strategy));
+        Latency.PERCENTILES.forEach((name, percentile) ->
+                columns.add(Column.of(name, run -> Cells.duration(run.burst().toDecision(), percentile))));
+        columns.add(
+                Column.of("HTTP answer p50", run -> Cells.duration(run.burst().toAnswer(), Latency::p50Ms)));
+        columns.add(
                 Column.of("HTTP answer p99", run -> Cells.duration(run.burst().toAnswer(), Latency::p99Ms)));
         return Table.of(
                 "From the release to the decision",

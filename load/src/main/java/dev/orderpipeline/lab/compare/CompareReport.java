@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 
 /** What a compare found, per strategy run: the article's tables, and the charts beside them. */
@@ -67,22 +68,12 @@ public record CompareReport(
                         Column.of("Strategy", StrategyRun::label),
                         Column.of(
                                 "Oversell?", run -> Cells.yesNo(run.invariants().oversell())),
-                        Column.of(
-                                "Completed",
-                                run -> Long.toString(run.invariants().completed())),
-                        Column.of(
-                                "Rejected",
-                                run -> Long.toString(run.invariants().rejected())),
-                        Column.of(
-                                "Stock left",
-                                run -> Integer.toString(run.invariants().stockLeft())),
-                        Column.of("Drift", run -> Long.toString(run.invariants().drift())),
-                        Column.of(
-                                "Double payments",
-                                run -> Long.toString(run.invariants().doublePayments())),
-                        Column.of(
-                                "Not final",
-                                run -> Long.toString(run.invariants().notFinal())),
+                        invariant("Completed", InvariantColumns::completed),
+                        invariant("Rejected", InvariantColumns::rejected),
+                        invariant("Stock left", InvariantColumns::stockLeft),
+                        invariant("Drift", InvariantColumns::drift),
+                        invariant("Double payments", InvariantColumns::doublePayments),
+                        invariant("Not final", InvariantColumns::notFinal),
                         Column.of(
                                 "Verdict",
                                 run -> run.invariants().holds()
@@ -91,6 +82,10 @@ public record CompareReport(
                 runs,
                 "Drift = stock left + units sold - initial stock: positive when decrements were lost (lost update),"
                         + " whatever the HTTP answers said.");
+    }
+
+    private static Column<StrategyRun> invariant(String heading, ToLongFunction<InvariantColumns> figure) {
+        return Column.of(heading, run -> Long.toString(figure.applyAsLong(run.invariants())));
     }
 
     Table loadTable() {
@@ -203,17 +198,10 @@ public record CompareReport(
         }
         charts.add(new Chart.Bars("http-statuses", "HTTP statuses of the checkouts", "answers", true, statuses));
         var invariants = new LinkedHashMap<String, Map<String, Number>>();
-        for (var run : runs) {
-            invariants
-                    .computeIfAbsent("units sold (completed)", key -> new LinkedHashMap<>())
-                    .put(run.label(), run.invariants().completedQuantity());
-            invariants
-                    .computeIfAbsent("stock left", key -> new LinkedHashMap<>())
-                    .put(run.label(), run.invariants().stockLeft());
-            invariants
-                    .computeIfAbsent("initial stock", key -> new LinkedHashMap<>())
-                    .put(run.label(), run.invariants().initialStock());
-        }
+        invariants.putAll(
+                series("units sold (completed)", run -> run.invariants().completedQuantity()));
+        invariants.putAll(series("stock left", run -> run.invariants().stockLeft()));
+        invariants.putAll(series("initial stock", run -> run.invariants().initialStock()));
         charts.add(new Chart.Bars(
                 "invariants",
                 "Invariants: units sold + stock left should equal the initial stock",
@@ -225,17 +213,23 @@ public record CompareReport(
 
     private Map<String, Map<String, Number>> percentileSeries(boolean toFinal) {
         var series = new LinkedHashMap<String, Map<String, Number>>();
-        Latency.PERCENTILES.forEach((name, percentile) -> {
-            var values = new LinkedHashMap<String, Number>();
-            for (var run : runs) {
-                var latency = toFinal ? run.finalLatency() : run.checkoutLatency();
-                if (latency != null && latency.count() > 0) {
-                    values.put(run.label(), percentile.applyAsDouble(latency));
-                }
-            }
-            series.put(name, values);
-        });
+        Latency.PERCENTILES.forEach((name, percentile) -> series.putAll(series(name, run -> {
+            var latency = toFinal ? run.finalLatency() : run.checkoutLatency();
+            return latency != null && latency.count() > 0 ? percentile.applyAsDouble(latency) : null;
+        })));
         return series;
+    }
+
+    /** One series, a value per run; runs without the figure are left out of it. */
+    private Map<String, Map<String, Number>> series(String name, Function<StrategyRun, @Nullable Number> figure) {
+        var values = new LinkedHashMap<String, Number>();
+        for (var run : runs) {
+            var value = figure.apply(run);
+            if (value != null) {
+                values.put(run.label(), value);
+            }
+        }
+        return Map.of(name, values);
     }
 
     /** p50, p95, p99 and max of a latency, each a column headed by {@code prefix} and the percentile. */
