@@ -1,5 +1,7 @@
 package dev.orderpipeline.lab.carts;
 
+import dev.orderpipeline.lab.compare.CompareReport;
+import dev.orderpipeline.lab.compare.SkippedStrategy;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.report.Cells;
@@ -48,15 +50,9 @@ public record CartsReport(ReportHeader header, CartsSettings settings, List<Cart
         tables.add(burstTable());
         tables.add(latencyTable());
         tables.add(abortTable());
-        if (!skipped.isEmpty()) {
-            tables.add(new Table(
-                    "Not run",
-                    List.of("Strategy", "Reason"),
-                    skipped.stream()
-                            .map(strategy -> List.of(strategy, Strategies.UNKNOWN))
-                            .toList(),
-                    ""));
-        }
+        tables.addAll(CompareReport.notRun(skipped.stream()
+                .map(strategy -> new SkippedStrategy(strategy, Strategies.UNKNOWN))
+                .toList()));
         return tables;
     }
 
@@ -73,9 +69,8 @@ public record CartsReport(ReportHeader header, CartsSettings settings, List<Cart
                 invariant("Held once final", CartInvariants::heldOnceFinal),
                 Column.of(
                         "Verdict",
-                        run -> run.invariants().holds()
-                                ? "holds"
-                                : String.join("; ", run.invariants().violations())));
+                        run -> CompareReport.verdict(
+                                run.invariants().holds(), run.invariants().violations())));
         return Table.of(
                 "Invariants (read from the database)",
                 columns,
@@ -189,15 +184,7 @@ public record CartsReport(ReportHeader header, CartsSettings settings, List<Cart
         return charts;
     }
 
-    /** One series, a value per strategy; strategies without the figure are left out of it. */
     private Map<String, Map<String, Number>> series(String name, Function<CartRun, @Nullable Number> figure) {
-        var values = new LinkedHashMap<String, Number>();
-        for (var run : runs) {
-            var value = figure.apply(run);
-            if (value != null) {
-                values.put(run.strategy(), value);
-            }
-        }
-        return Map.of(name, values);
+        return CompareReport.series(name, runs, CartRun::strategy, figure);
     }
 }

@@ -49,15 +49,7 @@ public record CompareReport(
         tables.add(latencyTable());
         tables.add(processTable());
         tables.add(databaseTable());
-        if (!skipped.isEmpty()) {
-            tables.add(new Table(
-                    "Not run",
-                    List.of("Strategy", "Reason"),
-                    skipped.stream()
-                            .map(skip -> List.of(skip.strategy(), skip.reason()))
-                            .toList(),
-                    ""));
-        }
+        tables.addAll(notRun(skipped));
         return tables;
     }
 
@@ -76,9 +68,9 @@ public record CompareReport(
                         invariant("Not final", InvariantColumns::notFinal),
                         Column.of(
                                 "Verdict",
-                                run -> run.invariants().holds()
-                                        ? "holds"
-                                        : String.join("; ", run.invariants().violations()))),
+                                run -> verdict(
+                                        run.invariants().holds(),
+                                        run.invariants().violations()))),
                 runs,
                 "Drift = stock left + units sold - initial stock: positive when decrements were lost (lost update),"
                         + " whatever the HTTP answers said.");
@@ -220,16 +212,34 @@ public record CompareReport(
         return series;
     }
 
-    /** One series, a value per run; runs without the figure are left out of it. */
     private Map<String, Map<String, Number>> series(String name, Function<StrategyRun, @Nullable Number> figure) {
+        return series(name, runs, StrategyRun::label, figure);
+    }
+
+    /** One series of a bar chart, a value per run under its label; runs without the figure are left out of it. */
+    public static <R> Map<String, Map<String, Number>> series(
+            String name, List<R> runs, Function<R, String> label, Function<R, @Nullable Number> figure) {
         var values = new LinkedHashMap<String, Number>();
         for (var run : runs) {
             var value = figure.apply(run);
             if (value != null) {
-                values.put(run.label(), value);
+                values.put(label.apply(run), value);
             }
         }
         return Map.of(name, values);
+    }
+
+    /** The verdict column: {@code holds}, or the violations. */
+    public static String verdict(boolean holds, List<String> violations) {
+        return holds ? "holds" : String.join("; ", violations);
+    }
+
+    /** The table of strategies asked for and not run, if there are any. */
+    public static List<Table> notRun(List<SkippedStrategy> skipped) {
+        var rows = skipped.stream()
+                .map(skip -> List.of(skip.strategy(), skip.reason()))
+                .toList();
+        return skipped.isEmpty() ? List.of() : List.of(new Table("Not run", List.of("Strategy", "Reason"), rows, ""));
     }
 
     /** p50, p95, p99 and max of a latency, each a column headed by {@code prefix} and the percentile. */

@@ -69,11 +69,6 @@ public final class ApiClient {
         return baseUrl;
     }
 
-    /** The tokens this client signs its requests with, for other callers of the same replica. */
-    public DevelopmentTokens tokens() {
-        return tokens;
-    }
-
     /** The {@code Authorization} header of {@code userId}, a buyer without roles. */
     public String userAuthorization(String userId) {
         return "Bearer " + tokens.user(userId);
