@@ -45,11 +45,7 @@ public record CartsReport(ReportHeader header, CartsSettings settings, List<Cart
 
     @Override
     public List<Table> tables() {
-        var tables = new ArrayList<Table>();
-        tables.add(invariantTable());
-        tables.add(burstTable());
-        tables.add(latencyTable());
-        tables.add(abortTable());
+        var tables = new ArrayList<>(List.of(invariantTable(), burstTable(), latencyTable(), abortTable()));
         tables.addAll(CompareReport.notRun(skipped.stream()
                 .map(strategy -> new SkippedStrategy(strategy, Strategies.UNKNOWN))
                 .toList()));

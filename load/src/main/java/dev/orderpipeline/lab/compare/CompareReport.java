@@ -43,12 +43,8 @@ public record CompareReport(
 
     @Override
     public List<Table> tables() {
-        var tables = new ArrayList<Table>();
-        tables.add(invariantTable());
-        tables.add(loadTable());
-        tables.add(latencyTable());
-        tables.add(processTable());
-        tables.add(databaseTable());
+        var tables = new ArrayList<>(
+                List.of(invariantTable(), loadTable(), latencyTable(), processTable(), databaseTable()));
         tables.addAll(notRun(skipped));
         return tables;
     }

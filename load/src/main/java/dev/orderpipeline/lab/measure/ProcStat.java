@@ -33,7 +33,6 @@ record ProcStat(
     /** Clock ticks per second of the stat counters ({@code getconf CLK_TCK}; 100 on every common kernel). */
     static final long TICKS_PER_SECOND = ticksPerSecond();
 
-    /** Own CPU time. */
     long ticks() {
         return userTicks + systemTicks;
     }

@@ -174,11 +174,7 @@ public final class Progress implements AutoCloseable {
             var rate = seconds > 0 ? count / seconds : 0;
             text.append(GAP).append(String.format(Locale.ROOT, "%.0f/s", rate));
         }
-        if (part == null) {
-            text.append(GAP).append(String.format(Locale.ROOT, "%.1f s", seconds));
-        } else {
-            text.append(GAP).append(times(part, now));
-        }
+        text.append(GAP).append(part == null ? String.format(Locale.ROOT, "%.1f s", seconds) : times(part, now));
         return text.toString();
     }
 

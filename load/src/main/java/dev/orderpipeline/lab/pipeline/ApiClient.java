@@ -78,13 +78,11 @@ public final class ApiClient {
         return "Bearer " + tokens.admin(ADMIN);
     }
 
-    /** Creates a product and returns its id. */
     public UUID createProduct(String name, int stock, BigDecimal price) {
         var body = Map.of("name", name, "stock", stock, "price", price);
         return create("/api/products", adminAuthorization(), body, "creating a product");
     }
 
-    /** Creates an order of {@code userId} and returns its id. */
     public UUID createOrder(String userId, UUID productId, int quantity) {
         var body = Map.of("productId", productId.toString(), "quantity", quantity);
         return create("/api/orders", userAuthorization(userId), body, "creating an order");

@@ -61,7 +61,6 @@ public record Burst(long releasedAt, long[] startedAt, long[] answeredAt, String
         return new Burst(releasedAt, startedAt, answeredAt, statuses);
     }
 
-    /** Answers by status. */
     public Map<String, Long> statusCounts() {
         var counts = new StatusCounts();
         Arrays.stream(statuses).forEach(counts::add);
