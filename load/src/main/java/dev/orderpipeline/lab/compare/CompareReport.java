@@ -1,6 +1,8 @@
 package dev.orderpipeline.lab.compare;
 
 import dev.orderpipeline.lab.measure.Latency;
+import dev.orderpipeline.lab.measure.ResourceUsage.DatabaseUsage;
+import dev.orderpipeline.lab.measure.ResourceUsage.ProcessUsage;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.Column;
@@ -107,42 +109,33 @@ public record CompareReport(
     Table processTable() {
         var kinds = new LinkedHashSet<String>();
         runs.forEach(run -> run.resources().processes().forEach(process -> kinds.add(process.kind())));
-        var columns = new ArrayList<String>();
-        columns.add("Strategy");
+        var columns = new ArrayList<Column<StrategyRun>>();
+        columns.add(Column.of("Strategy", StrategyRun::label));
         if (kinds.isEmpty()) {
-            columns.add("App processes");
+            columns.add(Column.of("App processes", run -> "n/a (not started by the lab)"));
         }
         for (var kind : kinds) {
-            columns.add(kind + " CPU avg %");
-            columns.add(kind + " CPU max %");
-            columns.add(kind + " RSS max MiB");
+            columns.add(process(kind, " CPU avg %", usage -> Cells.decimal(usage.cpuAvgPercent(), 1)));
+            columns.add(process(kind, " CPU max %", usage -> Cells.decimal(usage.cpuMaxPercent(), 1)));
+            columns.add(process(kind, " RSS max MiB", usage -> Cells.decimal(usage.rssMaxMiB(), 0)));
         }
-        var rows = runs.stream()
-                .map(run -> {
-                    var row = new ArrayList<String>();
-                    row.add(run.label());
-                    if (kinds.isEmpty()) {
-                        row.add("n/a (not started by the lab)");
-                    }
-                    for (var kind : kinds) {
-                        var usage = run.resources().processes().stream()
-                                .filter(process -> process.kind().equals(kind))
-                                .findFirst();
-                        row.add(usage.map(u -> Cells.decimal(u.cpuAvgPercent(), 1))
-                                .orElse(Cells.NOT_AVAILABLE));
-                        row.add(usage.map(u -> Cells.decimal(u.cpuMaxPercent(), 1))
-                                .orElse(Cells.NOT_AVAILABLE));
-                        row.add(usage.map(u -> Cells.decimal(u.rssMaxMiB(), 0)).orElse(Cells.NOT_AVAILABLE));
-                    }
-                    return (List<String>) row;
-                })
-                .toList();
-        return new Table(
+        return Table.of(
                 "App processes",
                 columns,
-                rows,
+                runs,
                 "CPU in percent of one core, all processes of a kind together; RSS of the largest one. Sampled every"
                         + " 200 ms from /proc during the run.");
+    }
+
+    /** A figure of the processes of {@code kind}, n/a in a run that did not watch any. */
+    private static Column<StrategyRun> process(String kind, String figure, Function<ProcessUsage, String> cell) {
+        return Column.of(
+                kind + figure,
+                run -> run.resources().processes().stream()
+                        .filter(process -> process.kind().equals(kind))
+                        .findFirst()
+                        .map(cell)
+                        .orElse(Cells.NOT_AVAILABLE));
     }
 
     Table databaseTable() {
@@ -150,21 +143,17 @@ public record CompareReport(
                 "PostgreSQL",
                 List.<Column<StrategyRun>>of(
                         Column.of("Strategy", StrategyRun::label),
-                        Column.of(
-                                "Active sessions (peak)",
-                                run -> Cells.integer(run.resources().database().peakActiveSessions())),
-                        Column.of(
-                                "CPU avg %",
-                                run -> Cells.decimal(run.resources().database().cpuAvgPercent(), 1)),
-                        Column.of(
-                                "CPU max %",
-                                run -> Cells.decimal(run.resources().database().cpuMaxPercent(), 1)),
-                        Column.of(
-                                "CPU, s",
-                                run -> Cells.decimal(run.resources().database().cpuSeconds(), 2))),
+                        database("Active sessions (peak)", usage -> Cells.integer(usage.peakActiveSessions())),
+                        database("CPU avg %", usage -> Cells.decimal(usage.cpuAvgPercent(), 1)),
+                        database("CPU max %", usage -> Cells.decimal(usage.cpuMaxPercent(), 1)),
+                        database("CPU, s", usage -> Cells.decimal(usage.cpuSeconds(), 2))),
                 runs,
                 "Active sessions: pg_stat_activity of the run's database in state active. CPU: all server processes,"
                         + " n/a when they are not visible from the lab.");
+    }
+
+    private static Column<StrategyRun> database(String heading, Function<DatabaseUsage, String> cell) {
+        return Column.of(heading, run -> cell.apply(run.resources().database()));
     }
 
     @Override
