@@ -2,6 +2,7 @@ package dev.orderpipeline.lab.carts;
 
 import dev.orderpipeline.lab.pipeline.ApiClient;
 import java.util.List;
+import java.util.Objects;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -18,14 +19,13 @@ final class AbortedTransactions {
 
     /** The count of {@code strategy} over all replicas; {@code null} when no replica has the meter for it. */
     static @Nullable Long count(List<ApiClient> apis, String strategy) {
-        Long total = null;
-        for (var api : apis) {
-            var count = parse(api.metrics(), strategy);
-            if (count != null) {
-                total = (total == null ? 0 : total) + count;
-            }
-        }
-        return total;
+        var counts = apis.stream()
+                .map(api -> parse(api.metrics(), strategy))
+                .filter(Objects::nonNull)
+                .toList();
+        return counts.isEmpty()
+                ? null
+                : counts.stream().mapToLong(Long::longValue).sum();
     }
 
     /** The counter of {@code strategy} in a Prometheus text, or {@code null} when it has none. */

@@ -7,17 +7,13 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one burst of cart checkouts measured, all from the moment the checkouts were released.
  *
- * @param carts checkouts released
  * @param decided carts whose decision the lab saw
  * @param elapsedSeconds from the release to the last decision seen (or the last answer, if later)
- * @param decidedPerSecond decided carts per second of that time
- * @param toAnswer from the release to each HTTP answer
- * @param toDecision from the release to each decision seen
- * @param httpStatuses answers by status
  */
 public record BurstFigures(
         int carts,
@@ -32,8 +28,18 @@ public record BurstFigures(
         httpStatuses = Collections.unmodifiableMap(new TreeMap<>(httpStatuses));
     }
 
+    /**
+     * What the lab saw of one cart's checkout, in {@link System#nanoTime()}.
+     *
+     * @param status the answer's status code, or {@code timeout} / {@code io-error}
+     * @param decidedAt when the lab learnt the cart's decision (the answer itself for a strategy that decides in the
+     *     request, the result on {@code checkout.results} or the database for the saga); {@code null} if it never did
+     */
+    record Checkout(
+            long answeredAt, String status, @Nullable Long decidedAt) {}
+
     /** The figures of checkouts released at {@code releasedAt} ({@link System#nanoTime()}). */
-    static BurstFigures of(long releasedAt, List<CartCheckout> checkouts) {
+    static BurstFigures of(long releasedAt, List<Checkout> checkouts) {
         var toAnswer = new LatencyRecorder();
         var toDecision = new LatencyRecorder();
         var statuses = new StatusCounts();

@@ -1,16 +1,17 @@
 package dev.orderpipeline.lab.carts;
 
+import dev.orderpipeline.invariants.InvariantChecker;
+import dev.orderpipeline.lab.pipeline.Database;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.function.ToLongFunction;
 
 /**
  * The database's verdict on a carts run: each product's books as the invariants module's checker reads them (which
- * also judges the carts that have a line of the product), and how the run's carts ended. Never what the clients were
- * told.
- *
- * @param products each product's books and the checker's verdict on it, in the run's product order
- * @param outcomes how the run's carts ended
+ * also judges the carts that have a line of the product), in the run's product order, and how the run's carts ended.
+ * Never what the clients were told.
  */
 public record CartInvariants(List<ProductBooks> products, CartOutcomes outcomes) {
 
@@ -21,11 +22,8 @@ public record CartInvariants(List<ProductBooks> products, CartOutcomes outcomes)
     /**
      * One product's books after a run and the checker's verdict on it and on the carts with a line of it.
      *
-     * @param productId the product
-     * @param initialStock units it started with
-     * @param stockLeft units in stock now
-     * @param sold units sold (SOLD lines)
-     * @param held units held (RESERVED and RELEASING lines)
+     * @param sold units of SOLD lines
+     * @param held units of RESERVED and RELEASING lines
      * @param heldOnceFinal units held although every order of the product is final: a release that never came
      * @param violations the rules that do not hold, in the checker's words
      */
@@ -48,6 +46,22 @@ public record CartInvariants(List<ProductBooks> products, CartOutcomes outcomes)
         }
     }
 
+    /** The verdict on the products, in the map's order and against the stock they started with, and on the carts. */
+    static CartInvariants read(Database database, Map<UUID, Integer> initialStock, List<UUID> carts) {
+        var books = new InvariantChecker(database.dataSource())
+                .check(initialStock).stream()
+                        .map(report -> new ProductBooks(
+                                report.productId(),
+                                report.initialStock(),
+                                report.stockLeft(),
+                                report.soldQuantity(),
+                                report.carts().heldQuantity(),
+                                report.heldAfterAllFinal(),
+                                report.violations()))
+                        .toList();
+        return new CartInvariants(books, CartOutcomes.read(database.dataSource(), carts));
+    }
+
     /** Every rule holds for every product (the checker counts a cart not final as a violation). */
     public boolean holds() {
         return violations().isEmpty();
@@ -65,27 +79,31 @@ public record CartInvariants(List<ProductBooks> products, CartOutcomes outcomes)
     }
 
     public long initialStock() {
-        return products.stream().mapToLong(ProductBooks::initialStock).sum();
+        return sum(ProductBooks::initialStock);
     }
 
     public long stockLeft() {
-        return products.stream().mapToLong(ProductBooks::stockLeft).sum();
+        return sum(ProductBooks::stockLeft);
     }
 
     public long sold() {
-        return products.stream().mapToLong(ProductBooks::sold).sum();
+        return sum(ProductBooks::sold);
     }
 
     public long held() {
-        return products.stream().mapToLong(ProductBooks::held).sum();
+        return sum(ProductBooks::held);
     }
 
     public long heldOnceFinal() {
-        return products.stream().mapToLong(ProductBooks::heldOnceFinal).sum();
+        return sum(ProductBooks::heldOnceFinal);
     }
 
     /** Products whose stock + sold + held differs from their initial stock. */
     public long productsOff() {
         return products.stream().filter(books -> books.drift() != 0).count();
+    }
+
+    private long sum(ToLongFunction<ProductBooks> figure) {
+        return products.stream().mapToLong(figure).sum();
     }
 }

@@ -7,17 +7,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * One strategy's run: a row of every carts table.
  *
- * @param strategy the strategy
- * @param productIds the fresh products of the run
- * @param burst what the burst measured, from the release of the checkouts
  * @param abortedTransactions transactions order-api's lab counted as aborted and retried (deadlock victims);
  *     {@code null} when it does not count them (the saga, or an API without the count)
  * @param deadlocks deadlocks PostgreSQL broke in the run's database while it ran; {@code null} without database
  *     access
  * @param decisionsMissing carts the lab saw no decision of although the database has them final (the saga's
  *     results that did not reach the lab); 0 for the strategies that decide in the request
- * @param finalTimedOut whether carts were still open when the lab stopped waiting
- * @param invariants the database's verdict
  */
 public record CartRun(
         String strategy,

@@ -1,7 +1,7 @@
 package dev.orderpipeline.lab.carts;
 
 import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.measure.StatusCounts;
+import dev.orderpipeline.lab.pipeline.Burst;
 import dev.orderpipeline.lab.pipeline.Database;
 import dev.orderpipeline.lab.pipeline.Orders;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
@@ -10,8 +10,6 @@ import dev.orderpipeline.lab.pipeline.Target;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,7 +17,8 @@ import java.util.Map;
 import java.util.SequencedMap;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,9 +29,6 @@ import org.slf4j.LoggerFactory;
  * round-robin over the API replicas, then a wait until the database has every cart final, then its verdict.
  */
 public final class CartsExperiment {
-
-    /** The answers after which a cart will become final without the lab doing anything more. */
-    private static final List<String> ANSWERED = List.of("200", "202", "409");
 
     /** The answer of a strategy that decided in the request. */
     private static final String DECIDED = "200";
@@ -111,45 +107,41 @@ public final class CartsExperiment {
 
     private CartRun runOne(String strategy, String label, int carts) {
         var prepared = prepare(label, carts);
-        var saga = CartStrategies.isSaga(strategy);
-        var listener = saga ? results : null;
+        var listener = CartStrategies.isSaga(strategy) ? results : null;
         if (listener != null) {
             listener.track(prepared.carts());
         }
         var deadlocks = new Deadlocks(database.dataSource());
         var deadlocksBefore = deadlocks.settled();
         var abortedBefore = AbortedTransactions.count(target.apis(), strategy);
-        var cartOrders = new CartOrders(database.dataSource());
 
         progress.phase(label + " checkout", carts);
-        Release release;
+        Burst burst;
         Set<UUID> undecided;
         Map<UUID, Long> seen;
-        try (var watch = DecisionWatch.start(cartOrders, prepared.carts(), POLL)) {
-            release = release(strategy, prepared);
-            undecided = certainlyUndecided(release, prepared.carts());
+        try (var watch = DecisionWatch.start(database.dataSource(), prepared.carts(), POLL)) {
+            burst = release(strategy, prepared);
+            undecided = IntStream.range(0, carts)
+                    .filter(burst::refused)
+                    .mapToObj(prepared.carts()::get)
+                    .collect(Collectors.toSet());
             progress.phase(label + " waiting for final", carts);
             seen = watch.await(
                     undecided, System.nanoTime() + settings.finalTimeout().toNanos());
         }
-        Map<UUID, Long> heard = Map.of();
+        var decisions = seen;
         if (listener != null) {
-            var accepted =
-                    Arrays.stream(release.statuses()).filter(ACCEPTED::equals).count();
-            awaitResults(listener, accepted, System.nanoTime() + RESULTS_GRACE.toNanos());
-            heard = listener.receivedAt();
+            var accepted = burst.statusCounts().getOrDefault(ACCEPTED, 0L);
+            listener.awaitReceived(accepted, System.nanoTime() + RESULTS_GRACE.toNanos());
+            decisions = listener.receivedAt();
         }
-        var checkouts = checkouts(release, prepared.carts(), listener != null ? heard : seen);
-        long missing = 0;
-        for (var index = 0; index < carts; index++) {
-            missing += checkouts.get(index).decidedAt() == null
-                            && seen.containsKey(prepared.carts().get(index))
-                    ? 1
-                    : 0;
-        }
+        var checkouts = checkouts(burst, prepared.carts(), decisions);
+        var missing = IntStream.range(0, carts)
+                .filter(index -> checkouts.get(index).decidedAt() == null
+                        && seen.containsKey(prepared.carts().get(index)))
+                .count();
         var abortedAfter = AbortedTransactions.count(target.apis(), strategy);
-        var invariants = new CartInvariants(
-                ProductVerdicts.read(database, prepared.initialStock()), cartOrders.outcomes(prepared.carts()));
+        var invariants = CartInvariants.read(database, prepared.initialStock(), prepared.carts());
         var finalTimedOut =
                 prepared.carts().stream().anyMatch(cart -> !seen.containsKey(cart) && !undecided.contains(cart));
         if (finalTimedOut) {
@@ -162,7 +154,7 @@ public final class CartsExperiment {
         return new CartRun(
                 strategy,
                 List.copyOf(prepared.initialStock().keySet()),
-                BurstFigures.of(release.releasedAt(), checkouts),
+                BurstFigures.of(burst.releasedAt(), checkouts),
                 abortedBefore == null || abortedAfter == null ? null : abortedAfter - abortedBefore,
                 deadlocks.settled() - deadlocksBefore,
                 missing,
@@ -180,11 +172,7 @@ public final class CartsExperiment {
             initialStock.put(id, settings.initialStock());
         }
         var shapes = CartShapes.of(List.copyOf(initialStock.keySet()), carts, settings.lines());
-        var tag = UUID.randomUUID().toString().substring(0, 8);
-        var users = new ArrayList<String>(carts);
-        for (var buyer = 0; buyer < carts; buyer++) {
-            users.add("lab-" + tag + "-" + buyer);
-        }
+        var users = Orders.buyers(carts);
         progress.phase(label + " prepare", carts);
         var placed = Orders.place(
                 apis, carts, (api, index) -> api.createCart(users.get(index), lines(shapes.get(index))), progress);
@@ -192,13 +180,14 @@ public final class CartsExperiment {
     }
 
     /** Every cart's checkout at once, round-robin over the replicas. */
-    private Release release(String strategy, Prepared prepared) {
+    private Burst release(String strategy, Prepared prepared) {
         var apis = target.apis();
         var checkoutName = CartStrategies.checkoutName(strategy);
-        return Release.of(
+        return Burst.release(
                 prepared.carts().size(),
                 index -> apis.get(index % apis.size())
                         .checkout(prepared.carts().get(index), prepared.users().get(index), checkoutName, null),
+                () -> {},
                 progress);
     }
 
@@ -207,48 +196,20 @@ public final class CartsExperiment {
      * otherwise when {@code decisions} first had it (the saga's results, or the database's state for a checkout whose
      * answer the lab did not get).
      */
-    private static List<CartCheckout> checkouts(Release release, List<UUID> carts, Map<UUID, Long> decisions) {
-        var checkouts = new ArrayList<CartCheckout>(carts.size());
+    private static List<BurstFigures.Checkout> checkouts(Burst burst, List<UUID> carts, Map<UUID, Long> decisions) {
+        var checkouts = new ArrayList<BurstFigures.Checkout>(carts.size());
         for (var index = 0; index < carts.size(); index++) {
-            var status = release.statuses()[index];
-            var answeredAt = release.answeredAt()[index];
+            var status = burst.statuses()[index];
+            var answeredAt = burst.answeredAt()[index];
             var decidedAt = DECIDED.equals(status) ? Long.valueOf(answeredAt) : decisions.get(carts.get(index));
-            checkouts.add(new CartCheckout(answeredAt, status, decidedAt));
+            checkouts.add(new BurstFigures.Checkout(answeredAt, status, decidedAt));
         }
         return checkouts;
-    }
-
-    /**
-     * Carts whose checkout the API refused or failed (an HTTP error): nothing will decide them. A client timeout or a
-     * broken connection is not among them, since the server may still be deciding the cart.
-     */
-    private static Set<UUID> certainlyUndecided(Release release, List<UUID> carts) {
-        var undecided = new HashSet<UUID>();
-        for (var index = 0; index < carts.size(); index++) {
-            var status = release.statuses()[index];
-            if (!ANSWERED.contains(status)
-                    && !StatusCounts.TIMEOUT.equals(status)
-                    && !StatusCounts.IO_ERROR.equals(status)) {
-                undecided.add(carts.get(index));
-            }
-        }
-        return undecided;
     }
 
     private SequencedMap<UUID, Integer> lines(List<UUID> products) {
         var lines = new LinkedHashMap<UUID, Integer>();
         products.forEach(product -> lines.put(product, settings.quantity()));
         return lines;
-    }
-
-    private static void awaitResults(ResultsListener listener, long expected, long deadline) {
-        while (listener.received() < expected && System.nanoTime() - deadline < 0) {
-            try {
-                TimeUnit.MILLISECONDS.sleep(20);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
     }
 }

@@ -1,5 +1,7 @@
 package dev.orderpipeline.lab.carts;
 
+import dev.orderpipeline.lab.compare.CompareReport;
+import dev.orderpipeline.lab.compare.SkippedStrategy;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.report.Cells;
@@ -43,20 +45,10 @@ public record CartsReport(ReportHeader header, CartsSettings settings, List<Cart
 
     @Override
     public List<Table> tables() {
-        var tables = new ArrayList<Table>();
-        tables.add(invariantTable());
-        tables.add(burstTable());
-        tables.add(latencyTable());
-        tables.add(abortTable());
-        if (!skipped.isEmpty()) {
-            tables.add(new Table(
-                    "Not run",
-                    List.of("Strategy", "Reason"),
-                    skipped.stream()
-                            .map(strategy -> List.of(strategy, Strategies.UNKNOWN))
-                            .toList(),
-                    ""));
-        }
+        var tables = new ArrayList<>(List.of(invariantTable(), burstTable(), latencyTable(), abortTable()));
+        tables.addAll(CompareReport.notRun(skipped.stream()
+                .map(strategy -> new SkippedStrategy(strategy, Strategies.UNKNOWN))
+                .toList()));
         return tables;
     }
 
@@ -73,9 +65,8 @@ public record CartsReport(ReportHeader header, CartsSettings settings, List<Cart
                 invariant("Held once final", CartInvariants::heldOnceFinal),
                 Column.of(
                         "Verdict",
-                        run -> run.invariants().holds()
-                                ? "holds"
-                                : String.join("; ", run.invariants().violations())));
+                        run -> CompareReport.verdict(
+                                run.invariants().holds(), run.invariants().violations())));
         return Table.of(
                 "Invariants (read from the database)",
                 columns,
@@ -115,13 +106,13 @@ public record CartsReport(ReportHeader header, CartsSettings settings, List<Cart
     }
 
     Table latencyTable() {
-        List<Column<CartRun>> columns = List.of(
-                Column.of("Strategy", CartRun::strategy),
-                Column.of("p50", run -> Cells.duration(run.burst().toDecision(), Latency::p50Ms)),
-                Column.of("p95", run -> Cells.duration(run.burst().toDecision(), Latency::p95Ms)),
-                Column.of("p99", run -> Cells.duration(run.burst().toDecision(), Latency::p99Ms)),
-                Column.of("max", run -> Cells.duration(run.burst().toDecision(), Latency::maxMs)),
-                Column.of("HTTP answer p50", run -> Cells.duration(run.burst().toAnswer(), Latency::p50Ms)),
+        var columns = new ArrayList<Column<CartRun>>();
+        columns.add(Column.of("Strategy", CartRun::strategy));
+        Latency.PERCENTILES.forEach((name, percentile) ->
+                columns.add(Column.of(name, run -> Cells.duration(run.burst().toDecision(), percentile))));
+        columns.add(
+                Column.of("HTTP answer p50", run -> Cells.duration(run.burst().toAnswer(), Latency::p50Ms)));
+        columns.add(
                 Column.of("HTTP answer p99", run -> Cells.duration(run.burst().toAnswer(), Latency::p99Ms)));
         return Table.of(
                 "From the release to the decision",
@@ -189,15 +180,7 @@ public record CartsReport(ReportHeader header, CartsSettings settings, List<Cart
         return charts;
     }
 
-    /** One series, a value per strategy; strategies without the figure are left out of it. */
     private Map<String, Map<String, Number>> series(String name, Function<CartRun, @Nullable Number> figure) {
-        var values = new LinkedHashMap<String, Number>();
-        for (var run : runs) {
-            var value = figure.apply(run);
-            if (value != null) {
-                values.put(run.strategy(), value);
-            }
-        }
-        return Map.of(name, values);
+        return CompareReport.series(name, runs, CartRun::strategy, figure);
     }
 }

@@ -1,5 +1,7 @@
 package dev.orderpipeline.lab.carts;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
@@ -9,6 +11,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,7 +21,12 @@ import org.jspecify.annotations.Nullable;
  */
 final class DecisionWatch implements AutoCloseable {
 
-    private final CartOrders orders;
+    private static final String DECIDED = """
+            SELECT id FROM orders
+            WHERE id = ANY(?) AND status IN ('COMPLETED', 'REJECTED')
+            """;
+
+    private final DataSource dataSource;
     private final Duration pause;
     private final Map<UUID, Long> seen = new ConcurrentHashMap<>();
     private final CountDownLatch done = new CountDownLatch(1);
@@ -30,16 +38,16 @@ final class DecisionWatch implements AutoCloseable {
     private volatile boolean stopped;
     private volatile @Nullable RuntimeException failure;
 
-    private DecisionWatch(CartOrders orders, Collection<UUID> carts, Duration pause) {
-        this.orders = orders;
+    private DecisionWatch(DataSource dataSource, Collection<UUID> carts, Duration pause) {
+        this.dataSource = dataSource;
         this.pause = pause;
         var open = new HashSet<>(carts);
         thread = Thread.ofVirtual().name("lab-carts-decision-watch").unstarted(() -> poll(open));
     }
 
-    /** Starts polling now. */
-    static DecisionWatch start(CartOrders orders, Collection<UUID> carts, Duration pause) {
-        var watch = new DecisionWatch(orders, carts, pause);
+    /** Starts polling now, on one connection, every {@code pause}. */
+    static DecisionWatch start(DataSource dataSource, Collection<UUID> carts, Duration pause) {
+        var watch = new DecisionWatch(dataSource, carts, pause);
         watch.thread.start();
         return watch;
     }
@@ -76,9 +84,24 @@ final class DecisionWatch implements AutoCloseable {
         }
     }
 
-    private void poll(HashSet<UUID> open) {
-        try {
-            orders.watch(open, pause, (cart, at) -> seen.putIfAbsent(cart, at), this::finished);
+    private void poll(Set<UUID> open) {
+        try (var connection = dataSource.getConnection()) {
+            while (true) {
+                var now = System.nanoTime();
+                for (var decided : decided(connection, open)) {
+                    seen.putIfAbsent(decided, now);
+                    open.remove(decided);
+                }
+                if (finished(open)) {
+                    return;
+                }
+                Thread.sleep(pause);
+            }
+        } catch (SQLException ex) {
+            failure = new IllegalStateException("could not read which carts are decided", ex);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            failure = new IllegalStateException("interrupted while waiting for the carts' decisions", ex);
         } catch (RuntimeException ex) {
             failure = ex;
         } finally {
@@ -89,5 +112,21 @@ final class DecisionWatch implements AutoCloseable {
     private boolean finished(Set<UUID> stillOpen) {
         var allowed = mayStayOpen;
         return stopped || stillOpen.isEmpty() || (allowed != null && allowed.containsAll(stillOpen));
+    }
+
+    private static Set<UUID> decided(Connection connection, Set<UUID> open) throws SQLException {
+        var decided = new HashSet<UUID>();
+        if (open.isEmpty()) {
+            return decided;
+        }
+        try (var statement = connection.prepareStatement(DECIDED)) {
+            statement.setArray(1, connection.createArrayOf("uuid", open.toArray(UUID[]::new)));
+            try (var rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    decided.add(rows.getObject(1, UUID.class));
+                }
+            }
+        }
+        return decided;
     }
 }

@@ -4,7 +4,7 @@ import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.LatencyRecorder;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.measure.ResourceSampler;
-import dev.orderpipeline.lab.measure.StatusCounts;
+import dev.orderpipeline.lab.pipeline.Burst;
 import dev.orderpipeline.lab.pipeline.Orders;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.Strategies;
@@ -14,13 +14,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.IntStream;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,9 +27,6 @@ import org.slf4j.LoggerFactory;
  * then a wait until the database has every order final, then the database's verdict.
  */
 public final class CompareExperiment {
-
-    /** The answers after which an order will become final without the lab doing anything more. */
-    private static final List<String> ANSWERED = List.of("200", "202", "409");
 
     private static final Logger log = LoggerFactory.getLogger(CompareExperiment.class);
     private static final BigDecimal PRICE = new BigDecimal("10.00");
@@ -109,48 +102,28 @@ public final class CompareExperiment {
         var productId = apis.getFirst().createProduct("lab compare " + label, initialStock, PRICE);
 
         progress.phase(label + " prepare", parallel);
-        var tag = UUID.randomUUID().toString().substring(0, 8);
-        var users = IntStream.range(0, parallel)
-                .mapToObj(buyer -> "lab-" + tag + "-" + buyer)
-                .toList();
+        var users = Orders.buyers(parallel);
         var orders = Orders.create(apis, productId, users, settings.quantity(), progress);
-
-        var asynchronous = Strategies.isAsynchronous(strategy);
-        var listener = asynchronous ? results : null;
-        if (listener != null) {
-            listener.track(orders);
+        if (results != null && Strategies.isAsynchronous(strategy)) {
+            results.track(orders);
         }
         progress.phase(label + " checkout", parallel);
-        var released = release(strategy, orders, users);
+        var sampler = new AtomicReference<ResourceSampler>();
+        var burst = Burst.release(
+                parallel,
+                index -> apis.get(index % apis.size())
+                        .checkout(orders.get(index), users.get(index), strategy, settings.delayMillis()),
+                () -> sampler.set(
+                        ResourceSampler.start(target.processes(), target.database(), ResourceSampler.DEFAULT_INTERVAL)),
+                progress);
 
-        var statusCounts = released.statuses().snapshot();
-        var unanswered = unanswered(statusCounts);
         progress.phase(label + " waiting for final", parallel);
-        var deadline = System.nanoTime() + settings.finalTimeout().toNanos();
-        var notFinal = awaitFinal(productId, unanswered, deadline);
-        var finalSeen = System.nanoTime();
-        var end = Math.max(released.lastAnswer().get(), released.at());
-        var finalTimedOut = notFinal > unanswered;
-
-        Latency finalLatency = null;
-        Long resultsMissing = null;
-        if (!asynchronous) {
-            finalLatency = released.latency().summary();
-        } else if (listener != null) {
-            var accepted = statusCounts.getOrDefault("202", 0L);
-            awaitResults(listener, accepted, Math.max(deadline, System.nanoTime() + RESULTS_GRACE.toNanos()));
-            var outcomes = outcomes(listener, orders, released.startedAt());
-            finalLatency = outcomes.latency();
-            resultsMissing = Math.max(0, accepted - outcomes.received());
-            end = Math.max(Math.max(end, outcomes.lastAt()), resultsMissing > 0 ? finalSeen : 0);
-        } else {
-            end = Math.max(end, finalSeen);
-        }
-        var resources = released.sampler().stop();
+        var ending = awaitEnd(strategy, productId, orders, burst);
+        var resources = sampler.get().stop();
 
         var invariants = InvariantColumns.from(target.invariants(productId, initialStock));
-        var elapsed = Math.max(end - released.at(), 1) / 1e9;
-        if (finalTimedOut) {
+        var elapsed = Math.max(ending.at() - burst.releasedAt(), 1) / 1e9;
+        if (ending.timedOut()) {
             log.warn(
                     "{}: {} orders still open after {} s; the report counts them as not final",
                     label,
@@ -165,91 +138,49 @@ public final class CompareExperiment {
                 invariants,
                 round(elapsed, 3),
                 round((invariants.completed() + invariants.rejected()) / elapsed, 1),
-                released.latency().summary(),
-                finalLatency,
-                resultsMissing,
-                finalTimedOut,
-                statusCounts,
+                burst.latency(),
+                ending.toFinal(),
+                ending.resultsMissing(),
+                ending.timedOut(),
+                burst.statusCounts(),
                 resources);
     }
 
-    /** Checkouts that got no answer the strategy defines (200, 202 or 409): a timeout, a 5xx. */
-    private static long unanswered(Map<String, Long> statuses) {
-        return statuses.entrySet().stream()
-                .filter(entry -> !ANSWERED.contains(entry.getKey()))
-                .mapToLong(Map.Entry::getValue)
-                .sum();
-    }
-
     /**
-     * The checkouts as released: per buyer the time to its answer, the answers, when each started, when the last
-     * came, when they were released, and the sampler started just before.
+     * How a run ended: when, whether orders were still open at the deadline, the time to each final outcome (the
+     * answer for a synchronous strategy, the result on checkout.results for kafka) and kafka's results missing.
      */
-    private record Released(
-            LatencyRecorder latency,
-            StatusCounts statuses,
-            long[] startedAt,
-            AtomicLong lastAnswer,
+    private record Ending(
             long at,
-            ResourceSampler sampler) {}
+            boolean timedOut,
+            @Nullable Latency toFinal,
+            @Nullable Long resultsMissing) {}
 
-    /** Every buyer's checkout on a virtual thread of its own, all waiting on one latch and released together. */
-    private Released release(String strategy, List<UUID> orders, List<String> users) {
-        var apis = target.apis();
-        var parallel = orders.size();
-        var latency = new LatencyRecorder();
-        var statuses = new StatusCounts();
-        var startedAt = new long[parallel];
-        var lastAnswer = new AtomicLong();
-        var ready = new CountDownLatch(parallel);
-        var release = new CountDownLatch(1);
-        ResourceSampler sampler;
-        long released;
-        try (var executor = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (var buyer = 0; buyer < parallel; buyer++) {
-                var index = buyer;
-                executor.execute(() -> {
-                    ready.countDown();
-                    awaitQuietly(release);
-                    var api = apis.get(index % apis.size());
-                    var start = System.nanoTime();
-                    startedAt[index] = start;
-                    var status = api.checkout(orders.get(index), users.get(index), strategy, settings.delayMillis());
-                    var end = System.nanoTime();
-                    latency.recordNanos(end - start);
-                    statuses.add(status);
-                    lastAnswer.accumulateAndGet(end, Math::max);
-                    progress.advance();
-                });
-            }
-            try {
-                awaitQuietly(ready);
-                sampler =
-                        ResourceSampler.start(target.processes(), target.database(), ResourceSampler.DEFAULT_INTERVAL);
-                released = System.nanoTime();
-            } finally {
-                // even when the start failed: buyers waiting on the latch would keep the executor open forever
-                release.countDown();
-            }
+    private Ending awaitEnd(String strategy, UUID productId, List<UUID> orders, Burst burst) {
+        var unanswered = burst.unanswered();
+        var deadline = System.nanoTime() + settings.finalTimeout().toNanos();
+        var timedOut = awaitFinal(productId, unanswered, deadline) > unanswered;
+        var finalSeen = System.nanoTime();
+        if (!Strategies.isAsynchronous(strategy)) {
+            return new Ending(burst.lastAnswer(), timedOut, burst.latency(), null);
         }
-        return new Released(latency, statuses, startedAt, lastAnswer, released, sampler);
-    }
-
-    /** Kafka's outcomes as the results listener received them: time from each checkout's start, and the last. */
-    private record Outcomes(@Nullable Latency latency, long received, long lastAt) {}
-
-    private static Outcomes outcomes(ResultsListener listener, List<UUID> orders, long[] startedAt) {
-        var received = listener.receivedAt();
+        if (results == null) {
+            return new Ending(Math.max(burst.lastAnswer(), finalSeen), timedOut, null, null);
+        }
+        var accepted = burst.statusCounts().getOrDefault("202", 0L);
+        results.awaitReceived(accepted, Math.max(deadline, System.nanoTime() + RESULTS_GRACE.toNanos()));
+        var received = results.receivedAt();
         var toOutcome = new LatencyRecorder();
-        long lastAt = 0;
+        var end = burst.lastAnswer();
         for (var index = 0; index < orders.size(); index++) {
             var at = received.get(orders.get(index));
             if (at != null) {
-                toOutcome.recordNanos(at - startedAt[index]);
-                lastAt = Math.max(lastAt, at);
+                toOutcome.recordNanos(at - burst.startedAt()[index]);
+                end = Math.max(end, at);
             }
         }
-        return new Outcomes(toOutcome.summary(), received.size(), lastAt);
+        var missing = Math.max(0, accepted - received.size());
+        return new Ending(Math.max(end, missing > 0 ? finalSeen : 0), timedOut, toOutcome.summary(), missing);
     }
 
     /**
@@ -264,21 +195,6 @@ public final class CompareExperiment {
                 return open;
             }
             sleep(pause);
-        }
-    }
-
-    private static void awaitResults(ResultsListener listener, long expected, long deadline) {
-        while (listener.received() < expected && System.nanoTime() - deadline < 0) {
-            sleep(20);
-        }
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", ex);
         }
     }
 

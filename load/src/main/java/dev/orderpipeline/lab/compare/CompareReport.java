@@ -1,6 +1,8 @@
 package dev.orderpipeline.lab.compare;
 
 import dev.orderpipeline.lab.measure.Latency;
+import dev.orderpipeline.lab.measure.ResourceUsage.DatabaseUsage;
+import dev.orderpipeline.lab.measure.ResourceUsage.ProcessUsage;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.Column;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 
 /** What a compare found, per strategy run: the article's tables, and the charts beside them. */
@@ -42,21 +45,9 @@ public record CompareReport(
 
     @Override
     public List<Table> tables() {
-        var tables = new ArrayList<Table>();
-        tables.add(invariantTable());
-        tables.add(loadTable());
-        tables.add(latencyTable());
-        tables.add(processTable());
-        tables.add(databaseTable());
-        if (!skipped.isEmpty()) {
-            tables.add(new Table(
-                    "Not run",
-                    List.of("Strategy", "Reason"),
-                    skipped.stream()
-                            .map(skip -> List.of(skip.strategy(), skip.reason()))
-                            .toList(),
-                    ""));
-        }
+        var tables = new ArrayList<>(
+                List.of(invariantTable(), loadTable(), latencyTable(), processTable(), databaseTable()));
+        tables.addAll(notRun(skipped));
         return tables;
     }
 
@@ -67,30 +58,24 @@ public record CompareReport(
                         Column.of("Strategy", StrategyRun::label),
                         Column.of(
                                 "Oversell?", run -> Cells.yesNo(run.invariants().oversell())),
-                        Column.of(
-                                "Completed",
-                                run -> Long.toString(run.invariants().completed())),
-                        Column.of(
-                                "Rejected",
-                                run -> Long.toString(run.invariants().rejected())),
-                        Column.of(
-                                "Stock left",
-                                run -> Integer.toString(run.invariants().stockLeft())),
-                        Column.of("Drift", run -> Long.toString(run.invariants().drift())),
-                        Column.of(
-                                "Double payments",
-                                run -> Long.toString(run.invariants().doublePayments())),
-                        Column.of(
-                                "Not final",
-                                run -> Long.toString(run.invariants().notFinal())),
+                        invariant("Completed", InvariantColumns::completed),
+                        invariant("Rejected", InvariantColumns::rejected),
+                        invariant("Stock left", InvariantColumns::stockLeft),
+                        invariant("Drift", InvariantColumns::drift),
+                        invariant("Double payments", InvariantColumns::doublePayments),
+                        invariant("Not final", InvariantColumns::notFinal),
                         Column.of(
                                 "Verdict",
-                                run -> run.invariants().holds()
-                                        ? "holds"
-                                        : String.join("; ", run.invariants().violations()))),
+                                run -> verdict(
+                                        run.invariants().holds(),
+                                        run.invariants().violations()))),
                 runs,
                 "Drift = stock left + units sold - initial stock: positive when decrements were lost (lost update),"
                         + " whatever the HTTP answers said.");
+    }
+
+    private static Column<StrategyRun> invariant(String heading, ToLongFunction<InvariantColumns> figure) {
+        return Column.of(heading, run -> Long.toString(figure.applyAsLong(run.invariants())));
     }
 
     Table loadTable() {
@@ -124,42 +109,33 @@ public record CompareReport(
     Table processTable() {
         var kinds = new LinkedHashSet<String>();
         runs.forEach(run -> run.resources().processes().forEach(process -> kinds.add(process.kind())));
-        var columns = new ArrayList<String>();
-        columns.add("Strategy");
+        var columns = new ArrayList<Column<StrategyRun>>();
+        columns.add(Column.of("Strategy", StrategyRun::label));
         if (kinds.isEmpty()) {
-            columns.add("App processes");
+            columns.add(Column.of("App processes", run -> "n/a (not started by the lab)"));
         }
         for (var kind : kinds) {
-            columns.add(kind + " CPU avg %");
-            columns.add(kind + " CPU max %");
-            columns.add(kind + " RSS max MiB");
+            columns.add(process(kind, " CPU avg %", usage -> Cells.decimal(usage.cpuAvgPercent(), 1)));
+            columns.add(process(kind, " CPU max %", usage -> Cells.decimal(usage.cpuMaxPercent(), 1)));
+            columns.add(process(kind, " RSS max MiB", usage -> Cells.decimal(usage.rssMaxMiB(), 0)));
         }
-        var rows = runs.stream()
-                .map(run -> {
-                    var row = new ArrayList<String>();
-                    row.add(run.label());
-                    if (kinds.isEmpty()) {
-                        row.add("n/a (not started by the lab)");
-                    }
-                    for (var kind : kinds) {
-                        var usage = run.resources().processes().stream()
-                                .filter(process -> process.kind().equals(kind))
-                                .findFirst();
-                        row.add(usage.map(u -> Cells.decimal(u.cpuAvgPercent(), 1))
-                                .orElse(Cells.NOT_AVAILABLE));
-                        row.add(usage.map(u -> Cells.decimal(u.cpuMaxPercent(), 1))
-                                .orElse(Cells.NOT_AVAILABLE));
-                        row.add(usage.map(u -> Cells.decimal(u.rssMaxMiB(), 0)).orElse(Cells.NOT_AVAILABLE));
-                    }
-                    return (List<String>) row;
-                })
-                .toList();
-        return new Table(
+        return Table.of(
                 "App processes",
                 columns,
-                rows,
+                runs,
                 "CPU in percent of one core, all processes of a kind together; RSS of the largest one. Sampled every"
                         + " 200 ms from /proc during the run.");
+    }
+
+    /** A figure of the processes of {@code kind}, n/a in a run that did not watch any. */
+    private static Column<StrategyRun> process(String kind, String figure, Function<ProcessUsage, String> cell) {
+        return Column.of(
+                kind + figure,
+                run -> run.resources().processes().stream()
+                        .filter(process -> process.kind().equals(kind))
+                        .findFirst()
+                        .map(cell)
+                        .orElse(Cells.NOT_AVAILABLE));
     }
 
     Table databaseTable() {
@@ -167,21 +143,17 @@ public record CompareReport(
                 "PostgreSQL",
                 List.<Column<StrategyRun>>of(
                         Column.of("Strategy", StrategyRun::label),
-                        Column.of(
-                                "Active sessions (peak)",
-                                run -> Cells.integer(run.resources().database().peakActiveSessions())),
-                        Column.of(
-                                "CPU avg %",
-                                run -> Cells.decimal(run.resources().database().cpuAvgPercent(), 1)),
-                        Column.of(
-                                "CPU max %",
-                                run -> Cells.decimal(run.resources().database().cpuMaxPercent(), 1)),
-                        Column.of(
-                                "CPU, s",
-                                run -> Cells.decimal(run.resources().database().cpuSeconds(), 2))),
+                        database("Active sessions (peak)", usage -> Cells.integer(usage.peakActiveSessions())),
+                        database("CPU avg %", usage -> Cells.decimal(usage.cpuAvgPercent(), 1)),
+                        database("CPU max %", usage -> Cells.decimal(usage.cpuMaxPercent(), 1)),
+                        database("CPU, s", usage -> Cells.decimal(usage.cpuSeconds(), 2))),
                 runs,
                 "Active sessions: pg_stat_activity of the run's database in state active. CPU: all server processes,"
                         + " n/a when they are not visible from the lab.");
+    }
+
+    private static Column<StrategyRun> database(String heading, Function<DatabaseUsage, String> cell) {
+        return Column.of(heading, run -> cell.apply(run.resources().database()));
     }
 
     @Override
@@ -203,17 +175,10 @@ public record CompareReport(
         }
         charts.add(new Chart.Bars("http-statuses", "HTTP statuses of the checkouts", "answers", true, statuses));
         var invariants = new LinkedHashMap<String, Map<String, Number>>();
-        for (var run : runs) {
-            invariants
-                    .computeIfAbsent("units sold (completed)", key -> new LinkedHashMap<>())
-                    .put(run.label(), run.invariants().completedQuantity());
-            invariants
-                    .computeIfAbsent("stock left", key -> new LinkedHashMap<>())
-                    .put(run.label(), run.invariants().stockLeft());
-            invariants
-                    .computeIfAbsent("initial stock", key -> new LinkedHashMap<>())
-                    .put(run.label(), run.invariants().initialStock());
-        }
+        invariants.putAll(
+                series("units sold (completed)", run -> run.invariants().completedQuantity()));
+        invariants.putAll(series("stock left", run -> run.invariants().stockLeft()));
+        invariants.putAll(series("initial stock", run -> run.invariants().initialStock()));
         charts.add(new Chart.Bars(
                 "invariants",
                 "Invariants: units sold + stock left should equal the initial stock",
@@ -225,17 +190,41 @@ public record CompareReport(
 
     private Map<String, Map<String, Number>> percentileSeries(boolean toFinal) {
         var series = new LinkedHashMap<String, Map<String, Number>>();
-        Latency.PERCENTILES.forEach((name, percentile) -> {
-            var values = new LinkedHashMap<String, Number>();
-            for (var run : runs) {
-                var latency = toFinal ? run.finalLatency() : run.checkoutLatency();
-                if (latency != null && latency.count() > 0) {
-                    values.put(run.label(), percentile.applyAsDouble(latency));
-                }
-            }
-            series.put(name, values);
-        });
+        Latency.PERCENTILES.forEach((name, percentile) -> series.putAll(series(name, run -> {
+            var latency = toFinal ? run.finalLatency() : run.checkoutLatency();
+            return latency != null && latency.count() > 0 ? percentile.applyAsDouble(latency) : null;
+        })));
         return series;
+    }
+
+    private Map<String, Map<String, Number>> series(String name, Function<StrategyRun, @Nullable Number> figure) {
+        return series(name, runs, StrategyRun::label, figure);
+    }
+
+    /** One series of a bar chart, a value per run under its label; runs without the figure are left out of it. */
+    public static <R> Map<String, Map<String, Number>> series(
+            String name, List<R> runs, Function<R, String> label, Function<R, @Nullable Number> figure) {
+        var values = new LinkedHashMap<String, Number>();
+        for (var run : runs) {
+            var value = figure.apply(run);
+            if (value != null) {
+                values.put(label.apply(run), value);
+            }
+        }
+        return Map.of(name, values);
+    }
+
+    /** The verdict column: {@code holds}, or the violations. */
+    public static String verdict(boolean holds, List<String> violations) {
+        return holds ? "holds" : String.join("; ", violations);
+    }
+
+    /** The table of strategies asked for and not run, if there are any. */
+    public static List<Table> notRun(List<SkippedStrategy> skipped) {
+        var rows = skipped.stream()
+                .map(skip -> List.of(skip.strategy(), skip.reason()))
+                .toList();
+        return skipped.isEmpty() ? List.of() : List.of(new Table("Not run", List.of("Strategy", "Reason"), rows, ""));
     }
 
     /** p50, p95, p99 and max of a latency, each a column headed by {@code prefix} and the percentile. */

@@ -8,20 +8,9 @@ import java.util.Map;
  * The invariant columns of a compare table, taken from the database's {@link InvariantReport} and nothing else:
  * never from what the clients were told.
  *
- * @param oversell more units sold than there were
- * @param completed orders COMPLETED
- * @param completedQuantity units those orders took
- * @param rejected orders REJECTED
- * @param rejectionsByReason rejected orders by reason
- * @param stockLeft the product's stock after the run
- * @param initialStock the stock it started with
  * @param drift stock left + units sold - initial stock (positive: decrements lost)
- * @param doublePayments orders paid more than once
- * @param paymentsWithoutCompletion payments on orders that are not COMPLETED
- * @param payments payment rows
  * @param notFinal orders still CREATED or PROCESSING
- * @param holds every invariant holds
- * @param violations the ones that do not, in words
+ * @param violations the invariants that do not hold, in words
  */
 public record InvariantColumns(
         boolean oversell,

@@ -6,19 +6,7 @@ import java.util.SequencedMap;
 import java.util.function.ToDoubleFunction;
 import org.HdrHistogram.AbstractHistogram;
 
-/**
- * Percentiles of one latency distribution, in milliseconds (two decimals).
- *
- * @param count recorded values
- * @param minMs the smallest
- * @param meanMs the mean
- * @param p50Ms the median
- * @param p90Ms the 90th percentile
- * @param p95Ms the 95th percentile
- * @param p99Ms the 99th percentile
- * @param p999Ms the 99.9th percentile
- * @param maxMs the largest
- */
+/** Percentiles of one latency distribution, in milliseconds (two decimals), and how many values were recorded. */
 public record Latency(
         long count,
         double minMs,

@@ -13,16 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One line of {@code /proc/<pid>/stat}: the process's name, parent, and the CPU time it and its reaped children
- * used, in clock ticks. Linux only; elsewhere every read comes back empty.
+ * One line of {@code /proc/<pid>/stat}: the process's name, parent, and the CPU time in user and kernel mode it and
+ * the children it waited for used, in clock ticks. Linux only; elsewhere every read comes back empty.
  *
- * @param pid the process
- * @param command its name (the kernel's {@code comm}, at most 15 characters)
- * @param parentPid its parent
- * @param userTicks CPU time in user mode
- * @param systemTicks CPU time in kernel mode
- * @param childrenUserTicks user time of children it waited for
- * @param childrenSystemTicks kernel time of children it waited for
+ * @param command the kernel's {@code comm}, at most 15 characters
  */
 record ProcStat(
         long pid,
@@ -39,7 +33,6 @@ record ProcStat(
     /** Clock ticks per second of the stat counters ({@code getconf CLK_TCK}; 100 on every common kernel). */
     static final long TICKS_PER_SECOND = ticksPerSecond();
 
-    /** Own CPU time. */
     long ticks() {
         return userTicks + systemTicks;
     }

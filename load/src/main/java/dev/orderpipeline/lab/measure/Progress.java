@@ -38,12 +38,8 @@ public final class Progress implements AutoCloseable {
     private long lastPrintedDone = -1;
 
     /**
-     * Where a run of many like parts (cells, strategies, runs, faults) is.
-     *
-     * @param noun what a part is called: {@code cell}, {@code strategy}, {@code run}, {@code fault}
-     * @param number 1-based
-     * @param firstStartedNanos when part 1 started: the parts done so far, over the time they took, give the time
-     *     left
+     * Where a run of many like parts ({@code cell}, {@code strategy}, ...) is; {@code number} is 1-based, and the parts
+     * done since {@code firstStartedNanos}, over the time they took, give the time left.
      */
     private record Item(String noun, int number, int count, String label, long firstStartedNanos, long startedNanos) {}
 
@@ -178,11 +174,7 @@ public final class Progress implements AutoCloseable {
             var rate = seconds > 0 ? count / seconds : 0;
             text.append(GAP).append(String.format(Locale.ROOT, "%.0f/s", rate));
         }
-        if (part == null) {
-            text.append(GAP).append(String.format(Locale.ROOT, "%.1f s", seconds));
-        } else {
-            text.append(GAP).append(times(part, now));
-        }
+        text.append(GAP).append(part == null ? String.format(Locale.ROOT, "%.1f s", seconds) : times(part, now));
         return text.toString();
     }
 
@@ -200,7 +192,7 @@ public final class Progress implements AutoCloseable {
     /** {@code elapsed 12m04s  left ~50m}; the time left only once a part is done to judge by. */
     private String times(Item part, long now) {
         var elapsed = "elapsed " + clock(Duration.ofNanos(now - startedNanos));
-        var left = left(part, now);
+        var left = left(part.number(), part.count(), part.firstStartedNanos(), part.startedNanos(), now);
         return left == null ? elapsed : elapsed + GAP + "left ~" + approximately(left);
     }
 
@@ -216,10 +208,6 @@ public final class Progress implements AutoCloseable {
         var average = (startedNanos - firstStartedNanos) / (double) finished;
         var thisOne = Math.max(0, average - (now - startedNanos));
         return Duration.ofNanos((long) (average * (count - number) + thisOne));
-    }
-
-    private static @Nullable Duration left(Item part, long now) {
-        return left(part.number(), part.count(), part.firstStartedNanos(), part.startedNanos(), now);
     }
 
     /** {@code 41s}, {@code 12m04s}, {@code 1h02m}. */

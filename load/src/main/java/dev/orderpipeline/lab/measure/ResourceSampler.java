@@ -13,6 +13,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,8 +41,8 @@ public final class ResourceSampler implements AutoCloseable {
     // written by the timer thread only, read after it stopped
     private final Map<Long, Long> firstTicks = new HashMap<>();
     private final Map<Long, Long> lastTicks = new HashMap<>();
-    private final Map<String, Double> cpuMax = new LinkedHashMap<>();
-    private final Map<String, Long> rssMaxKiB = new LinkedHashMap<>();
+    private final Map<String, Double> cpuMax = new HashMap<>();
+    private final Map<String, Long> rssMaxKiB = new HashMap<>();
     private long firstNanos;
     private long lastNanos;
     private long firstDatabaseTicks = -1;
@@ -54,10 +55,6 @@ public final class ResourceSampler implements AutoCloseable {
         this.watched = List.copyOf(watched);
         this.database = database;
         this.postmasterPid = postmasterPid;
-        for (var process : watched) {
-            cpuMax.putIfAbsent(process.kind(), 0.0);
-            rssMaxKiB.putIfAbsent(process.kind(), 0L);
-        }
         timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             var thread = new Thread(runnable, "lab-resource-sampler");
             thread.setDaemon(true);
@@ -180,10 +177,8 @@ public final class ResourceSampler implements AutoCloseable {
 
     private synchronized ResourceUsage usage() {
         var seconds = (lastNanos - firstNanos) / 1e9;
-        var kinds = new LinkedHashMap<String, List<Watched>>();
-        for (var process : watched) {
-            kinds.computeIfAbsent(process.kind(), kind -> new ArrayList<>()).add(process);
-        }
+        var kinds =
+                watched.stream().collect(Collectors.groupingBy(Watched::kind, LinkedHashMap::new, Collectors.toList()));
         var processes = new ArrayList<ResourceUsage.ProcessUsage>();
         kinds.forEach((kind, members) -> {
             long used = 0;

@@ -9,8 +9,6 @@ import org.jspecify.annotations.Nullable;
  *
  * @param processes per kind of app process (order-api, checkout-worker, kafka-broker); empty when the lab did not
  *     start them
- * @param database PostgreSQL's side
- * @param samples how many samples were taken
  */
 public record ResourceUsage(List<ProcessUsage> processes, DatabaseUsage database, int samples) {
 
@@ -19,13 +17,8 @@ public record ResourceUsage(List<ProcessUsage> processes, DatabaseUsage database
     }
 
     /**
-     * One kind of process.
-     *
-     * @param kind e.g. {@code order-api}
-     * @param processes how many processes of the kind were watched
-     * @param cpuAvgPercent CPU of all of them together, averaged over the run
-     * @param cpuMaxPercent CPU of all of them together in the busiest sample interval
-     * @param rssMaxMiB the largest resident set of any one of them
+     * One kind of process ({@code order-api}): how many were watched, their CPU together (averaged over the run, and
+     * in the busiest sample interval) and the largest resident set of any one of them.
      */
     public record ProcessUsage(
             String kind, int processes, double cpuAvgPercent, double cpuMaxPercent, double rssMaxMiB) {}
@@ -35,8 +28,6 @@ public record ResourceUsage(List<ProcessUsage> processes, DatabaseUsage database
      *
      * @param peakActiveSessions most sessions of the run's database in state {@code active} at one sample
      * @param cpuAvgPercent CPU of all server processes (postmaster and its children), averaged over the run
-     * @param cpuMaxPercent the same in the busiest sample interval
-     * @param cpuSeconds CPU time the server used during the run
      */
     public record DatabaseUsage(
             @Nullable Integer peakActiveSessions,

@@ -69,11 +69,6 @@ public final class ApiClient {
         return baseUrl;
     }
 
-    /** The tokens this client signs its requests with, for other callers of the same replica. */
-    public DevelopmentTokens tokens() {
-        return tokens;
-    }
-
     /** The {@code Authorization} header of {@code userId}, a buyer without roles. */
     public String userAuthorization(String userId) {
         return "Bearer " + tokens.user(userId);
@@ -83,18 +78,14 @@ public final class ApiClient {
         return "Bearer " + tokens.admin(ADMIN);
     }
 
-    /** Creates a product and returns its id. */
     public UUID createProduct(String name, int stock, BigDecimal price) {
         var body = Map.of("name", name, "stock", stock, "price", price);
-        var response = send(post("/api/products", adminAuthorization(), JSON.writeValueAsString(body)));
-        return id(expect(response, 201, "creating a product"));
+        return create("/api/products", adminAuthorization(), body, "creating a product");
     }
 
-    /** Creates an order of {@code userId} and returns its id. */
     public UUID createOrder(String userId, UUID productId, int quantity) {
         var body = Map.of("productId", productId.toString(), "quantity", quantity);
-        var response = send(post("/api/orders", userAuthorization(userId), JSON.writeValueAsString(body)));
-        return id(expect(response, 201, "creating an order"));
+        return create("/api/orders", userAuthorization(userId), body, "creating an order");
     }
 
     /**
@@ -108,8 +99,7 @@ public final class ApiClient {
                 lines.entrySet().stream()
                         .map(line -> Map.of("productId", line.getKey().toString(), "quantity", line.getValue()))
                         .toList());
-        var response = send(post("/api/orders", userAuthorization(userId), JSON.writeValueAsString(body)));
-        return id(expect(response, 201, "creating a cart"));
+        return create("/api/orders", userAuthorization(userId), body, "creating a cart");
     }
 
     /**
@@ -152,14 +142,10 @@ public final class ApiClient {
 
     /** The invariants as order-api's lab endpoint reads them, for runs where the lab has no database access. */
     public InvariantReport invariants(UUID productId, int initialStock) {
-        var request = HttpRequest.newBuilder(URI.create(
-                        baseUrl + "/api/lab/products/" + productId + "/invariants?initialStock=" + initialStock))
-                .timeout(requestTimeout)
-                .header("Accept", "application/json")
-                .header("Authorization", adminAuthorization())
-                .GET()
-                .build();
-        var json = parse(expect(send(request), 200, "reading the invariants").body());
+        var path = "/api/lab/products/" + productId + "/invariants?initialStock=" + initialStock;
+        var request = request(path, adminAuthorization()).header("Accept", "application/json");
+        var json = parse(expect(send(request.GET().build()), 200, "reading the invariants")
+                .body());
         var rejections = new HashMap<String, Long>();
         json.path("rejectionsByReason")
                 .properties()
@@ -181,11 +167,8 @@ public final class ApiClient {
 
     /** The replica's meters in Prometheus' text format ({@code /actuator/prometheus}). */
     public String metrics() {
-        var request = HttpRequest.newBuilder(URI.create(baseUrl + "/actuator/prometheus"))
-                .timeout(requestTimeout)
-                .header("Authorization", adminAuthorization())
-                .GET()
-                .build();
+        var request =
+                request("/actuator/prometheus", adminAuthorization()).GET().build();
         return expect(send(request), 200, "reading the metrics").body();
     }
 
@@ -199,11 +182,14 @@ public final class ApiClient {
         return delayMillis == null ? path : path + "&delayMs=" + delayMillis;
     }
 
-    private HttpRequest post(String path, String authorization, @Nullable String json) {
-        var request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+    private HttpRequest.Builder request(String path, String authorization) {
+        return HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .timeout(requestTimeout)
-                .header("Accept", "application/json")
                 .header("Authorization", authorization);
+    }
+
+    private HttpRequest post(String path, String authorization, @Nullable String json) {
+        var request = request(path, authorization).header("Accept", "application/json");
         if (json == null) {
             request.POST(HttpRequest.BodyPublishers.noBody());
         } else {
@@ -231,8 +217,11 @@ public final class ApiClient {
         return response;
     }
 
-    private static UUID id(HttpResponse<String> response) {
-        return UUID.fromString(parse(response.body()).path("id").asString());
+    /** POSTs {@code body} as JSON, expects 201 Created and returns the new resource's id. */
+    private UUID create(String path, String authorization, Object body, String what) {
+        var response = send(post(path, authorization, JSON.writeValueAsString(body)));
+        return UUID.fromString(
+                parse(expect(response, 201, what).body()).path("id").asString());
     }
 
     private static JsonNode parse(String body) {

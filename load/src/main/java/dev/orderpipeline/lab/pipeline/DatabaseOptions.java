@@ -1,6 +1,8 @@
 package dev.orderpipeline.lab.pipeline;
 
+import dev.orderpipeline.infra.Postgres;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Help.Visibility;
 import picocli.CommandLine.Option;
@@ -89,10 +91,24 @@ public final class DatabaseOptions {
         return databaseServer;
     }
 
-    /** The database {@code name} dropped and created afresh on {@code --database-server}. */
-    public Database recreate(String server, String name) {
-        return new Database(
-                FreshDatabase.recreate(server, databaseUser, databasePassword, name), databaseUser, databasePassword);
+    /**
+     * The database {@code name} dropped (closing any session still on it) and created empty on {@code
+     * --database-server}, a database there the user may run CREATE DATABASE from: every run starts clean, as it does
+     * on the embedded server whose data directory is emptied.
+     */
+    public Database recreate(String serverUrl, String name) {
+        if (!name.matches("[a-z_][a-z0-9_]{0,62}")) {
+            throw new IllegalArgumentException("not a plain database name: " + name);
+        }
+        var server = Postgres.external(serverUrl, databaseUser, databasePassword);
+        try (var connection = server.connect(serverUrl);
+                var statement = connection.createStatement()) {
+            statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+            statement.execute("CREATE DATABASE " + name);
+        } catch (SQLException ex) {
+            throw new IllegalStateException("could not recreate database " + name + " on " + serverUrl, ex);
+        }
+        return new Database(server.jdbcUrl(name), databaseUser, databasePassword);
     }
 
     /** What the lab starts on that server: the database {@code name}, with the given user and password. */

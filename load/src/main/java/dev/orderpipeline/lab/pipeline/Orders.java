@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.stream.IntStream;
 
 /** The untimed preparation of a run: one order (or cart) per buyer, created a few at a time over all API replicas. */
 public final class Orders {
@@ -16,6 +17,14 @@ public final class Orders {
     static final int CONCURRENCY = 16;
 
     private Orders() {}
+
+    /** User ids for {@code count} buyers, fresh for each run. */
+    public static List<String> buyers(int count) {
+        var tag = UUID.randomUUID().toString().substring(0, 8);
+        return IntStream.range(0, count)
+                .mapToObj(buyer -> "lab-" + tag + "-" + buyer)
+                .toList();
+    }
 
     /** Creates an order of {@code quantity} for each user, in the users' order; fails on the first error. */
     public static List<UUID> create(

@@ -2,8 +2,8 @@ package dev.orderpipeline.lab.pipeline;
 
 import dev.orderpipeline.contract.Topics;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -93,6 +93,18 @@ public final class ResultsListener implements AutoCloseable {
         return receivedAt.size();
     }
 
+    /** Waits until {@code expected} results arrived or the deadline ({@link System#nanoTime()}) passed. */
+    public void awaitReceived(long expected, long deadline) {
+        while (received() < expected && System.nanoTime() - deadline < 0) {
+            try {
+                TimeUnit.MILLISECONDS.sleep(20);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for checkout results", ex);
+            }
+        }
+    }
+
     @Override
     public void close() {
         closed = true;
@@ -131,14 +143,14 @@ public final class ResultsListener implements AutoCloseable {
         }
     }
 
-    private ArrayList<TopicPartition> partitions() {
+    private List<TopicPartition> partitions() {
         var deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             var infos = consumer.partitionsFor(Topics.CHECKOUT_RESULTS, Duration.ofSeconds(10));
             if (!infos.isEmpty()) {
-                var partitions = new ArrayList<TopicPartition>();
-                infos.forEach(info -> partitions.add(new TopicPartition(info.topic(), info.partition())));
-                return partitions;
+                return infos.stream()
+                        .map(info -> new TopicPartition(info.topic(), info.partition()))
+                        .toList();
             }
             if (System.nanoTime() - deadline > 0 || closed) {
                 throw new IllegalStateException(

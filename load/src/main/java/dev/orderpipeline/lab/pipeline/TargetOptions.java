@@ -142,7 +142,7 @@ public final class TargetOptions {
         return database.projectDirectory();
     }
 
-    /** The given pipeline, or a stack started now with the production API (the lab's strategies off). */
+    /** The given pipeline, or a stack started now with the production API. */
     public Target open() {
         return open(false);
     }
@@ -161,10 +161,6 @@ public final class TargetOptions {
             return new UrlTarget(
                     apiUrls, database.given(), bootstrapServers, timeout, new DevelopmentTokens(tokenKey()));
         }
-        if (apiReplicas < 1 || workers < 0 || partitions < 1) {
-            throw new IllegalArgumentException(
-                    "--api-replicas and --partitions must be positive, --workers not negative");
-        }
         return StackTarget.start(stackConfig().withLab(lockStrategies), apiReplicas, timeout);
     }
 
@@ -177,9 +173,6 @@ public final class TargetOptions {
             throw new IllegalArgumentException(
                     "this experiment starts and stops workers itself: it needs the pipeline the lab starts (no --api-url)");
         }
-        if (apiReplicas < 1 || partitions < 1) {
-            throw new IllegalArgumentException("--api-replicas and --partitions must be positive");
-        }
         var config = stackConfig();
         return StackTarget.start(
                 config.withApps(config.apiPort(), 0, config.firstWorkerPort()),
@@ -189,6 +182,10 @@ public final class TargetOptions {
 
     /** The embedded default on free ports, in a work directory emptied first: every run starts clean. */
     StackConfig stackConfig() {
+        if (apiReplicas < 1 || workers < 0 || partitions < 1) {
+            throw new IllegalArgumentException(
+                    "--api-replicas and --partitions must be positive, --workers not negative");
+        }
         var project = projectDirectory();
         var work = database.workDirectory();
         for (var owned : List.of("postgres", "kafka", "logs")) {

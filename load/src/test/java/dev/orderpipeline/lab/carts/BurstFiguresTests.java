@@ -19,10 +19,10 @@ class BurstFiguresTests {
         var figures = BurstFigures.of(
                 RELEASED,
                 List.of(
-                        new CartCheckout(at(100), "200", at(100)),
-                        new CartCheckout(at(200), "200", at(200)),
-                        new CartCheckout(at(1_000), "200", at(1_000)),
-                        new CartCheckout(at(50), "503", null)));
+                        new BurstFigures.Checkout(at(100), "200", at(100)),
+                        new BurstFigures.Checkout(at(200), "200", at(200)),
+                        new BurstFigures.Checkout(at(1_000), "200", at(1_000)),
+                        new BurstFigures.Checkout(at(50), "503", null)));
 
         assertThat(figures.carts()).isEqualTo(4);
         assertThat(figures.decided()).isEqualTo(3);
@@ -41,7 +41,9 @@ class BurstFiguresTests {
     void aSagaIsTimedToItsDecisionNotToItsAcceptedAnswer() {
         var figures = BurstFigures.of(
                 RELEASED,
-                List.of(new CartCheckout(at(40), "202", at(1_500)), new CartCheckout(at(60), "202", at(2_000))));
+                List.of(
+                        new BurstFigures.Checkout(at(40), "202", at(1_500)),
+                        new BurstFigures.Checkout(at(60), "202", at(2_000))));
 
         assertThat(figures.elapsedSeconds()).isEqualTo(2.0);
         assertThat(figures.decidedPerSecond()).isEqualTo(1.0);
@@ -53,7 +55,9 @@ class BurstFiguresTests {
     void aLateUndecidedAnswerStillEndsTheBurst() {
         var figures = BurstFigures.of(
                 RELEASED,
-                List.of(new CartCheckout(at(500), "200", at(500)), new CartCheckout(at(4_000), "timeout", null)));
+                List.of(
+                        new BurstFigures.Checkout(at(500), "200", at(500)),
+                        new BurstFigures.Checkout(at(4_000), "timeout", null)));
 
         assertThat(figures.elapsedSeconds()).isEqualTo(4.0);
         assertThat(figures.decidedPerSecond()).isEqualTo(0.3);
@@ -61,7 +65,7 @@ class BurstFiguresTests {
 
     @Test
     void aBurstWithoutAnyDecisionHasNoDecisionTimes() {
-        var figures = BurstFigures.of(RELEASED, List.of(new CartCheckout(at(30), "io-error", null)));
+        var figures = BurstFigures.of(RELEASED, List.of(new BurstFigures.Checkout(at(30), "io-error", null)));
 
         assertThat(figures.decided()).isZero();
         assertThat(figures.decidedPerSecond()).isZero();
