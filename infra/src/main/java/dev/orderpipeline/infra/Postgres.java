@@ -95,6 +95,10 @@ public final class Postgres implements AutoCloseable {
                     .setPort(port)
                     .setServerConfig("max_connections", "300")
                     .setServerConfig("shared_buffers", "256MB")
+                    // durable as a server is, against the library's test defaults (-F, synchronous_commit off): what
+                    // is measured on it includes the WAL flush of every commit, the cost that batching saves
+                    .setServerConfig("fsync", "on")
+                    .setServerConfig("synchronous_commit", "on")
                     .setCleanDataDirectory(dataDirectory == null);
             if (dataDirectory != null) {
                 builder.setDataDirectory(dataDirectory);

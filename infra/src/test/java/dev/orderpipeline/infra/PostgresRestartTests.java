@@ -8,7 +8,10 @@ import java.sql.SQLException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** An embedded PostgreSQL taken away and brought back on the same port and data, as the chaos experiment does. */
+/**
+ * An embedded PostgreSQL: durable as a server is, and taken away and brought back on the same port and data, as the
+ * chaos experiment does.
+ */
 class PostgresRestartTests {
 
     @TempDir
@@ -39,6 +42,19 @@ class PostgresRestartTests {
                 rows.next();
                 assertThat(rows.getInt(1)).isEqualTo(3);
             }
+        }
+    }
+
+    @Test
+    void flushesItsWalAtEveryCommitAsAServerDoes() throws Exception {
+        try (var postgres = Postgres.embedded(FreePorts.one(), dataDirectory, false);
+                var connection = postgres.connect(postgres.ensureDatabase("durability_test"));
+                var statement = connection.createStatement();
+                var rows = statement.executeQuery(
+                        "SELECT current_setting('fsync'), current_setting('synchronous_commit')")) {
+            rows.next();
+            assertThat(rows.getString(1)).as("fsync").isEqualTo("on");
+            assertThat(rows.getString(2)).as("synchronous_commit").isEqualTo("on");
         }
     }
 

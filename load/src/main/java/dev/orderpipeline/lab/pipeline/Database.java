@@ -34,6 +34,10 @@ public final class Database {
             SHOW server_version
             """;
 
+    private static final String DURABILITY = """
+            SELECT 'fsync ' || current_setting('fsync') || ', synchronous_commit ' || current_setting('synchronous_commit')
+            """;
+
     private final String jdbcUrl;
     private final PGSimpleDataSource dataSource;
     private final InvariantChecker invariants;
@@ -90,13 +94,26 @@ public final class Database {
     }
 
     public String serverVersion() {
+        return queryString(SERVER_VERSION, "the server version");
+    }
+
+    /**
+     * Whether a commit is on disk when it returns, as the server is set: {@code fsync} (off: the WAL is never
+     * flushed, so no commit is durable however the session is set) and its default {@code synchronous_commit}, which
+     * the apps' sessions may set otherwise (the target's appArguments say so).
+     */
+    public String durability() {
+        return queryString(DURABILITY, "the server's fsync and synchronous_commit");
+    }
+
+    private String queryString(String sql, String what) {
         try (var connection = dataSource.getConnection();
                 var statement = connection.createStatement();
-                var rows = statement.executeQuery(SERVER_VERSION)) {
+                var rows = statement.executeQuery(sql)) {
             rows.next();
             return rows.getString(1);
         } catch (SQLException ex) {
-            throw new IllegalStateException("could not read the server version", ex);
+            throw new IllegalStateException("could not read " + what, ex);
         }
     }
 

@@ -43,8 +43,8 @@ public final class DatabaseOptions {
             description = "A PostgreSQL server to run on instead of an embedded one (a database it may run CREATE"
                     + " DATABASE from, e.g. jdbc:postgresql://127.0.0.1:5432/postgres): the lab drops and creates a"
                     + " database of its own there at each start (" + TargetOptions.LAB_DATABASE + "; the ceiling's "
-                    + CEILING_DATABASE + "). The embedded server runs without fsync: durable figures need a server"
-                    + " like this one.")
+                    + CEILING_DATABASE + "). The embedded server flushes its WAL as a server does (fsync on); the"
+                    + " report's databaseDurability says how the one run on was set.")
     @Nullable
     String databaseServer;
 

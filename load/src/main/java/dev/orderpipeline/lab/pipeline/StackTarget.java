@@ -101,7 +101,7 @@ public final class StackTarget implements Target {
         description.put("apiReplicas", Integer.toString(stack.apis().size()));
         description.put("workers", Integer.toString(stack.workers().size()));
         description.put("partitions", Integer.toString(config.partitions()));
-        description.put("appJvmOptions", String.join(" ", config.appJvmOptions()));
+        description.put("apiJvmOptions", String.join(" ", config.apiJvmOptions()));
         description.put("workerJvmOptions", String.join(" ", config.workerJvmOptions()));
         description.put("appArguments", String.join(" ", config.appArguments()));
         description.put(
@@ -111,6 +111,7 @@ public final class StackTarget implements Target {
                     case StackConfig.Database.Server ignored -> "PostgreSQL server";
                     case StackConfig.Database.Existing ignored -> "existing PostgreSQL database";
                 });
+        description.put("databaseDurability", database.durability());
         description.put(
                 "broker",
                 switch (config.broker()) {

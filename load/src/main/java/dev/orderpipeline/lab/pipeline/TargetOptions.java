@@ -63,7 +63,7 @@ public final class TargetOptions {
             names = "--app-jvm-option",
             paramLabel = "OPTION",
             description = "JVM option for every app process, repeatable (--app-jvm-option=-Xmx512m); any given replace"
-                    + " the worker's default flags, those of checkout-worker/jvm.options.",
+                    + " the apps' default flags, those of order-api/jvm.options and checkout-worker/jvm.options.",
             showDefaultValue = Visibility.NEVER)
     List<String> appJvmOptions = new ArrayList<>();
 

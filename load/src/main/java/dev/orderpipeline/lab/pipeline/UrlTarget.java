@@ -63,6 +63,7 @@ public final class UrlTarget implements Target {
                 String.join(", ", apis.stream().map(ApiClient::baseUrl).toList()));
         description.put("apiReplicas", Integer.toString(apis.size()));
         description.put("database", database == null ? "n/a (order-api's invariants endpoint)" : database.jdbcUrl());
+        description.put("databaseDurability", database == null ? "n/a" : database.durability());
         description.put("bootstrapServers", bootstrapServers == null ? "n/a" : bootstrapServers);
         return description;
     }
