@@ -90,26 +90,19 @@ public sealed interface KeyDistribution {
     static KeyDistribution parse(String text) {
         var parts = text.strip().toLowerCase(Locale.ROOT).split(":", -1);
         try {
-            return switch (parts[0]) {
-                case "hot" -> {
-                    if (parts.length != 1) {
-                        throw new IllegalArgumentException("hot takes no parameters");
-                    }
-                    yield new Hot();
-                }
-                case "uniform" -> {
-                    if (parts.length != 2) {
-                        throw new IllegalArgumentException("write uniform:N");
-                    }
-                    yield new Uniform(Integer.parseInt(parts[1]));
-                }
-                case "zipf" -> {
-                    if (parts.length != 3) {
-                        throw new IllegalArgumentException("write zipf:N:s");
-                    }
-                    yield new Zipf(Integer.parseInt(parts[1]), Double.parseDouble(parts[2]));
-                }
+            var form = switch (parts[0]) {
+                case "hot" -> "hot";
+                case "uniform" -> "uniform:N";
+                case "zipf" -> "zipf:N:s";
                 default -> throw new IllegalArgumentException("unknown distribution " + parts[0]);
+            };
+            if (parts.length != form.split(":").length) {
+                throw new IllegalArgumentException("write " + form);
+            }
+            return switch (parts.length) {
+                case 1 -> new Hot();
+                case 2 -> new Uniform(Integer.parseInt(parts[1]));
+                default -> new Zipf(Integer.parseInt(parts[1]), Double.parseDouble(parts[2]));
             };
         } catch (IllegalArgumentException ex) {
             // a NumberFormatException too: "For input string: x" says which part is wrong

@@ -1,6 +1,5 @@
 package dev.orderpipeline.lab.backlog;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -53,20 +52,15 @@ public record ServerCounters(long commits, long walSyncs, long walBytes) {
 
     /** The settings that decide how fast a commit can be, as a new session of this database gets them. */
     public static Map<String, String> settings(DataSource dataSource) {
-        try (var connection = dataSource.getConnection()) {
-            return settings(connection);
-        } catch (SQLException ex) {
-            return Map.of();
-        }
-    }
-
-    static Map<String, String> settings(Connection connection) throws SQLException {
         var settings = new LinkedHashMap<String, String>();
-        try (var statement = connection.createStatement();
+        try (var connection = dataSource.getConnection();
+                var statement = connection.createStatement();
                 var rows = statement.executeQuery(SETTINGS)) {
             while (rows.next()) {
                 settings.put(rows.getString(1), rows.getString(2));
             }
+        } catch (SQLException ex) {
+            return Map.of();
         }
         return settings;
     }

@@ -22,7 +22,7 @@ import java.util.concurrent.ExecutionException;
 public final class StackSession implements AutoCloseable {
 
     /** Often enough for the CPU and RSS peaks, rare enough to cost the machine little during a long run. */
-    public static final Duration SAMPLING = Duration.ofMillis(500);
+    private static final Duration SAMPLING = Duration.ofMillis(500);
 
     private static final Duration STABLE_TIMEOUT = Duration.ofMinutes(3);
 
@@ -31,9 +31,7 @@ public final class StackSession implements AutoCloseable {
     private final GroupWatch watch;
     private final WorkerFleet fleet;
 
-    /**
-     * Where a run starts: the end offsets of the command and the result topics before its first command is sent.
-     */
+    /** Where a run starts: the end offsets of the command and the result topics before its first command is sent. */
     public record Marks(Map<Integer, Long> commands, Map<Integer, Long> results) {
 
         public Marks {
@@ -47,10 +45,6 @@ public final class StackSession implements AutoCloseable {
         this.progress = progress;
         watch = new GroupWatch(target.bootstrapServers());
         fleet = new WorkerFleet(target);
-    }
-
-    public StackTarget target() {
-        return target;
     }
 
     public GroupWatch watch() {
@@ -94,7 +88,7 @@ public final class StackSession implements AutoCloseable {
                         Progress.silent());
         var start = watch.endOffsets(Topics.CHECKOUT_COMMANDS);
         progress.phase("warm-up (not reported)", backlog.size());
-        CommandProducer.send(target.bootstrapServers(), backlog, false, Progress.silent());
+        CommandProducer.send(target.bootstrapServers(), backlog, 0, false, Progress.silent());
         new LagFollower(watch, group, Duration.ofMillis(250), true, false)
                 .follow(start, backlog.size(), System.nanoTime(), timeout, progress, (sample, consumed) -> {});
     }
@@ -153,11 +147,7 @@ public final class StackSession implements AutoCloseable {
         }
     }
 
-    /**
-     * The run's results as checkout.results holds them since {@code from}.
-     *
-     * @param sentAtMillis per order index the command's record timestamp, or an empty array
-     */
+    /** The run's results as checkout.results holds them since {@code from}; see {@link ResultsScan#read}. */
     public ResultsScan.Summary results(Marks from, Backlog backlog, long[] sentAtMillis) {
         return ResultsScan.read(
                 target.bootstrapServers(),

@@ -12,7 +12,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -21,11 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * checkout-worker processes the lab starts, beside the stack it started without workers: each with arguments of its
- * own on top of the stack's (a consumer group, a partition count, a group protocol) and its client id set to its
- * name, so the group's members tell which process owns which partition, and its name as its static group instance
- * id, as the launcher gives its workers, so a worker killed and started again takes its partitions back. Stopped on {@link #close()}, also when the
- * lab is interrupted.
+ * checkout-worker processes the lab starts beside the stack it started without workers, each with arguments of its
+ * own on top of the stack's (a consumer group, a partition count, a group protocol). A worker's name is its client id,
+ * so the group's members tell which process owns which partition, and its static group instance id, so a worker
+ * killed and started again takes its partitions back. Stopped on {@link #close()}, also when the lab is interrupted.
  */
 public final class WorkerFleet implements AutoCloseable {
 
@@ -91,7 +92,7 @@ public final class WorkerFleet implements AutoCloseable {
 
     /** {@code --name=value} arguments with one value per name, the last given; others as they are, in order. */
     static List<String> merge(List<String> arguments) {
-        var byName = new java.util.LinkedHashMap<String, String>();
+        var byName = new LinkedHashMap<String, String>();
         for (var argument : arguments) {
             var equals = argument.indexOf('=');
             var name = argument.startsWith("--") && equals > 2 ? argument.substring(0, equals) : argument;
@@ -121,27 +122,20 @@ public final class WorkerFleet implements AutoCloseable {
      * What a worker's {@code checkout.commands{outcome=duplicate}} counter says now: deliveries it found already
      * applied. Empty when the worker does not answer (it was killed).
      */
-    public java.util.OptionalLong duplicates(AppProcess app) {
-        return metrics(app)
-                .map(body -> {
-                    var matcher = DUPLICATES.matcher(body);
-                    return matcher.find() ? Math.round(Double.parseDouble(matcher.group(1))) : 0L;
-                })
-                .map(java.util.OptionalLong::of)
-                .orElseGet(java.util.OptionalLong::empty);
+    public Optional<Long> duplicates(AppProcess app) {
+        return metrics(app).map(body -> {
+            var matcher = DUPLICATES.matcher(body);
+            return matcher.find() ? Math.round(Double.parseDouble(matcher.group(1))) : 0L;
+        });
     }
 
-    /**
-     * Where a worker's time went, from its own meters: per step of applying and reporting a poll ({@code
-     * checkout.batch.step}), the seconds spent in all, and the polls ({@code checkout.batch.listener}) with their
-     * records ({@code checkout.batch.size}). Empty when the worker does not answer.
-     */
-    public java.util.Optional<WorkerSteps> steps(AppProcess app) {
+    /** Where a worker's time went, from its own meters; empty when the worker does not answer. */
+    public Optional<WorkerSteps> steps(AppProcess app) {
         return metrics(app).map(WorkerSteps::parse);
     }
 
     /** The worker's Prometheus page; empty when the worker does not answer. */
-    private java.util.Optional<String> metrics(AppProcess app) {
+    private Optional<String> metrics(AppProcess app) {
         try {
             var response = http.send(
                     HttpRequest.newBuilder(app.metricsUrl())
@@ -149,12 +143,12 @@ public final class WorkerFleet implements AutoCloseable {
                             .GET()
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
-            return java.util.Optional.of(response.body());
+            return Optional.of(response.body());
         } catch (IOException ex) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 

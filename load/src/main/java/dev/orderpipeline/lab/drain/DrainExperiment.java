@@ -121,7 +121,7 @@ public final class DrainExperiment {
         var prepareSeconds = (System.nanoTime() - preparing) / 1e9;
         var from = session.mark();
         progress.phase("fill " + dev.orderpipeline.contract.Topics.CHECKOUT_COMMANDS, backlog.size());
-        var sent = CommandProducer.send(target.bootstrapServers(), backlog, false, progress);
+        var sent = CommandProducer.send(target.bootstrapServers(), backlog, 0, false, progress);
         progress.note(String.format(
                 Locale.ROOT,
                 "Backlog: %d commands on %d products in %.1f s (%.0f/s); no worker running",

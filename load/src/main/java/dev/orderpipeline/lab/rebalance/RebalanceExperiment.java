@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ObjLongConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -59,9 +60,7 @@ public final class RebalanceExperiment {
                             run.longestPauseMovedMillis() / 1000.0,
                             run.longestPauseStayedMillis() / 1000.0,
                             run.duplicates(),
-                            run.invariants().holds()
-                                    ? ""
-                                    : "  VIOLATED: " + run.invariants().violations()));
+                            run.invariants().violatedNote()));
                     runs.add(run);
                     session.fleet().stopAll();
                 }
@@ -163,7 +162,7 @@ public final class RebalanceExperiment {
     /** What the surviving workers' duplicate counters say: a killed worker's count is lost with it. */
     private static long duplicatesCounted(WorkerFleet fleet) {
         return fleet.alive().stream()
-                .mapToLong(worker -> fleet.duplicates(worker).orElse(0))
+                .mapToLong(worker -> fleet.duplicates(worker).orElse(0L))
                 .sum();
     }
 
@@ -172,7 +171,7 @@ public final class RebalanceExperiment {
      * started (add), killed with SIGKILL (kill), or killed and started again at once under its name (restart); and
      * what happened when, in words.
      */
-    private static final class Event implements LagFollower.Observer {
+    private static final class Event implements ObjLongConsumer<OffsetSample> {
 
         private final String scenario;
         private final String protocol;
@@ -202,7 +201,7 @@ public final class RebalanceExperiment {
         }
 
         @Override
-        public void sampled(OffsetSample sample, long consumed) {
+        public void accept(OffsetSample sample, long consumed) {
             if (atMillis < 0 && consumed >= threshold) {
                 atMillis = sample.atMillis();
                 ownersBefore = sample.owners();
@@ -213,18 +212,18 @@ public final class RebalanceExperiment {
         private void fire() {
             if (scenario.equals(RebalanceSettings.ADD)) {
                 var worker = fleet.start(arguments);
-                note(String.format(Locale.ROOT, "%.1f s: started %s", seconds(), worker.name()));
+                noteNow("started " + worker.name());
                 awaitReadyInBackground(worker);
                 return;
             }
             var victim = fleet.alive().getLast();
             killed = victim.name();
             victim.kill();
-            note(String.format(Locale.ROOT, "%.1f s: killed %s with SIGKILL", seconds(), victim.name()));
+            noteNow("killed " + victim.name() + " with SIGKILL");
             if (scenario.equals(RebalanceSettings.RESTART)) {
                 // the same process description: same name, so the same client id and group instance id
                 victim.start();
-                note(String.format(Locale.ROOT, "%.1f s: started %s again under its name", seconds(), victim.name()));
+                noteNow("started " + victim.name() + " again under its name");
                 awaitReadyInBackground(victim);
             }
         }
@@ -234,8 +233,7 @@ public final class RebalanceExperiment {
             Thread.ofVirtual().start(() -> {
                 try {
                     fleet.awaitReady(worker);
-                    readyMillis = sinceMillis();
-                    note(String.format(Locale.ROOT, "%.1f s: %s ready", readyMillis / 1000.0, worker.name()));
+                    readyMillis = noteNow(worker.name() + " ready");
                 } catch (IllegalStateException ex) {
                     note(worker.name() + " did not get ready: " + ex.getMessage());
                 }
@@ -253,12 +251,11 @@ public final class RebalanceExperiment {
             return ordered;
         }
 
-        private double seconds() {
-            return sinceMillis() / 1000.0;
-        }
-
-        private long sinceMillis() {
-            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - clockStart);
+        /** Notes what happened now, with the time since the run's start; returns that time. */
+        private long noteNow(String what) {
+            var millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - clockStart);
+            note(String.format(Locale.ROOT, "%.1f s: %s", millis / 1000.0, what));
+            return millis;
         }
     }
 

@@ -60,9 +60,7 @@ public final class ScaleExperiment {
                                 cell.endToEnd().p50Ms(),
                                 cell.endToEnd().p99Ms(),
                                 cell.busiestPartitionShare() * 100,
-                                cell.invariants().holds()
-                                        ? ""
-                                        : "  VIOLATED: " + cell.invariants().violations()));
+                                cell.invariants().violatedNote()));
                         cells.add(cell);
                     }
                 }
