@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.backlog;
 
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.function.IntSupplier;
@@ -80,9 +81,40 @@ public sealed interface KeyDistribution {
             return "zipf:" + products + ":" + s;
         }
 
+        /**
+         * Draws by inverting the cumulative distribution: exact for any exponent, and cheap enough for the lab's sizes
+         * (a table of {@code products} doubles and a binary search per draw).
+         */
         @Override
         public IntSupplier sampler(SplittableRandom random) {
-            return new ZipfSampler(products, exponent, random);
+            var cumulative = new double[products];
+            var sum = 0.0;
+            var probabilities = probabilities();
+            for (var i = 0; i < products; i++) {
+                sum += probabilities[i];
+                cumulative[i] = sum;
+            }
+            // rounding must not leave the last bucket unreachable
+            cumulative[products - 1] = 1.0;
+            return () -> {
+                var index = Arrays.binarySearch(cumulative, random.nextDouble());
+                // not found: -(insertion point) - 1; the first bucket whose cumulative probability exceeds u
+                return index >= 0 ? Math.min(index + 1, products - 1) : -index - 1;
+            };
+        }
+
+        /** The probability of each product, product 0 the most likely. */
+        double[] probabilities() {
+            var weights = new double[products];
+            var total = 0.0;
+            for (var i = 0; i < products; i++) {
+                weights[i] = 1.0 / Math.pow(i + 1, exponent);
+                total += weights[i];
+            }
+            for (var i = 0; i < products; i++) {
+                weights[i] /= total;
+            }
+            return weights;
         }
     }
 

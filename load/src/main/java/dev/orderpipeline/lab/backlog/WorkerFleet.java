@@ -3,7 +3,6 @@ package dev.orderpipeline.lab.backlog;
 import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.LocalStack;
-import dev.orderpipeline.lab.measure.ResourceSampler;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -109,13 +108,6 @@ public final class WorkerFleet implements AutoCloseable {
     /** The workers alive now. */
     public List<AppProcess> alive() {
         return workers.stream().filter(AppProcess::isAlive).toList();
-    }
-
-    /** The live workers as the resource sampler watches them. */
-    public List<ResourceSampler.Watched> watched() {
-        return alive().stream()
-                .map(app -> new ResourceSampler.Watched(StackTarget.WORKER, app.pid()))
-                .toList();
     }
 
     /**

@@ -39,7 +39,7 @@ import org.jspecify.annotations.Nullable;
  * (with the large stock of a run this does not happen; the path exists so the statements are correct on their own).
  * The orders are inserted before by {@link BacklogWriter}, set-based, and not timed.
  */
-public final class Ceiling {
+public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress progress) {
 
     private static final String CLAIM = """
             INSERT INTO processed_command (command_id, order_id, outcome, reject_reason)
@@ -70,16 +70,6 @@ public final class Ceiling {
     private static final String REMOVE_UNREACHED = """
             DELETE FROM orders WHERE product_id = ? AND status = 'CREATED'
             """;
-
-    private final DataSource dataSource;
-    private final CeilingSettings settings;
-    private final Progress progress;
-
-    public Ceiling(DataSource dataSource, CeilingSettings settings, Progress progress) {
-        this.dataSource = dataSource;
-        this.settings = settings;
-        this.progress = progress;
-    }
 
     /** Creates the schema where there is none (Flyway, the same migrations the apps run); a no-op on theirs. */
     public static void migrate(DataSource dataSource) {

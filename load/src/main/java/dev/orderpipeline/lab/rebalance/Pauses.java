@@ -33,10 +33,8 @@ record Pauses(
         long gapBefore) {
 
     /**
-     * @param eventMillis when the worker was added or killed, on the timeline's clock; negative if it never came
-     * @param ownersBefore the owners in the sample that fired the event
-     * @param killed the killed worker's name, or {@code null} for add
-     * @param endMillis when the lag reached zero
+     * Reads the pauses from the event ({@code eventMillis} on the timeline's clock, negative if it never came, with the
+     * owners of the sample that fired it) to lag zero; {@code killed} is the killed worker's name, {@code null} for add.
      */
     static Pauses of(
             LagTimeline timeline,
