@@ -7,13 +7,9 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * PostgreSQL's own counters around a run: transactions committed in the database and WAL flushes to disk. With
- * {@code synchronous_commit = on} every commit waits for a flush (several commits can share one), so flushes per
- * commit tell whether the writers really ran durably.
- *
- * @param commits {@code pg_stat_database.xact_commit} of the current database
- * @param walSyncs {@code pg_stat_wal.wal_sync}: WAL files synced to disk, by any process
- * @param walBytes {@code pg_stat_wal.wal_bytes}
+ * PostgreSQL's own counters around a run: transactions committed in the current database ({@code xact_commit}) and
+ * WAL syncs to disk by any process ({@code pg_stat_wal}). With {@code synchronous_commit = on} every commit waits for a
+ * flush (several commits can share one), so flushes per commit tell whether the writers really ran durably.
  */
 public record ServerCounters(long commits, long walSyncs, long walBytes) {
 

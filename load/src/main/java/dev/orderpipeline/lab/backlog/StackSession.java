@@ -78,14 +78,7 @@ public final class StackSession implements AutoCloseable {
         if (commands <= 0) {
             return;
         }
-        var backlog = new BacklogWriter(target.database().dataSource())
-                .create(
-                        tag,
-                        new KeyDistribution.Uniform(1_000),
-                        commands,
-                        orders -> 2 * orders,
-                        tag.hashCode(),
-                        Progress.silent());
+        var backlog = backlog(tag, new KeyDistribution.Uniform(1_000), commands);
         var start = watch.endOffsets(Topics.CHECKOUT_COMMANDS);
         progress.phase("warm-up (not reported)", backlog.size());
         CommandProducer.send(target.bootstrapServers(), backlog, 0, false, Progress.silent());

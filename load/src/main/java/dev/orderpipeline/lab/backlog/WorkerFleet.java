@@ -144,6 +144,16 @@ public final class WorkerFleet implements AutoCloseable {
         }
     }
 
+    /** Fails, with the worker's log, if one of {@code workers} has exited. */
+    public static void requireAlive(List<AppProcess> workers, String during) {
+        for (var worker : workers) {
+            if (!worker.isAlive()) {
+                throw new IllegalStateException(worker.name() + " exited during " + during + "; see its log:"
+                        + System.lineSeparator() + worker.process().logTail(30));
+            }
+        }
+    }
+
     /** Stops every live worker at once (SIGTERM, as an orchestrator would) and waits for them. */
     public void stopAll() {
         var running = alive();

@@ -133,14 +133,7 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
                 clockStart,
                 settings.timeout(),
                 progress,
-                (sample, consumed) -> {
-                    for (var worker : workers) {
-                        if (!worker.isAlive()) {
-                            throw new IllegalStateException(worker.name() + " exited during the drain; see its log:"
-                                    + System.lineSeparator() + worker.process().logTail(30));
-                        }
-                    }
-                });
+                (sample, consumed) -> WorkerFleet.requireAlive(workers, "the drain"));
     }
 
     /** How fast the backlog went: {@code millis} from the first worker's start to lag zero, and between the results. */

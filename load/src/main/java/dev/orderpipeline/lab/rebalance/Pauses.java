@@ -9,16 +9,11 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a run's recorded offsets and owners say about its rebalance: which partitions moved, when they were first
- * seen with their final owners, and how long partitions paused after the event against the normal gap before it.
+ * What a run's recorded offsets and owners say about its rebalance: which partitions moved (their owner at the end
+ * differs from the one just before the event), when they were first seen with their final owners ({@code null} if
+ * never), and each partition's longest pause from the event to lag zero, the longest among the moved, the stayed and
+ * the killed worker's partitions ({@code null} when none was killed).
  *
- * @param moved partitions whose owner at the end differs from the one just before the event
- * @param reassignedAtMillis the first sample after the event that shows the final owners; {@code null} if none did
- * @param byPartition per partition, its longest pause from the event to lag zero
- * @param longestMoved the longest of those among the moved partitions (0 if none paused)
- * @param longestStayed the same among the partitions that kept their owner
- * @param killedPartitions the partitions the killed worker owned just before the event (empty for add)
- * @param longestKilled the longest pause among those; {@code null} when no worker was killed
  * @param gapBefore the longest pause of any partition in the second half of the time before the event: the workers'
  *     normal rhythm, start-up transients past
  */

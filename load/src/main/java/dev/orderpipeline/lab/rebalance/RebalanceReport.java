@@ -12,7 +12,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /** Pauses, duplicates and invariants of each rebalance scenario under each group protocol. */
@@ -111,7 +113,7 @@ public record RebalanceReport(ReportHeader header, RebalanceSettings settings, L
             charts.add(panels("rebalance-lag", "Lag during the run", "commands", LagTimeline.Point::lag));
             charts.add(panels(
                     "rebalance-rate", "Commands committed per second", "commands/s", LagTimeline.Point::perSecond));
-            var pauses = new LinkedHashMap<String, java.util.Map<String, Number>>();
+            var pauses = new LinkedHashMap<String, Map<String, Number>>();
             for (var run : runs) {
                 pauses.computeIfAbsent("moved partitions", key -> new LinkedHashMap<>())
                         .put(run.label(), run.longestPauseMovedMillis() / 1000.0);
@@ -128,10 +130,8 @@ public record RebalanceReport(ReportHeader header, RebalanceSettings settings, L
     }
 
     private Chart panels(String file, String title, String yAxis, ToDoubleFunction<LagTimeline.Point> value) {
-        var byScenario = new LinkedHashMap<String, List<RebalanceRun>>();
-        runs.forEach(run -> byScenario
-                .computeIfAbsent(run.scenario(), key -> new ArrayList<>())
-                .add(run));
+        var byScenario = runs.stream()
+                .collect(Collectors.groupingBy(RebalanceRun::scenario, LinkedHashMap::new, Collectors.toList()));
         var panels = new ArrayList<Chart.Panel>();
         byScenario.forEach((scenario, scenarioRuns) -> {
             var lines = new LinkedHashMap<String, List<Chart.Point>>();

@@ -3,6 +3,7 @@ package dev.orderpipeline.lab.scale;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.backlog.LagFollower;
 import dev.orderpipeline.lab.backlog.StackSession;
+import dev.orderpipeline.lab.backlog.WorkerFleet;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
@@ -71,7 +72,7 @@ public record ScaleExperiment(StackTarget target, ScaleSettings settings, Progre
         progress.phase(name, backlog.size());
         var clockStart = System.nanoTime();
         var sending = session.sendInBackground(backlog, 0);
-        var fleet = session.fleet();
+        var members = session.fleet().alive();
         var timeline = new LagFollower(session.watch(), group, settings.lagInterval(), true, false)
                 .follow(
                         from.commands(),
@@ -80,9 +81,7 @@ public record ScaleExperiment(StackTarget target, ScaleSettings settings, Progre
                         settings.timeout(),
                         progress,
                         (sample, consumed) -> {
-                            if (fleet.alive().size() < workers) {
-                                throw new IllegalStateException("a worker exited during " + name);
-                            }
+                            WorkerFleet.requireAlive(members, name);
                             if (sending.isCompletedExceptionally()) {
                                 sending.join();
                             }
