@@ -50,14 +50,6 @@ public final class GroupWatch implements AutoCloseable {
             partitionsByMember = new TreeMap<>(partitionsByMember);
         }
 
-        public int members() {
-            return partitionsByMember.size();
-        }
-
-        public int assignedPartitions() {
-            return partitionsByMember.values().stream().mapToInt(List::size).sum();
-        }
-
         /** Partition to the client id of the member that owns it. */
         public Map<Integer, String> owners() {
             var owners = new TreeMap<Integer, String>();
@@ -141,8 +133,8 @@ public final class GroupWatch implements AutoCloseable {
             try {
                 view = describe(group);
                 if (view.state().equals(GroupState.STABLE.toString())
-                        && view.members() == members
-                        && view.assignedPartitions() == partitions) {
+                        && view.partitionsByMember().size() == members
+                        && view.owners().size() == partitions) {
                     return;
                 }
             } catch (IllegalStateException ex) {
