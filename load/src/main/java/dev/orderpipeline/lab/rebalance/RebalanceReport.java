@@ -15,7 +15,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
-import org.jspecify.annotations.Nullable;
 
 /** Pauses, duplicates and invariants of each rebalance scenario under each group protocol. */
 public record RebalanceReport(ReportHeader header, RebalanceSettings settings, List<RebalanceRun> runs)
@@ -54,9 +53,7 @@ public record RebalanceReport(ReportHeader header, RebalanceSettings settings, L
                                 Column.of("Run", RebalanceRun::label),
                                 Column.of("Group type", RebalanceRun::groupType),
                                 Column.of("Event at", run -> Cells.decimal(run.eventAtSeconds(), 1) + " s"),
-                                Column.of(
-                                        "Final owners at",
-                                        run -> seconds(run.reassignedAtSeconds(), Cells.NOT_AVAILABLE)),
+                                Column.of("Final owners at", RebalanceReport::finalOwnersAt),
                                 Column.of(
                                         "Moved partitions",
                                         run -> run.moved().isEmpty()
@@ -96,8 +93,9 @@ public record RebalanceReport(ReportHeader header, RebalanceSettings settings, L
             + " checkout.results (the worker publishes results without waiting for them; a killed one loses those in"
             + " flight); the client reads the order.";
 
-    private static String seconds(@Nullable Double seconds, String otherwise) {
-        return seconds == null ? otherwise : Cells.decimal(seconds, 1) + " s";
+    private static String finalOwnersAt(RebalanceRun run) {
+        var seconds = run.reassignedAtSeconds();
+        return seconds == null ? Cells.NOT_AVAILABLE : Cells.decimal(seconds, 1) + " s";
     }
 
     private static String pauseKilled(RebalanceRun run) {
