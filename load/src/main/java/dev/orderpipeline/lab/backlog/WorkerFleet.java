@@ -10,9 +10,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -69,19 +69,14 @@ public final class WorkerFleet implements AutoCloseable {
         // share on one machine: the second would fence the first out of the group
         all.add("--orderpipeline.worker.instance-id=" + name);
         all.addAll(arguments);
-        var merged = merge(all);
-        var environment = new HashMap<String, String>();
         var password = stack.databasePassword();
-        if (password != null) {
-            environment.put("SPRING_DATASOURCE_PASSWORD", password);
-        }
         var app = AppProcess.springBoot(
                 name,
                 stack.config().workerJar(),
                 FreePorts.one(),
                 stack.config().workerJvmOptions(),
-                merged,
-                environment,
+                merge(all),
+                password == null ? Map.of() : Map.of("SPRING_DATASOURCE_PASSWORD", password),
                 stack.logDirectory().resolve(name + ".log"));
         workers.add(app);
         app.start();
