@@ -2,6 +2,7 @@ package dev.orderpipeline.lab.backlog;
 
 import dev.orderpipeline.contract.CheckoutCommand;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,57 +11,29 @@ import java.util.UUID;
 
 /**
  * Products and orders prepared in the database for one run, in the order their checkouts are to be sent: order
- * {@code i} belongs to user {@code <tag>-<i>} and to product {@code productOf(i)}, quantity 1, status CREATED.
+ * {@code i} belongs to user {@code <tag>-<i>} and to product {@code products[productOfOrder[i]]}, quantity 1, status
+ * CREATED. Order ids are kept as two arrays of longs, not as a million UUID objects.
+ *
+ * @param initialStock the stock each product started with, by product id
  */
-public final class Backlog {
+public record Backlog(
+        String tag,
+        List<UUID> products,
+        Map<UUID, Integer> initialStock,
+        long[] orderHigh,
+        long[] orderLow,
+        int[] productOfOrder) {
 
-    private final String tag;
-    private final KeyDistribution distribution;
-    private final List<UUID> products;
-    private final Map<UUID, Integer> initialStock;
-    private final long[] orderHigh;
-    private final long[] orderLow;
-    private final int[] productOfOrder;
-
-    Backlog(
-            String tag,
-            KeyDistribution distribution,
-            List<UUID> products,
-            Map<UUID, Integer> initialStock,
-            long[] orderHigh,
-            long[] orderLow,
-            int[] productOfOrder) {
+    public Backlog {
         if (orderHigh.length != orderLow.length || orderHigh.length != productOfOrder.length) {
             throw new IllegalArgumentException("one product per order");
         }
-        this.tag = tag;
-        this.distribution = distribution;
-        this.products = List.copyOf(products);
-        this.initialStock = new LinkedHashMap<>(initialStock);
-        this.orderHigh = orderHigh;
-        this.orderLow = orderLow;
-        this.productOfOrder = productOfOrder;
-    }
-
-    public String tag() {
-        return tag;
-    }
-
-    public KeyDistribution distribution() {
-        return distribution;
+        products = List.copyOf(products);
+        initialStock = Collections.unmodifiableMap(new LinkedHashMap<>(initialStock));
     }
 
     public int size() {
         return orderHigh.length;
-    }
-
-    public List<UUID> products() {
-        return products;
-    }
-
-    /** The stock each product started with, by product id. */
-    public Map<UUID, Integer> initialStock() {
-        return Map.copyOf(initialStock);
     }
 
     public UUID orderId(int index) {

@@ -4,9 +4,8 @@ import dev.orderpipeline.lab.measure.Progress;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.Objects;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.function.IntUnaryOperator;
@@ -43,11 +42,9 @@ public final class BacklogWriter {
     }
 
     /**
-     * Creates the products of {@code distribution} and {@code orders} orders spread over them.
-     *
-     * @param tag names the products ({@code lab <tag> #n}) and users ({@code <tag>-<i>}); unique per run
-     * @param stock the stock of each product from the number of orders it got
-     * @param seed makes the spread reproducible
+     * Creates the products of {@code distribution} and {@code orders} orders spread over them, reproducibly from
+     * {@code seed}; {@code tag} (unique per run) names the products and users, {@code stock} gives each product's
+     * stock from the number of orders it got.
      */
     public Backlog create(
             String tag,
@@ -67,12 +64,9 @@ public final class BacklogWriter {
             productOfOrder[i] = sampler.getAsInt();
             counts[productOfOrder[i]]++;
         }
-        var products = new ArrayList<UUID>(distribution.products());
         var initialStock = new LinkedHashMap<UUID, Integer>();
-        for (var i = 0; i < distribution.products(); i++) {
-            var id = randomUuid(random);
-            products.add(id);
-            initialStock.put(id, stock.applyAsInt(counts[i]));
+        for (var count : counts) {
+            initialStock.put(randomUuid(random), stock.applyAsInt(count));
         }
         var high = new long[orders];
         var low = new long[orders];
@@ -81,7 +75,7 @@ public final class BacklogWriter {
             high[i] = id.getMostSignificantBits();
             low[i] = id.getLeastSignificantBits();
         }
-        var backlog = new Backlog(tag, distribution, products, initialStock, high, low, productOfOrder);
+        var backlog = new Backlog(tag, List.copyOf(initialStock.keySet()), initialStock, high, low, productOfOrder);
         progress.phase("prepare " + distribution.label() + ": " + orders + " orders", orders);
         try (var connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
@@ -95,11 +89,8 @@ public final class BacklogWriter {
     }
 
     private static void insertProducts(Connection connection, String tag, Backlog backlog) throws SQLException {
-        var ids = backlog.products().toArray(UUID[]::new);
-        var stocks = new Integer[ids.length];
-        for (var i = 0; i < ids.length; i++) {
-            stocks[i] = Objects.requireNonNull(backlog.initialStock().get(ids[i]), "initial stock");
-        }
+        var ids = backlog.initialStock().keySet().toArray(UUID[]::new);
+        var stocks = backlog.initialStock().values().toArray(Integer[]::new);
         try (var statement = connection.prepareStatement(INSERT_PRODUCTS)) {
             statement.setString(1, "lab " + tag);
             statement.setBigDecimal(2, PRICE);

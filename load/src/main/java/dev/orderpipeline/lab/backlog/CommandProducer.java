@@ -35,15 +35,10 @@ public final class CommandProducer {
     private CommandProducer() {}
 
     /**
-     * What a send did.
-     *
-     * @param records records acknowledged
-     * @param seconds from the first send to the last acknowledgement
-     * @param firstSentAtMillis wall clock of the first send
-     * @param sentAtMillis per order index, the record's timestamp (CreateTime) as the producer set it; empty unless
-     *     asked for
+     * What a send did: {@code seconds} from the first send to the last acknowledgement, {@code sentAtMillis} per order
+     * index the record's timestamp (CreateTime) as the producer set it, empty unless asked for.
      */
-    public record Sent(long records, double seconds, long firstSentAtMillis, long[] sentAtMillis) {
+    public record Sent(long records, double seconds, long[] sentAtMillis) {
 
         public double perSecond() {
             return seconds > 0 ? records / seconds : 0;
@@ -51,17 +46,9 @@ public final class CommandProducer {
     }
 
     /**
-     * Sends every command of the backlog and waits for all acknowledgements.
-     *
-     * @param keepTimestamps whether to return each record's timestamp (for end-to-end latency)
-     */
-    public static Sent send(String bootstrapServers, Backlog backlog, boolean keepTimestamps, Progress progress) {
-        return send(bootstrapServers, backlog, 0, keepTimestamps, progress);
-    }
-
-    /**
      * Sends the backlog's commands at a steady rate, command {@code i} at {@code i / ratePerSecond} seconds after
-     * the first (0: as fast as possible), and waits for all acknowledgements.
+     * the first (0: as fast as possible), and waits for all acknowledgements; {@code keepTimestamps} keeps each
+     * record's timestamp (for end-to-end latency).
      */
     public static Sent send(
             String bootstrapServers, Backlog backlog, double ratePerSecond, boolean keepTimestamps, Progress progress) {
@@ -73,11 +60,9 @@ public final class CommandProducer {
         var acknowledged = new AtomicLong();
         var lastAck = new AtomicLong();
         long started;
-        long firstMillis;
         try (var producer = new KafkaProducer<String, byte[]>(
                 properties(bootstrapServers), new StringSerializer(), new ByteArraySerializer())) {
             started = System.nanoTime();
-            firstMillis = System.currentTimeMillis();
             for (var index = 0; index < backlog.size() && failure.get() == null; index++) {
                 if (ratePerSecond > 0) {
                     var due = started + Math.round(index * 1e9 / ratePerSecond);
@@ -116,7 +101,7 @@ public final class CommandProducer {
                     "only " + acknowledged.get() + " of " + backlog.size() + " commands were acknowledged");
         }
         var seconds = TimeUnit.NANOSECONDS.toMicros(lastAck.get() - started) / 1e6;
-        return new Sent(acknowledged.get(), seconds, firstMillis, timestamps);
+        return new Sent(acknowledged.get(), seconds, timestamps);
     }
 
     private static Properties properties(String bootstrapServers) {

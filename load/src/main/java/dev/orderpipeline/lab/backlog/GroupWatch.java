@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -21,11 +22,11 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The command topic and one consumer group as the admin client sees them: end offsets, committed offsets, the
- * group's members and their partitions. Also recreates the command topic with another partition count, so that the
- * scaling runs start from an empty topic each.
+ * group's members and their partitions. Also recreates the command topic, so that each run can start from an empty one.
  */
 public final class GroupWatch implements AutoCloseable {
 
@@ -49,14 +50,6 @@ public final class GroupWatch implements AutoCloseable {
             partitionsByMember = new TreeMap<>(partitionsByMember);
         }
 
-        public int members() {
-            return partitionsByMember.size();
-        }
-
-        public int assignedPartitions() {
-            return partitionsByMember.values().stream().mapToInt(List::size).sum();
-        }
-
         /** Partition to the client id of the member that owns it. */
         public Map<Integer, String> owners() {
             var owners = new TreeMap<Integer, String>();
@@ -65,7 +58,6 @@ public final class GroupWatch implements AutoCloseable {
         }
     }
 
-    /** The partition numbers of a topic. */
     public List<Integer> partitions(String topic) {
         var description = Objects.requireNonNull(
                 get(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic), topic);
@@ -115,11 +107,10 @@ public final class GroupWatch implements AutoCloseable {
                     .map(TopicPartition::partition)
                     .sorted()
                     .toList();
-            members.merge(member.clientId(), partitions, (a, b) -> {
-                var all = new java.util.ArrayList<>(a);
-                all.addAll(b);
-                return List.copyOf(all);
-            });
+            members.merge(
+                    member.clientId(),
+                    partitions,
+                    (a, b) -> Stream.concat(a.stream(), b.stream()).toList());
         }
         var state = description.groupState() == null ? GroupState.UNKNOWN : description.groupState();
         return new GroupView(state.toString(), String.valueOf(description.type()), members);
@@ -133,21 +124,18 @@ public final class GroupWatch implements AutoCloseable {
         return new OffsetSample(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sinceNanos), end, committed, owners);
     }
 
-    /**
-     * Waits until the group is stable with {@code members} members that own every partition of the command topic
-     * between them; returns the last view.
-     */
-    public GroupView awaitStable(String group, int members, Duration timeout) {
+    /** Waits until the group is stable with {@code members} members that own every partition of the command topic. */
+    public void awaitStable(String group, int members, Duration timeout) {
         var partitions = partitions(Topics.CHECKOUT_COMMANDS).size();
         var deadline = System.nanoTime() + timeout.toNanos();
-        @org.jspecify.annotations.Nullable GroupView view = null;
+        @Nullable GroupView view = null;
         while (System.nanoTime() - deadline < 0) {
             try {
                 view = describe(group);
                 if (view.state().equals(GroupState.STABLE.toString())
-                        && view.members() == members
-                        && view.assignedPartitions() == partitions) {
-                    return view;
+                        && view.partitionsByMember().size() == members
+                        && view.owners().size() == partitions) {
+                    return;
                 }
             } catch (IllegalStateException ex) {
                 // not there yet: the workers are still joining
@@ -174,27 +162,21 @@ public final class GroupWatch implements AutoCloseable {
             }
         }
         var deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        var created = false;
         while (true) {
             try {
-                get(admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
-                        .all());
-                break;
-            } catch (IllegalStateException ex) {
-                // the deletion completes in the background; until then the name is taken
-                if (!(ex.getCause() instanceof TopicExistsException) || System.nanoTime() - deadline > 0) {
-                    throw ex;
+                if (!created) {
+                    get(admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+                            .all());
+                    created = true;
                 }
-                pause(250);
-            }
-        }
-        while (true) {
-            try {
                 if (partitions(topic).size() == partitions
                         && endOffsets(topic).values().stream().allMatch(offset -> offset == 0)) {
                     return;
                 }
             } catch (IllegalStateException ex) {
-                if (System.nanoTime() - deadline > 0) {
+                // the deletion completes in the background; until then the name is taken
+                if (!created && !(ex.getCause() instanceof TopicExistsException)) {
                     throw ex;
                 }
             }
@@ -225,7 +207,7 @@ public final class GroupWatch implements AutoCloseable {
         }
     }
 
-    private static void pause(long millis) {
+    static void pause(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException ex) {

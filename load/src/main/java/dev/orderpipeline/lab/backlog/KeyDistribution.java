@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.backlog;
 
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.function.IntSupplier;
@@ -80,9 +81,40 @@ public sealed interface KeyDistribution {
             return "zipf:" + products + ":" + s;
         }
 
+        /**
+         * Draws by inverting the cumulative distribution: exact for any exponent, and cheap enough for the lab's sizes
+         * (a table of {@code products} doubles and a binary search per draw).
+         */
         @Override
         public IntSupplier sampler(SplittableRandom random) {
-            return new ZipfSampler(products, exponent, random);
+            var cumulative = new double[products];
+            var sum = 0.0;
+            var probabilities = probabilities();
+            for (var i = 0; i < products; i++) {
+                sum += probabilities[i];
+                cumulative[i] = sum;
+            }
+            // rounding must not leave the last bucket unreachable
+            cumulative[products - 1] = 1.0;
+            return () -> {
+                var index = Arrays.binarySearch(cumulative, random.nextDouble());
+                // not found: -(insertion point) - 1; the first bucket whose cumulative probability exceeds u
+                return index >= 0 ? Math.min(index + 1, products - 1) : -index - 1;
+            };
+        }
+
+        /** The probability of each product, product 0 the most likely. */
+        double[] probabilities() {
+            var weights = new double[products];
+            var total = 0.0;
+            for (var i = 0; i < products; i++) {
+                weights[i] = 1.0 / Math.pow(i + 1, exponent);
+                total += weights[i];
+            }
+            for (var i = 0; i < products; i++) {
+                weights[i] /= total;
+            }
+            return weights;
         }
     }
 
@@ -90,26 +122,19 @@ public sealed interface KeyDistribution {
     static KeyDistribution parse(String text) {
         var parts = text.strip().toLowerCase(Locale.ROOT).split(":", -1);
         try {
-            return switch (parts[0]) {
-                case "hot" -> {
-                    if (parts.length != 1) {
-                        throw new IllegalArgumentException("hot takes no parameters");
-                    }
-                    yield new Hot();
-                }
-                case "uniform" -> {
-                    if (parts.length != 2) {
-                        throw new IllegalArgumentException("write uniform:N");
-                    }
-                    yield new Uniform(Integer.parseInt(parts[1]));
-                }
-                case "zipf" -> {
-                    if (parts.length != 3) {
-                        throw new IllegalArgumentException("write zipf:N:s");
-                    }
-                    yield new Zipf(Integer.parseInt(parts[1]), Double.parseDouble(parts[2]));
-                }
+            var form = switch (parts[0]) {
+                case "hot" -> "hot";
+                case "uniform" -> "uniform:N";
+                case "zipf" -> "zipf:N:s";
                 default -> throw new IllegalArgumentException("unknown distribution " + parts[0]);
+            };
+            if (parts.length != form.split(":").length) {
+                throw new IllegalArgumentException("write " + form);
+            }
+            return switch (parts.length) {
+                case 1 -> new Hot();
+                case 2 -> new Uniform(Integer.parseInt(parts[1]));
+                default -> new Zipf(Integer.parseInt(parts[1]), Double.parseDouble(parts[2]));
             };
         } catch (IllegalArgumentException ex) {
             // a NumberFormatException too: "For input string: x" says which part is wrong

@@ -3,46 +3,25 @@ package dev.orderpipeline.lab.backlog;
 import dev.orderpipeline.lab.measure.Progress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.function.ObjLongConsumer;
 
 /**
- * Follows a consumer group through a run: reads its offsets every interval until the run's records are all
- * committed, and returns the samples as a {@link LagTimeline}. When the end is near (less than two intervals of work
- * left at the current rate) it reads more often, so the moment the lag reaches zero is known to within ~50 ms.
+ * Follows a consumer group through a run: reads its offsets every {@code interval} until the run's records are all
+ * committed, and returns the samples as a {@link LagTimeline}. When {@code adaptive} and the end is near (less than
+ * two intervals of work left at the current rate) it reads more often, so the moment the lag reaches zero is known to
+ * within ~50 ms; {@code withOwners} notes which member owned each partition at each sample (one more request each).
  */
-public final class LagFollower {
+public record LagFollower(GroupWatch watch, String group, Duration interval, boolean adaptive, boolean withOwners) {
 
     private static final long MIN_PAUSE_MILLIS = 50;
 
-    /** Called with every sample and the records committed so far; may act on the run (start or kill a worker). */
-    @FunctionalInterface
-    public interface Observer {
-        void sampled(OffsetSample sample, long consumed);
-    }
-
-    private final GroupWatch watch;
-    private final String group;
-    private final Duration interval;
-    private final boolean adaptive;
-    private final boolean withOwners;
-
     /**
-     * @param adaptive read more often near the end
-     * @param withOwners note which member owned each partition at each sample (one more request each time)
-     */
-    public LagFollower(GroupWatch watch, String group, Duration interval, boolean adaptive, boolean withOwners) {
-        this.watch = watch;
-        this.group = group;
-        this.interval = interval;
-        this.adaptive = adaptive;
-        this.withOwners = withOwners;
-    }
-
-    /**
-     * Samples until {@code expected} records past {@code start} are committed and nothing is left.
+     * Samples until {@code expected} records past {@code start} are committed and nothing is left; the samples' times
+     * count from {@code clockStart} ({@link System#nanoTime()}). The observer gets every sample with the records
+     * committed so far, and may act on the run (start or kill a worker).
      *
-     * @param clockStart the {@link System#nanoTime()} the samples' times count from
      * @throws IllegalStateException after {@code timeout}
      */
     public LagTimeline follow(
@@ -51,7 +30,7 @@ public final class LagFollower {
             long clockStart,
             Duration timeout,
             Progress progress,
-            Observer observer) {
+            ObjLongConsumer<OffsetSample> observer) {
         var samples = new ArrayList<OffsetSample>();
         var deadline = System.nanoTime() + timeout.toNanos();
         long reported = 0;
@@ -59,12 +38,12 @@ public final class LagFollower {
         while (true) {
             var sample = watch.sample(group, clockStart, withOwners);
             samples.add(sample);
-            var timeline = new LagTimeline(start, java.util.List.of(sample));
+            var timeline = new LagTimeline(start, List.of(sample));
             var consumed = timeline.consumed(sample);
             var lag = timeline.totalLag(sample);
             progress.advance(Math.max(0, consumed - reported));
             reported = Math.max(reported, consumed);
-            observer.sampled(sample, consumed);
+            observer.accept(sample, consumed);
             if (consumed >= expected && lag == 0) {
                 return new LagTimeline(start, samples);
             }
@@ -84,16 +63,7 @@ public final class LagFollower {
                     pause = Math.max(MIN_PAUSE_MILLIS, Math.min(pause, Math.round(remainingMillis / 4)));
                 }
             }
-            sleep(pause);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            TimeUnit.MILLISECONDS.sleep(millis);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while following the consumer group", ex);
+            GroupWatch.pause(pause);
         }
     }
 }

@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -42,19 +44,15 @@ public record LagTimeline(Map<Integer, Long> start, List<OffsetSample> samples) 
     }
 
     public long totalLag(OffsetSample sample) {
-        long total = 0;
-        for (var partition : partitions(sample)) {
-            total += lag(sample, partition);
-        }
-        return total;
+        return partitions(sample).stream()
+                .mapToLong(partition -> lag(sample, partition))
+                .sum();
     }
 
     public long consumed(OffsetSample sample) {
-        long total = 0;
-        for (var partition : partitions(sample)) {
-            total += consumed(sample.committed().get(partition), start.getOrDefault(partition, 0L));
-        }
-        return total;
+        return partitions(sample).stream()
+                .mapToLong(partition -> consumed(sample.committed().get(partition), start.getOrDefault(partition, 0L)))
+                .sum();
     }
 
     /** The first sample at which {@code expected} records had been committed and nothing was left. */
@@ -131,9 +129,9 @@ public record LagTimeline(Map<Integer, Long> start, List<OffsetSample> samples) 
         return stalls;
     }
 
-    private List<Integer> partitions(OffsetSample sample) {
-        var partitions = new java.util.TreeSet<>(start.keySet());
+    private Set<Integer> partitions(OffsetSample sample) {
+        var partitions = new TreeSet<>(start.keySet());
         partitions.addAll(sample.end().keySet());
-        return List.copyOf(partitions);
+        return partitions;
     }
 }

@@ -4,8 +4,8 @@ import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.LatencyRecorder;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
@@ -31,15 +31,10 @@ public final class ResultsScan {
     private ResultsScan() {}
 
     /**
-     * What the results say.
-     *
-     * @param results result records of the run's orders (a redelivered command publishes its result again)
-     * @param duplicates results flagged {@code duplicate}: deliveries the idempotency table absorbed
-     * @param orders distinct orders with a result
-     * @param firstAtMillis timestamp of the first result record (wall clock, ms), 0 when none
-     * @param lastAtMillis timestamp of the last one
-     * @param endToEnd from each command's send (its record timestamp) to its first result's timestamp; {@code null}
-     *     when the send times were not kept
+     * What the results say: {@code results} records of the run's orders (a redelivered command publishes its result
+     * again), {@code duplicates} flagged so (deliveries the idempotency table absorbed), {@code orders} with a result,
+     * the wall-clock timestamps of the first and the last result (0 when none), and from each command's send to its
+     * first result ({@code null} when the send times were not kept).
      */
     public record Summary(
             long results,
@@ -57,9 +52,8 @@ public final class ResultsScan {
 
     /**
      * Reads results from {@code from} to {@code to} (end offsets per partition of {@code checkout.results}) and keeps
-     * those of the backlog's orders.
-     *
-     * @param sentAtMillis per order index the command's record timestamp, or an empty array
+     * those of the backlog's orders; {@code sentAtMillis} holds per order index the command's record timestamp, or
+     * is empty.
      */
     public static Summary read(
             String bootstrapServers,
@@ -74,36 +68,21 @@ public final class ResultsScan {
         long duplicates = 0;
         long first = Long.MAX_VALUE;
         long last = 0;
-        var properties = new Properties();
-        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "orderpipeline-lab-results-scan");
-        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
-        try (var consumer =
-                new KafkaConsumer<String, byte[]>(properties, new StringDeserializer(), new ByteArrayDeserializer())) {
-            var partitions = new ArrayList<TopicPartition>();
-            to.keySet().forEach(partition -> partitions.add(new TopicPartition(Topics.CHECKOUT_RESULTS, partition)));
+        try (var consumer = consumer(bootstrapServers)) {
+            var partitions = to.keySet().stream()
+                    .map(partition -> new TopicPartition(Topics.CHECKOUT_RESULTS, partition))
+                    .toList();
             consumer.assign(partitions);
-            for (var partition : partitions) {
-                consumer.seek(partition, from.getOrDefault(partition.partition(), 0L));
-            }
+            partitions.forEach(partition -> consumer.seek(partition, from.getOrDefault(partition.partition(), 0L)));
             var deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
             while (!reached(consumer, partitions, to)) {
                 if (System.nanoTime() - deadline > 0) {
                     throw new IllegalStateException("could not read checkout.results up to " + to + " within 5 min");
                 }
                 for (var record : consumer.poll(POLL)) {
-                    if (record.offset() >= to.getOrDefault(record.partition(), Long.MAX_VALUE)
-                            || record.key() == null) {
-                        continue;
-                    }
-                    UUID orderId;
-                    try {
-                        orderId = UUID.fromString(record.key());
-                    } catch (IllegalArgumentException ex) {
-                        continue;
-                    }
-                    var position = index.get(orderId);
+                    var position = record.offset() < to.getOrDefault(record.partition(), Long.MAX_VALUE)
+                            ? index.get(orderId(record.key()))
+                            : null;
                     if (position == null) {
                         continue;
                     }
@@ -132,13 +111,27 @@ public final class ResultsScan {
                 endToEnd == null ? null : endToEnd.summary());
     }
 
-    private static boolean reached(
-            KafkaConsumer<String, byte[]> consumer, java.util.List<TopicPartition> partitions, Map<Integer, Long> to) {
-        for (var partition : partitions) {
-            if (consumer.position(partition) < to.getOrDefault(partition.partition(), 0L)) {
-                return false;
-            }
+    /** The order id a result is keyed by; {@code null} for a key that is none. */
+    private static @Nullable UUID orderId(@Nullable String key) {
+        try {
+            return key == null ? null : UUID.fromString(key);
+        } catch (IllegalArgumentException ex) {
+            return null;
         }
-        return true;
+    }
+
+    private static KafkaConsumer<String, byte[]> consumer(String bootstrapServers) {
+        var properties = new Properties();
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "orderpipeline-lab-results-scan");
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
+        return new KafkaConsumer<>(properties, new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private static boolean reached(
+            KafkaConsumer<String, byte[]> consumer, List<TopicPartition> partitions, Map<Integer, Long> to) {
+        return partitions.stream()
+                .allMatch(partition -> consumer.position(partition) >= to.getOrDefault(partition.partition(), 0L));
     }
 }

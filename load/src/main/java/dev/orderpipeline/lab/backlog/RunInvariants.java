@@ -17,22 +17,11 @@ public final class RunInvariants {
     private RunInvariants() {}
 
     /**
-     * The verdict over a run's products.
+     * The verdict over a run's products: order, unit and stock totals over all of them, and the first few violations
+     * in words, with their product.
      *
-     * @param products products checked
-     * @param productsViolating products for which some invariant does not hold
-     * @param completed orders COMPLETED
-     * @param rejected orders REJECTED
      * @param notFinal orders still CREATED or PROCESSING
-     * @param unitsSold units the completed orders took
-     * @param stockLeft stock of all products together
-     * @param initialStock the stock they started with together
      * @param drift sum over products of stock left + units sold - initial stock
-     * @param oversoldProducts products that sold more than they had
-     * @param doublePayments orders paid more than once
-     * @param paymentsWithoutCompletion payments on orders not COMPLETED
-     * @param payments payment rows
-     * @param violations the first few violations, in words, with their product
      */
     public record Summary(
             int products,
@@ -56,6 +45,11 @@ public final class RunInvariants {
 
         public boolean holds() {
             return productsViolating == 0;
+        }
+
+        /** Empty when the invariants hold, else the violations, to end a progress note with. */
+        public String violatedNote() {
+            return holds() ? "" : "  VIOLATED: " + violations;
         }
     }
 

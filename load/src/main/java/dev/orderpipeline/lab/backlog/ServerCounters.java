@@ -1,6 +1,5 @@
 package dev.orderpipeline.lab.backlog;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -8,13 +7,9 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * PostgreSQL's own counters around a run: transactions committed in the database and WAL flushes to disk. With
- * {@code synchronous_commit = on} every commit waits for a flush (several commits can share one), so flushes per
- * commit tell whether the writers really ran durably.
- *
- * @param commits {@code pg_stat_database.xact_commit} of the current database
- * @param walSyncs {@code pg_stat_wal.wal_sync}: WAL files synced to disk, by any process
- * @param walBytes {@code pg_stat_wal.wal_bytes}
+ * PostgreSQL's own counters around a run: transactions committed in the current database ({@code xact_commit}) and
+ * WAL syncs to disk by any process ({@code pg_stat_wal}). With {@code synchronous_commit = on} every commit waits for a
+ * flush (several commits can share one), so flushes per commit tell whether the writers really ran durably.
  */
 public record ServerCounters(long commits, long walSyncs, long walBytes) {
 
@@ -53,20 +48,15 @@ public record ServerCounters(long commits, long walSyncs, long walBytes) {
 
     /** The settings that decide how fast a commit can be, as a new session of this database gets them. */
     public static Map<String, String> settings(DataSource dataSource) {
-        try (var connection = dataSource.getConnection()) {
-            return settings(connection);
-        } catch (SQLException ex) {
-            return Map.of();
-        }
-    }
-
-    static Map<String, String> settings(Connection connection) throws SQLException {
         var settings = new LinkedHashMap<String, String>();
-        try (var statement = connection.createStatement();
+        try (var connection = dataSource.getConnection();
+                var statement = connection.createStatement();
                 var rows = statement.executeQuery(SETTINGS)) {
             while (rows.next()) {
                 settings.put(rows.getString(1), rows.getString(2));
             }
+        } catch (SQLException ex) {
+            return Map.of();
         }
         return settings;
     }

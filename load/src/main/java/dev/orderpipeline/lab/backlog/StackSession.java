@@ -22,7 +22,7 @@ import java.util.concurrent.ExecutionException;
 public final class StackSession implements AutoCloseable {
 
     /** Often enough for the CPU and RSS peaks, rare enough to cost the machine little during a long run. */
-    public static final Duration SAMPLING = Duration.ofMillis(500);
+    private static final Duration SAMPLING = Duration.ofMillis(500);
 
     private static final Duration STABLE_TIMEOUT = Duration.ofMinutes(3);
 
@@ -31,9 +31,7 @@ public final class StackSession implements AutoCloseable {
     private final GroupWatch watch;
     private final WorkerFleet fleet;
 
-    /**
-     * Where a run starts: the end offsets of the command and the result topics before its first command is sent.
-     */
+    /** Where a run starts: the end offsets of the command and the result topics before its first command is sent. */
     public record Marks(Map<Integer, Long> commands, Map<Integer, Long> results) {
 
         public Marks {
@@ -47,10 +45,6 @@ public final class StackSession implements AutoCloseable {
         this.progress = progress;
         watch = new GroupWatch(target.bootstrapServers());
         fleet = new WorkerFleet(target);
-    }
-
-    public StackTarget target() {
-        return target;
     }
 
     public GroupWatch watch() {
@@ -84,17 +78,10 @@ public final class StackSession implements AutoCloseable {
         if (commands <= 0) {
             return;
         }
-        var backlog = new BacklogWriter(target.database().dataSource())
-                .create(
-                        tag,
-                        new KeyDistribution.Uniform(1_000),
-                        commands,
-                        orders -> 2 * orders,
-                        tag.hashCode(),
-                        Progress.silent());
+        var backlog = backlog(tag, new KeyDistribution.Uniform(1_000), commands);
         var start = watch.endOffsets(Topics.CHECKOUT_COMMANDS);
         progress.phase("warm-up (not reported)", backlog.size());
-        CommandProducer.send(target.bootstrapServers(), backlog, false, Progress.silent());
+        CommandProducer.send(target.bootstrapServers(), backlog, 0, false, Progress.silent());
         new LagFollower(watch, group, Duration.ofMillis(250), true, false)
                 .follow(start, backlog.size(), System.nanoTime(), timeout, progress, (sample, consumed) -> {});
     }
@@ -122,7 +109,7 @@ public final class StackSession implements AutoCloseable {
     /** Samples the CPU and memory of the stack's processes, the workers alive now and the lab's own JVM. */
     public ResourceSampler sample() {
         var watched = new ArrayList<>(target.processes());
-        watched.addAll(fleet.watched());
+        fleet.alive().forEach(app -> watched.add(new ResourceSampler.Watched(StackTarget.WORKER, app.pid())));
         watched.add(new ResourceSampler.Watched("lab", ProcessHandle.current().pid()));
         return ResourceSampler.start(watched, target.database(), SAMPLING);
     }
@@ -153,11 +140,7 @@ public final class StackSession implements AutoCloseable {
         }
     }
 
-    /**
-     * The run's results as checkout.results holds them since {@code from}.
-     *
-     * @param sentAtMillis per order index the command's record timestamp, or an empty array
-     */
+    /** The run's results as checkout.results holds them since {@code from}; see {@link ResultsScan#read}. */
     public ResultsScan.Summary results(Marks from, Backlog backlog, long[] sentAtMillis) {
         return ResultsScan.read(
                 target.bootstrapServers(),

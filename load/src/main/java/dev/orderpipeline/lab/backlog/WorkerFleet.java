@@ -3,7 +3,6 @@ package dev.orderpipeline.lab.backlog;
 import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.LocalStack;
-import dev.orderpipeline.lab.measure.ResourceSampler;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -11,8 +10,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -21,11 +22,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * checkout-worker processes the lab starts, beside the stack it started without workers: each with arguments of its
- * own on top of the stack's (a consumer group, a partition count, a group protocol) and its client id set to its
- * name, so the group's members tell which process owns which partition, and its name as its static group instance
- * id, as the launcher gives its workers, so a worker killed and started again takes its partitions back. Stopped on {@link #close()}, also when the
- * lab is interrupted.
+ * checkout-worker processes the lab starts beside the stack it started without workers, each with arguments of its
+ * own on top of the stack's (a consumer group, a partition count, a group protocol). A worker's name is its client id,
+ * so the group's members tell which process owns which partition, and its static group instance id, so a worker
+ * killed and started again takes its partitions back. Stopped on {@link #close()}, also when the lab is interrupted.
  */
 public final class WorkerFleet implements AutoCloseable {
 
@@ -69,19 +69,14 @@ public final class WorkerFleet implements AutoCloseable {
         // share on one machine: the second would fence the first out of the group
         all.add("--orderpipeline.worker.instance-id=" + name);
         all.addAll(arguments);
-        var merged = merge(all);
-        var environment = new HashMap<String, String>();
         var password = stack.databasePassword();
-        if (password != null) {
-            environment.put("SPRING_DATASOURCE_PASSWORD", password);
-        }
         var app = AppProcess.springBoot(
                 name,
                 stack.config().workerJar(),
                 FreePorts.one(),
                 stack.config().workerJvmOptions(),
-                merged,
-                environment,
+                merge(all),
+                password == null ? Map.of() : Map.of("SPRING_DATASOURCE_PASSWORD", password),
                 stack.logDirectory().resolve(name + ".log"));
         workers.add(app);
         app.start();
@@ -91,7 +86,7 @@ public final class WorkerFleet implements AutoCloseable {
 
     /** {@code --name=value} arguments with one value per name, the last given; others as they are, in order. */
     static List<String> merge(List<String> arguments) {
-        var byName = new java.util.LinkedHashMap<String, String>();
+        var byName = new LinkedHashMap<String, String>();
         for (var argument : arguments) {
             var equals = argument.indexOf('=');
             var name = argument.startsWith("--") && equals > 2 ? argument.substring(0, equals) : argument;
@@ -110,38 +105,24 @@ public final class WorkerFleet implements AutoCloseable {
         return workers.stream().filter(AppProcess::isAlive).toList();
     }
 
-    /** The live workers as the resource sampler watches them. */
-    public List<ResourceSampler.Watched> watched() {
-        return alive().stream()
-                .map(app -> new ResourceSampler.Watched(StackTarget.WORKER, app.pid()))
-                .toList();
-    }
-
     /**
      * What a worker's {@code checkout.commands{outcome=duplicate}} counter says now: deliveries it found already
      * applied. Empty when the worker does not answer (it was killed).
      */
-    public java.util.OptionalLong duplicates(AppProcess app) {
-        return metrics(app)
-                .map(body -> {
-                    var matcher = DUPLICATES.matcher(body);
-                    return matcher.find() ? Math.round(Double.parseDouble(matcher.group(1))) : 0L;
-                })
-                .map(java.util.OptionalLong::of)
-                .orElseGet(java.util.OptionalLong::empty);
+    public Optional<Long> duplicates(AppProcess app) {
+        return metrics(app).map(body -> {
+            var matcher = DUPLICATES.matcher(body);
+            return matcher.find() ? Math.round(Double.parseDouble(matcher.group(1))) : 0L;
+        });
     }
 
-    /**
-     * Where a worker's time went, from its own meters: per step of applying and reporting a poll ({@code
-     * checkout.batch.step}), the seconds spent in all, and the polls ({@code checkout.batch.listener}) with their
-     * records ({@code checkout.batch.size}). Empty when the worker does not answer.
-     */
-    public java.util.Optional<WorkerSteps> steps(AppProcess app) {
+    /** Where a worker's time went, from its own meters; empty when the worker does not answer. */
+    public Optional<WorkerSteps> steps(AppProcess app) {
         return metrics(app).map(WorkerSteps::parse);
     }
 
     /** The worker's Prometheus page; empty when the worker does not answer. */
-    private java.util.Optional<String> metrics(AppProcess app) {
+    private Optional<String> metrics(AppProcess app) {
         try {
             var response = http.send(
                     HttpRequest.newBuilder(app.metricsUrl())
@@ -149,12 +130,22 @@ public final class WorkerFleet implements AutoCloseable {
                             .GET()
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
-            return java.util.Optional.of(response.body());
+            return Optional.of(response.body());
         } catch (IOException ex) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-            return java.util.Optional.empty();
+            return Optional.empty();
+        }
+    }
+
+    /** Fails, with the worker's log, if one of {@code workers} has exited. */
+    public static void requireAlive(List<AppProcess> workers, String during) {
+        for (var worker : workers) {
+            if (!worker.isAlive()) {
+                throw new IllegalStateException(worker.name() + " exited during " + during + "; see its log:"
+                        + System.lineSeparator() + worker.process().logTail(30));
+            }
         }
     }
 

@@ -6,13 +6,8 @@ import java.util.regex.Pattern;
 
 /**
  * Where a worker spent its time, read from its Prometheus endpoint: the seconds of each step of applying and
- * reporting a poll (the steps do not overlap, so they add up to nearly the listener's time), the listener's time in
- * all, the polls and the records they held.
- *
- * @param stepSeconds seconds per step ({@code lock_orders}, {@code commit}, {@code results}, ...)
- * @param listenerSeconds seconds the listener spent on polls, applying and reporting
- * @param polls polls the listener handled
- * @param records records those polls held
+ * reporting a poll ({@code lock_orders}, {@code commit}, ...; the steps do not overlap, so they add up to nearly the
+ * listener's time), the listener's time in all, the polls it handled and the records they held.
  */
 public record WorkerSteps(Map<String, Double> stepSeconds, double listenerSeconds, long polls, long records) {
 

@@ -2,20 +2,22 @@ package dev.orderpipeline.lab.ceiling;
 
 import dev.orderpipeline.contract.CheckoutCommand;
 import dev.orderpipeline.contract.RejectReason;
+import dev.orderpipeline.lab.backlog.BacklogWriter;
+import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.backlog.ServerCounters;
+import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.LatencyRecorder;
 import dev.orderpipeline.lab.measure.Progress;
-import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.jspecify.annotations.Nullable;
@@ -35,25 +37,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Should the stock not cover a batch, the transaction is rolled back and the batch recorded as rejected instead
  * (with the large stock of a run this does not happen; the path exists so the statements are correct on their own).
- * The orders are inserted before, set-based, and not timed.
+ * The orders are inserted before by {@link BacklogWriter}, set-based, and not timed.
  */
-public final class Ceiling {
-
-    private static final BigDecimal PRICE = new BigDecimal("10.00");
-
-    private static final String INSERT_PRODUCT = """
-            INSERT INTO product (id, name, stock, price) VALUES (?, ?, ?, ?)
-            """;
-
-    private static final String INSERT_ORDERS = """
-            INSERT INTO orders (id, user_id, product_id, quantity, status)
-            SELECT gen_random_uuid(), ? || '-' || g, ?, 1, 'CREATED'
-            FROM generate_series(1, ?) AS g
-            """;
-
-    private static final String ORDER_IDS = """
-            SELECT id FROM orders WHERE product_id = ?
-            """;
+public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress progress) {
 
     private static final String CLAIM = """
             INSERT INTO processed_command (command_id, order_id, outcome, reject_reason)
@@ -85,16 +71,6 @@ public final class Ceiling {
             DELETE FROM orders WHERE product_id = ? AND status = 'CREATED'
             """;
 
-    private final DataSource dataSource;
-    private final CeilingSettings settings;
-    private final Progress progress;
-
-    public Ceiling(DataSource dataSource, CeilingSettings settings, Progress progress) {
-        this.dataSource = dataSource;
-        this.settings = settings;
-        this.progress = progress;
-    }
-
     /** Creates the schema where there is none (Flyway, the same migrations the apps run); a no-op on theirs. */
     public static void migrate(DataSource dataSource) {
         Flyway.configure()
@@ -116,116 +92,98 @@ public final class Ceiling {
                     run.perSecond(),
                     run.batchLatency().p50Ms(),
                     run.batchLatency().p99Ms(),
-                    run.invariants().holds()
-                            ? ""
-                            : "  VIOLATED: " + run.invariants().violations()));
+                    run.invariants().violatedNote()));
             runs.add(run);
         }
         return runs;
     }
 
     CeilingRun runOne(int batchSize) {
-        var productId = UUID.randomUUID();
-        var stock = (int) Math.min(Integer.MAX_VALUE, 10L * settings.commands());
-        var tag = "ceiling-k" + batchSize + "-" + productId.toString().substring(0, 8);
-        progress.phase("ceiling k=" + batchSize + " prepare", 0);
-        List<UUID> orders;
-        try (var connection = dataSource.getConnection()) {
-            orders = prepare(connection, productId, tag, stock);
-        } catch (SQLException ex) {
-            throw new IllegalStateException("could not prepare the ceiling run: " + ex.getMessage(), ex);
-        }
-        var warmupBatches = Math.clamp(settings.commands() / batchSize / 20, 1, 200);
-        var latency = new LatencyRecorder();
-        long timedCommands = 0;
-        long timedBatches = 0;
-        long warmupCommands = 0;
-        long elapsedNanos = 0;
-        @Nullable ServerCounters before = null;
+        var tag = "ceiling-k" + batchSize + "-" + UUID.randomUUID().toString().substring(0, 8);
+        var backlog = new BacklogWriter(dataSource)
+                .create(
+                        tag,
+                        new KeyDistribution.Hot(),
+                        settings.commands(),
+                        orders -> (int) Math.min(Integer.MAX_VALUE, 10L * orders),
+                        tag.hashCode(),
+                        progress);
+        var productId = backlog.products().getFirst();
+        var orders =
+                IntStream.range(0, backlog.size()).mapToObj(backlog::orderId).toList();
         progress.phase("ceiling k=" + batchSize, orders.size());
+        Timed timed;
         try (var connection = dataSource.getConnection()) {
-            connection.setAutoCommit(false);
-            try (var statement = connection.createStatement()) {
-                statement.execute("SET synchronous_commit = " + settings.synchronousCommit());
-            }
-            connection.commit();
-            try (var statements = new Statements(connection)) {
-                var batch = 0;
-                long timedStart = 0;
-                for (var from = 0; from < orders.size(); from += batchSize, batch++) {
-                    if (batch == warmupBatches) {
-                        before = ServerCounters.read(dataSource);
-                        timedStart = System.nanoTime();
-                    }
-                    var to = Math.min(orders.size(), from + batchSize);
-                    var started = System.nanoTime();
-                    statements.apply(productId, orders.subList(from, to));
-                    var ended = System.nanoTime();
-                    progress.advance(to - from);
-                    if (batch < warmupBatches) {
-                        warmupCommands += to - from;
-                        continue;
-                    }
-                    latency.recordNanos(ended - started);
-                    timedCommands += to - from;
-                    timedBatches++;
-                    elapsedNanos = ended - timedStart;
-                    if (elapsedNanos > settings.maxDuration().toNanos()) {
-                        break;
-                    }
-                }
-            }
+            timed = apply(connection, productId, orders, batchSize);
         } catch (SQLException ex) {
             throw new IllegalStateException("the ceiling run with k=" + batchSize + " failed: " + ex.getMessage(), ex);
         }
         var after = ServerCounters.read(dataSource);
-        var server = before != null && after != null ? after.since(before) : null;
+        var server = timed.before() != null && after != null ? after.since(timed.before()) : null;
         removeUnreached(productId);
-        var invariants = RunInvariants.check(dataSource, Map.of(productId, stock));
-        var seconds = elapsedNanos / 1e9;
-        var perSecond = seconds > 0 ? timedCommands / seconds : 0;
+        var invariants = RunInvariants.check(dataSource, backlog.initialStock());
+        var seconds = timed.nanos() / 1e9;
+        var perSecond = seconds > 0 ? timed.commands() / seconds : 0;
         return new CeilingRun(
                 batchSize,
                 productId,
-                warmupCommands,
-                timedCommands,
-                timedBatches,
+                timed.warmupCommands(),
+                timed.commands(),
+                timed.latency().count(),
                 Math.round(seconds * 1000) / 1000.0,
                 Math.round(perSecond * 10) / 10.0,
                 perSecond > 0 ? Math.round(1e7 / perSecond) / 10.0 : 0,
-                latency.summary(),
+                timed.latency(),
                 server,
                 invariants);
     }
 
-    private List<UUID> prepare(Connection connection, UUID productId, String tag, int stock) throws SQLException {
+    /** The timed part of a run; {@code before} is what the server had counted when it began. */
+    private record Timed(
+            long warmupCommands,
+            long commands,
+            long nanos,
+            Latency latency,
+            @Nullable ServerCounters before) {}
+
+    /** Applies the orders in batches: a few untimed (JIT, statement preparation, caches), then timed ones. */
+    private Timed apply(Connection connection, UUID productId, List<UUID> orders, int batchSize) throws SQLException {
+        var warmupBatches = Math.clamp(settings.commands() / batchSize / 20, 1, 200);
+        var latency = new LatencyRecorder();
+        long timedCommands = 0;
+        long warmupCommands = 0;
+        long elapsedNanos = 0;
+        long timedStart = 0;
+        @Nullable ServerCounters before = null;
         connection.setAutoCommit(false);
-        try (var product = connection.prepareStatement(INSERT_PRODUCT)) {
-            product.setObject(1, productId);
-            product.setString(2, "lab " + tag);
-            product.setInt(3, stock);
-            product.setBigDecimal(4, PRICE);
-            product.executeUpdate();
-        }
-        try (var orders = connection.prepareStatement(INSERT_ORDERS)) {
-            orders.setString(1, tag);
-            orders.setObject(2, productId);
-            orders.setInt(3, settings.commands());
-            orders.executeUpdate();
+        try (var statement = connection.createStatement()) {
+            statement.execute("SET synchronous_commit = " + settings.synchronousCommit());
         }
         connection.commit();
-        var ids = new ArrayList<UUID>(settings.commands());
-        try (var select = connection.prepareStatement(ORDER_IDS)) {
-            select.setFetchSize(10_000);
-            select.setObject(1, productId);
-            try (var rows = select.executeQuery()) {
-                while (rows.next()) {
-                    ids.add(rows.getObject(1, UUID.class));
+        try (var statements = new Statements(connection)) {
+            for (int from = 0, batch = 0; from < orders.size(); from += batchSize, batch++) {
+                if (batch == warmupBatches) {
+                    before = ServerCounters.read(dataSource);
+                    timedStart = System.nanoTime();
+                }
+                var to = Math.min(orders.size(), from + batchSize);
+                var started = System.nanoTime();
+                statements.apply(productId, orders.subList(from, to));
+                var ended = System.nanoTime();
+                progress.advance(to - from);
+                if (batch < warmupBatches) {
+                    warmupCommands += to - from;
+                    continue;
+                }
+                latency.recordNanos(ended - started);
+                timedCommands += to - from;
+                elapsedNanos = ended - timedStart;
+                if (elapsedNanos > settings.maxDuration().toNanos()) {
+                    break;
                 }
             }
         }
-        connection.commit();
-        return ids;
+        return new Timed(warmupCommands, timedCommands, elapsedNanos, latency.summary(), before);
     }
 
     /** Orders the run did not reach within its duration never had a command: they go, so every order left is final. */

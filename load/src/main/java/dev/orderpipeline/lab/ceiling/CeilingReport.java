@@ -7,7 +7,6 @@ import dev.orderpipeline.lab.report.Column;
 import dev.orderpipeline.lab.report.LabReport;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.Table;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +65,6 @@ public record CeilingReport(ReportHeader header, CeilingSettings settings, List<
         if (runs.isEmpty()) {
             return List.of();
         }
-        var charts = new ArrayList<Chart>();
         var rate = new LinkedHashMap<String, Map<String, Number>>();
         var latency = new LinkedHashMap<String, Map<String, Number>>();
         for (var run : runs) {
@@ -78,20 +76,20 @@ public record CeilingReport(ReportHeader header, CeilingSettings settings, List<
                     .put(k, run.batchLatency().p99Ms());
         }
         // batch sizes from 1 to 1,000 move both figures by decades: a log axis when they do
-        charts.add(new Chart.Bars(
-                "ceiling-rate",
-                "Ceiling: commands per second by batch size",
-                "commands/s",
-                false,
-                rate,
-                Chart.Scale.AUTO));
-        charts.add(new Chart.Bars(
-                "ceiling-batch-latency",
-                "Ceiling: time of one transaction by batch size",
-                "ms",
-                false,
-                latency,
-                Chart.Scale.AUTO));
-        return charts;
+        return List.of(
+                new Chart.Bars(
+                        "ceiling-rate",
+                        "Ceiling: commands per second by batch size",
+                        "commands/s",
+                        false,
+                        rate,
+                        Chart.Scale.AUTO),
+                new Chart.Bars(
+                        "ceiling-batch-latency",
+                        "Ceiling: time of one transaction by batch size",
+                        "ms",
+                        false,
+                        latency,
+                        Chart.Scale.AUTO));
     }
 }

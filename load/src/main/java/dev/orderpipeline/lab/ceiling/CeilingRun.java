@@ -7,19 +7,11 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One batch size.
+ * One batch size (k commands per transaction) on a hot product of its own; the figures are of the timed part, after
+ * {@code warmupCommands} untimed ones.
  *
- * @param batchSize commands per transaction (k)
- * @param productId the hot product of the run
- * @param warmupCommands commands applied first and not timed (JIT, statement preparation, caches)
- * @param commands commands timed
- * @param batches transactions timed
- * @param seconds time of the timed part
- * @param perSecond commands per second over it
- * @param microsPerCommand the same as a cost
  * @param batchLatency time of one transaction, from its first statement to the end of its commit
  * @param server what PostgreSQL counted during the timed part; {@code null} when it could not be read
- * @param invariants the database's verdict on the run's product after it
  */
 public record CeilingRun(
         int batchSize,

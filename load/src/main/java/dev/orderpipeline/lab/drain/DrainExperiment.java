@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.drain;
 
+import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.lab.backlog.Backlog;
 import dev.orderpipeline.lab.backlog.CommandProducer;
@@ -15,12 +16,12 @@ import dev.orderpipeline.lab.ceiling.Ceiling;
 import dev.orderpipeline.lab.ceiling.CeilingRun;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 /**
  * Runs a drain on a stack started without workers: measures the ceiling on the stack's database, prepares the
@@ -29,17 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * ceilings bracket the drain: on a machine shared with other work the rate a database sustains changes within
  * minutes, and a ratio against one of them alone could flatter or wrong the worker.
  */
-public final class DrainExperiment {
-
-    private final StackTarget target;
-    private final DrainSettings settings;
-    private final Progress progress;
-
-    public DrainExperiment(StackTarget target, DrainSettings settings, Progress progress) {
-        this.target = target;
-        this.settings = settings;
-        this.progress = progress;
-    }
+public record DrainExperiment(StackTarget target, DrainSettings settings, Progress progress) {
 
     /** The backlog as it was filled: how long preparing its orders took and how fast the producer sent it. */
     private record Filled(Backlog backlog, StackSession.Marks from, double prepareSeconds, CommandProducer.Sent sent) {}
@@ -55,17 +46,16 @@ public final class DrainExperiment {
             var before = ServerCounters.read(database);
             var clockStart = System.nanoTime();
             var fleet = session.fleet();
-            var workers = new ArrayList<AppProcess>();
-            for (var i = 0; i < settings.workers(); i++) {
-                workers.add(fleet.start(List.of("--orderpipeline.worker.group-id=" + group)));
-            }
-            var readyAt = new AtomicLong();
-            var readiness = Thread.ofVirtual().start(() -> awaitFirstReady(fleet, workers.getFirst(), readyAt));
+            var workers = IntStream.range(0, settings.workers())
+                    .mapToObj(i -> fleet.start(List.of("--orderpipeline.worker.group-id=" + group)))
+                    .toList();
+            var ready = CompletableFuture.supplyAsync(
+                    () -> readySeconds(fleet, workers.getFirst(), clockStart), Thread.ofVirtual()::start);
             var sampler = session.sample();
             progress.phase("drain with " + settings.workers() + " worker(s)", backlog.size());
             var timeline = follow(session, group, filled, clockStart, workers);
             var resources = sampler.stop();
-            join(readiness);
+            var startToReady = ready.completeOnTimeout(0.0, 1, TimeUnit.MINUTES).join();
 
             progress.phase("reading results and invariants", 0);
             var results = session.results(filled.from(), backlog, new long[0]);
@@ -87,7 +77,7 @@ public final class DrainExperiment {
                     round(filled.sent().perSecond(), 0),
                     settings.workers(),
                     target.stack().config().workerJvmOptions(),
-                    readyAt.get() > 0 ? round((readyAt.get() - clockStart) / 1e9, 2) : 0,
+                    startToReady,
                     round(drained.millis() / 1000.0, 3),
                     round(drained.perSecondFromStart(), 1),
                     round(drained.decidingSeconds(), 3),
@@ -104,13 +94,14 @@ public final class DrainExperiment {
         }
     }
 
-    /** Notes when the first worker reported ready; one that never does fails the drain later, with its log. */
-    private void awaitFirstReady(WorkerFleet fleet, AppProcess worker, AtomicLong readyAt) {
+    /** Seconds from the clock's start until the worker reported ready; 0 if it never does (that fails the drain). */
+    private double readySeconds(WorkerFleet fleet, AppProcess worker, long clockStart) {
         try {
             fleet.awaitReady(worker);
-            readyAt.set(System.nanoTime());
+            return round((System.nanoTime() - clockStart) / 1e9, 2);
         } catch (IllegalStateException ex) {
             progress.note("The worker did not report ready: " + ex.getMessage());
+            return 0;
         }
     }
 
@@ -120,8 +111,8 @@ public final class DrainExperiment {
         var backlog = session.backlog(tag, settings.distribution(), settings.commands());
         var prepareSeconds = (System.nanoTime() - preparing) / 1e9;
         var from = session.mark();
-        progress.phase("fill " + dev.orderpipeline.contract.Topics.CHECKOUT_COMMANDS, backlog.size());
-        var sent = CommandProducer.send(target.bootstrapServers(), backlog, false, progress);
+        progress.phase("fill " + Topics.CHECKOUT_COMMANDS, backlog.size());
+        var sent = CommandProducer.send(target.bootstrapServers(), backlog, 0, false, progress);
         progress.note(String.format(
                 Locale.ROOT,
                 "Backlog: %d commands on %d products in %.1f s (%.0f/s); no worker running",
@@ -142,21 +133,10 @@ public final class DrainExperiment {
                 clockStart,
                 settings.timeout(),
                 progress,
-                (sample, consumed) -> {
-                    for (var worker : workers) {
-                        if (!worker.isAlive()) {
-                            throw new IllegalStateException(worker.name() + " exited during the drain; see its log:"
-                                    + System.lineSeparator() + worker.process().logTail(30));
-                        }
-                    }
-                });
+                (sample, consumed) -> WorkerFleet.requireAlive(workers, "the drain"));
     }
 
-    /**
-     * How fast the backlog went: from the workers' start to lag zero, and between the first and the last result.
-     *
-     * @param millis from the first worker's start to lag zero
-     */
+    /** How fast the backlog went: {@code millis} from the first worker's start to lag zero, and between the results. */
     record Drained(long commands, long millis, ResultsScan.Summary results) {
 
         double perSecondFromStart() {
@@ -191,15 +171,6 @@ public final class DrainExperiment {
         var dataSource = target.database().dataSource();
         Ceiling.migrate(dataSource);
         return new Ceiling(dataSource, ceiling, progress).run();
-    }
-
-    private static void join(Thread thread) {
-        try {
-            thread.join(Duration.ofMinutes(1));
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", ex);
-        }
     }
 
     static double round(double value, int decimals) {

@@ -1,6 +1,6 @@
 package dev.orderpipeline.lab.drain;
 
-import dev.orderpipeline.lab.backlog.LagTimeline;
+import dev.orderpipeline.lab.backlog.LagTimeline.Point;
 import dev.orderpipeline.lab.ceiling.CeilingReport;
 import dev.orderpipeline.lab.ceiling.CeilingRun;
 import dev.orderpipeline.lab.measure.ResourceUsage;
@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /** What a drain found: the worker's rate against the ceiling, its memory and CPU, the drain curve, the invariants. */
 public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun run) implements LabReport {
@@ -170,15 +171,14 @@ public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun 
     }
 
     static Table processTable(ResourceUsage resources) {
-        var rows = new ArrayList<List<String>>();
-        for (var process : resources.processes()) {
-            rows.add(List.of(
-                    process.kind(),
-                    Integer.toString(process.processes()),
-                    Cells.decimal(process.cpuAvgPercent(), 1),
-                    Cells.decimal(process.cpuMaxPercent(), 1),
-                    Cells.decimal(process.rssMaxMiB(), 0)));
-        }
+        var rows = new ArrayList<List<String>>(resources.processes().stream()
+                .map(process -> List.of(
+                        process.kind(),
+                        Integer.toString(process.processes()),
+                        Cells.decimal(process.cpuAvgPercent(), 1),
+                        Cells.decimal(process.cpuMaxPercent(), 1),
+                        Cells.decimal(process.rssMaxMiB(), 0)))
+                .toList());
         var database = resources.database();
         rows.add(List.of(
                 "postgresql",
@@ -227,31 +227,26 @@ public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun 
         return reference > 0 ? String.format(Locale.ROOT, "%.2f", value / reference) : Cells.NOT_AVAILABLE;
     }
 
+    /** One figure of the drain curve over time. */
+    private Chart curve(String file, String title, String yAxis, String series, ToDoubleFunction<Point> value) {
+        var points = run.curve().stream()
+                .map(point -> new Chart.Point(point.seconds(), value.applyAsDouble(point)))
+                .toList();
+        // the worker's JVM and Spring start-up are part of the time to drain: the marker shows how much
+        return new Chart.Lines(file, title, "seconds since the worker's start", yAxis, Map.of(series, points))
+                .withEvents(List.of(new Chart.Event(run.startToReadySeconds(), "worker ready")));
+    }
+
     @Override
     public List<Chart> charts() {
         var charts = new ArrayList<Chart>();
-        var lag = new ArrayList<Chart.Point>();
-        var rate = new ArrayList<Chart.Point>();
-        for (LagTimeline.Point point : run.curve()) {
-            lag.add(new Chart.Point(point.seconds(), point.lag()));
-            rate.add(new Chart.Point(point.seconds(), point.perSecond()));
-        }
-        // the worker's JVM and Spring start-up are part of the time to drain: the marker shows how much
-        var ready = List.of(new Chart.Event(run.startToReadySeconds(), "worker ready"));
-        charts.add(new Chart.Lines(
-                        "drain-lag",
-                        "Consumer group lag during the drain",
-                        "seconds since the worker's start",
-                        "commands",
-                        Map.of("lag", lag))
-                .withEvents(ready));
-        charts.add(new Chart.Lines(
-                        "drain-rate",
-                        "Commands committed per second during the drain",
-                        "seconds since the worker's start",
-                        "commands/s",
-                        Map.of("committed/s", rate))
-                .withEvents(ready));
+        charts.add(curve("drain-lag", "Consumer group lag during the drain", "commands", "lag", Point::lag));
+        charts.add(curve(
+                "drain-rate",
+                "Commands committed per second during the drain",
+                "commands/s",
+                "committed/s",
+                Point::perSecond));
         if (!run.ceilingBefore().isEmpty()) {
             var bars = new LinkedHashMap<String, Map<String, Number>>();
             var values = new LinkedHashMap<String, Number>();

@@ -12,33 +12,16 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a drain measured.
+ * What a drain measured. Times count from the first worker's process start, so they include its JVM and Spring
+ * start-up; the ceilings, measured just before and just after (empty when not asked for), bracket the drain because
+ * other work on the machine changes over a run.
  *
- * @param keys the key distribution
- * @param commands commands in the backlog
- * @param products products they went to
- * @param partitions partitions of the command topic
  * @param prepareSeconds inserting the products and orders (set-based, not part of the drain)
  * @param producedPerSecond how fast the lab's producer filled the topic (acks=all)
- * @param workers worker processes that drained
- * @param workerJvmOptions the JVM options the workers ran with
- * @param startToReadySeconds from the first worker's process start to its readiness (JVM and Spring start-up)
- * @param startToDrainedSeconds from the first worker's process start to the group's lag reaching zero
- * @param perSecondFromStart commands / startToDrainedSeconds: what a worker delivers counting its own start, the
- *     drain's headline figure
- * @param decidingSeconds from the first result record to the last (the workers' processing, start-up excluded)
- * @param perSecondDeciding commands decided per second over that window
- * @param curve lag and progress over time, seconds since the first worker's start
- * @param results what the workers published on checkout.results
- * @param resources CPU and memory per kind of process (the lab itself included) over the drain
+ * @param perSecondFromStart commands / startToDrainedSeconds: the drain's headline figure
+ * @param decidingSeconds from the first result record to the last (start-up excluded)
  * @param server PostgreSQL's commits and WAL flushes during the drain; {@code null} when unreadable
- * @param serverSettings the durability settings of the server
- * @param invariants the database's verdict over the backlog's products
  * @param steps where the workers' time went, from their own meters at the end of the drain
- * @param ceilingBefore the ceiling measured on the same database just before the backlog was prepared; empty when
- *     not asked for
- * @param ceilingAfter the same just after the drain, the workers stopped: other work on the machine changes over a
- *     run, and the two bracket the drain
  */
 public record DrainRun(
         String keys,

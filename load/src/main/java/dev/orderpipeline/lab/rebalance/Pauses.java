@@ -9,16 +9,11 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a run's recorded offsets and owners say about its rebalance: which partitions moved, when they were first
- * seen with their final owners, and how long partitions paused after the event against the normal gap before it.
+ * What a run's recorded offsets and owners say about its rebalance: which partitions moved (their owner at the end
+ * differs from the one just before the event), when they were first seen with their final owners ({@code null} if
+ * never), and each partition's longest pause from the event to lag zero, the longest among the moved, the stayed and
+ * the killed worker's partitions ({@code null} when none was killed).
  *
- * @param moved partitions whose owner at the end differs from the one just before the event
- * @param reassignedAtMillis the first sample after the event that shows the final owners; {@code null} if none did
- * @param byPartition per partition, its longest pause from the event to lag zero
- * @param longestMoved the longest of those among the moved partitions (0 if none paused)
- * @param longestStayed the same among the partitions that kept their owner
- * @param killedPartitions the partitions the killed worker owned just before the event (empty for add)
- * @param longestKilled the longest pause among those; {@code null} when no worker was killed
  * @param gapBefore the longest pause of any partition in the second half of the time before the event: the workers'
  *     normal rhythm, start-up transients past
  */
@@ -33,10 +28,8 @@ record Pauses(
         long gapBefore) {
 
     /**
-     * @param eventMillis when the worker was added or killed, on the timeline's clock; negative if it never came
-     * @param ownersBefore the owners in the sample that fired the event
-     * @param killed the killed worker's name, or {@code null} for add
-     * @param endMillis when the lag reached zero
+     * Reads the pauses from the event ({@code eventMillis} on the timeline's clock, negative if it never came, with the
+     * owners of the sample that fired it) to lag zero; {@code killed} is the killed worker's name, {@code null} for add.
      */
     static Pauses of(
             LagTimeline timeline,

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ObjLongConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,25 +32,15 @@ import org.jspecify.annotations.Nullable;
  * one fetch each, seconds apart, which would hide a rebalance's pause among ordinary gaps; at a rate it keeps up with,
  * every partition moves at every poll and a pause stands out.
  */
-public final class RebalanceExperiment {
-
-    private final StackTarget target;
-    private final RebalanceSettings settings;
-    private final Progress progress;
-    private final String tag = UUID.randomUUID().toString().substring(0, 8);
-
-    public RebalanceExperiment(StackTarget target, RebalanceSettings settings, Progress progress) {
-        this.target = target;
-        this.settings = settings;
-        this.progress = progress;
-    }
+public record RebalanceExperiment(StackTarget target, RebalanceSettings settings, Progress progress) {
 
     public List<RebalanceRun> run() {
         var runs = new ArrayList<RebalanceRun>();
+        var tag = UUID.randomUUID().toString().substring(0, 8);
         try (var session = new StackSession(target, progress)) {
             for (var scenario : settings.scenarios()) {
                 for (var protocol : settings.protocols()) {
-                    var run = runOne(session, scenario, protocol);
+                    var run = runOne(session, tag + "-" + scenario + "-" + protocol, scenario, protocol);
                     progress.note(String.format(
                             Locale.ROOT,
                             "%s: group %s, moved %s, longest pause moved %.1f s, stayed %.1f s, %d duplicates%s",
@@ -59,9 +50,7 @@ public final class RebalanceExperiment {
                             run.longestPauseMovedMillis() / 1000.0,
                             run.longestPauseStayedMillis() / 1000.0,
                             run.duplicates(),
-                            run.invariants().holds()
-                                    ? ""
-                                    : "  VIOLATED: " + run.invariants().violations()));
+                            run.invariants().violatedNote()));
                     runs.add(run);
                     session.fleet().stopAll();
                 }
@@ -70,11 +59,12 @@ public final class RebalanceExperiment {
         return runs;
     }
 
-    private RebalanceRun runOne(StackSession session, String scenario, String protocol) {
+    /** One run; {@code tag} names its group and its backlog. */
+    private RebalanceRun runOne(StackSession session, String tag, String scenario, String protocol) {
         var label = scenario + " / " + protocol;
         progress.phase(label + ": fresh topic and workers", 0);
         session.watch().recreateCommandTopic(settings.partitions());
-        var group = "lab-rebalance-" + tag + "-" + scenario + "-" + protocol;
+        var group = "lab-rebalance-" + tag;
         var arguments = List.of(
                 "--orderpipeline.worker.group-id=" + group,
                 "--orderpipeline.topics.command-partitions=" + settings.partitions(),
@@ -85,8 +75,7 @@ public final class RebalanceExperiment {
                 scenario.equals(RebalanceSettings.ADD) ? 1 : 2,
                 settings.warmup(),
                 settings.timeout());
-        var runTag = "rebalance-" + tag + "-" + scenario + "-" + protocol;
-        var backlog = session.backlog(runTag, settings.distribution(), settings.commands());
+        var backlog = session.backlog("rebalance-" + tag, settings.distribution(), settings.commands());
         var from = session.mark();
         progress.phase(label, backlog.size());
         var clockStart = System.nanoTime();
@@ -107,29 +96,22 @@ public final class RebalanceExperiment {
             StackSession.Marks from,
             LagTimeline timeline,
             CommandProducer.Sent sent) {
-        event.note(String.format(
-                Locale.ROOT,
-                "%.1f s: backlog of %d commands sent (%.0f/s)",
+        event.noteAt(
                 sent.seconds(),
-                sent.records(),
-                sent.perSecond()));
+                String.format(Locale.ROOT, "backlog of %d commands sent (%.0f/s)", sent.records(), sent.perSecond()));
         var endMillis = timeline.drainedAtMillis(backlog.size()).orElseThrow();
         var ownersAfter = timeline.samples().getLast().owners();
         var pauses = Pauses.of(timeline, event.atMillis, event.ownersBefore, event.killed, endMillis);
         var reassignedAt = pauses.reassignedAtMillis();
         if (reassignedAt != null) {
-            event.note(String.format(
-                    Locale.ROOT,
-                    "%.1f s: partitions seen with their final owners %s",
-                    reassignedAt / 1000.0,
-                    ownersAfter));
+            event.noteAt(reassignedAt / 1000.0, "partitions seen with their final owners " + ownersAfter);
         }
         var groupType = session.watch().describe(group).type();
         var counted = duplicatesCounted(session.fleet());
         progress.phase(event.scenario + " / " + event.protocol + ": results and invariants", 0);
         var results = session.results(from, backlog, sent.sentAtMillis());
         var invariants = session.invariants(backlog);
-        event.note(String.format(Locale.ROOT, "%.1f s: lag zero", endMillis / 1000.0));
+        event.noteAt(endMillis / 1000.0, "lag zero");
         return new RebalanceRun(
                 event.scenario,
                 event.protocol,
@@ -163,7 +145,7 @@ public final class RebalanceExperiment {
     /** What the surviving workers' duplicate counters say: a killed worker's count is lost with it. */
     private static long duplicatesCounted(WorkerFleet fleet) {
         return fleet.alive().stream()
-                .mapToLong(worker -> fleet.duplicates(worker).orElse(0))
+                .mapToLong(worker -> fleet.duplicates(worker).orElse(0L))
                 .sum();
     }
 
@@ -172,7 +154,7 @@ public final class RebalanceExperiment {
      * started (add), killed with SIGKILL (kill), or killed and started again at once under its name (restart); and
      * what happened when, in words.
      */
-    private static final class Event implements LagFollower.Observer {
+    private static final class Event implements ObjLongConsumer<OffsetSample> {
 
         private final String scenario;
         private final String protocol;
@@ -202,7 +184,7 @@ public final class RebalanceExperiment {
         }
 
         @Override
-        public void sampled(OffsetSample sample, long consumed) {
+        public void accept(OffsetSample sample, long consumed) {
             if (atMillis < 0 && consumed >= threshold) {
                 atMillis = sample.atMillis();
                 ownersBefore = sample.owners();
@@ -213,18 +195,18 @@ public final class RebalanceExperiment {
         private void fire() {
             if (scenario.equals(RebalanceSettings.ADD)) {
                 var worker = fleet.start(arguments);
-                note(String.format(Locale.ROOT, "%.1f s: started %s", seconds(), worker.name()));
+                noteNow("started " + worker.name());
                 awaitReadyInBackground(worker);
                 return;
             }
             var victim = fleet.alive().getLast();
             killed = victim.name();
             victim.kill();
-            note(String.format(Locale.ROOT, "%.1f s: killed %s with SIGKILL", seconds(), victim.name()));
+            noteNow("killed " + victim.name() + " with SIGKILL");
             if (scenario.equals(RebalanceSettings.RESTART)) {
                 // the same process description: same name, so the same client id and group instance id
                 victim.start();
-                note(String.format(Locale.ROOT, "%.1f s: started %s again under its name", seconds(), victim.name()));
+                noteNow("started " + victim.name() + " again under its name");
                 awaitReadyInBackground(victim);
             }
         }
@@ -234,8 +216,7 @@ public final class RebalanceExperiment {
             Thread.ofVirtual().start(() -> {
                 try {
                     fleet.awaitReady(worker);
-                    readyMillis = sinceMillis();
-                    note(String.format(Locale.ROOT, "%.1f s: %s ready", readyMillis / 1000.0, worker.name()));
+                    readyMillis = noteNow(worker.name() + " ready");
                 } catch (IllegalStateException ex) {
                     note(worker.name() + " did not get ready: " + ex.getMessage());
                 }
@@ -253,12 +234,15 @@ public final class RebalanceExperiment {
             return ordered;
         }
 
-        private double seconds() {
-            return sinceMillis() / 1000.0;
+        /** Notes what happened now, with the time since the run's start; returns that time. */
+        private long noteNow(String what) {
+            var millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - clockStart);
+            noteAt(millis / 1000.0, what);
+            return millis;
         }
 
-        private long sinceMillis() {
-            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - clockStart);
+        void noteAt(double seconds, String what) {
+            note(String.format(Locale.ROOT, "%.1f s: %s", seconds, what));
         }
     }
 

@@ -12,8 +12,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.ToDoubleFunction;
-import org.jspecify.annotations.Nullable;
+import java.util.stream.Collectors;
 
 /** Pauses, duplicates and invariants of each rebalance scenario under each group protocol. */
 public record RebalanceReport(ReportHeader header, RebalanceSettings settings, List<RebalanceRun> runs)
@@ -52,9 +53,7 @@ public record RebalanceReport(ReportHeader header, RebalanceSettings settings, L
                                 Column.of("Run", RebalanceRun::label),
                                 Column.of("Group type", RebalanceRun::groupType),
                                 Column.of("Event at", run -> Cells.decimal(run.eventAtSeconds(), 1) + " s"),
-                                Column.of(
-                                        "Final owners at",
-                                        run -> seconds(run.reassignedAtSeconds(), Cells.NOT_AVAILABLE)),
+                                Column.of("Final owners at", RebalanceReport::finalOwnersAt),
                                 Column.of(
                                         "Moved partitions",
                                         run -> run.moved().isEmpty()
@@ -94,8 +93,9 @@ public record RebalanceReport(ReportHeader header, RebalanceSettings settings, L
             + " checkout.results (the worker publishes results without waiting for them; a killed one loses those in"
             + " flight); the client reads the order.";
 
-    private static String seconds(@Nullable Double seconds, String otherwise) {
-        return seconds == null ? otherwise : Cells.decimal(seconds, 1) + " s";
+    private static String finalOwnersAt(RebalanceRun run) {
+        var seconds = run.reassignedAtSeconds();
+        return seconds == null ? Cells.NOT_AVAILABLE : Cells.decimal(seconds, 1) + " s";
     }
 
     private static String pauseKilled(RebalanceRun run) {
@@ -111,7 +111,7 @@ public record RebalanceReport(ReportHeader header, RebalanceSettings settings, L
             charts.add(panels("rebalance-lag", "Lag during the run", "commands", LagTimeline.Point::lag));
             charts.add(panels(
                     "rebalance-rate", "Commands committed per second", "commands/s", LagTimeline.Point::perSecond));
-            var pauses = new LinkedHashMap<String, java.util.Map<String, Number>>();
+            var pauses = new LinkedHashMap<String, Map<String, Number>>();
             for (var run : runs) {
                 pauses.computeIfAbsent("moved partitions", key -> new LinkedHashMap<>())
                         .put(run.label(), run.longestPauseMovedMillis() / 1000.0);
@@ -128,10 +128,8 @@ public record RebalanceReport(ReportHeader header, RebalanceSettings settings, L
     }
 
     private Chart panels(String file, String title, String yAxis, ToDoubleFunction<LagTimeline.Point> value) {
-        var byScenario = new LinkedHashMap<String, List<RebalanceRun>>();
-        runs.forEach(run -> byScenario
-                .computeIfAbsent(run.scenario(), key -> new ArrayList<>())
-                .add(run));
+        var byScenario = runs.stream()
+                .collect(Collectors.groupingBy(RebalanceRun::scenario, LinkedHashMap::new, Collectors.toList()));
         var panels = new ArrayList<Chart.Panel>();
         byScenario.forEach((scenario, scenarioRuns) -> {
             var lines = new LinkedHashMap<String, List<Chart.Point>>();

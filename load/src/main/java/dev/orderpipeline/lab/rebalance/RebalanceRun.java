@@ -8,41 +8,16 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One scenario under one protocol.
+ * One scenario under one protocol; times count from the first send. A pause is the longest time a partition had
+ * records waiting and made no progress; see {@link Pauses} for how each is read.
  *
- * @param scenario {@code add}, {@code kill} or {@code restart}
- * @param protocol the {@code group.protocol} the workers were given
- * @param groupType the group's type as the broker reported it ({@code CLASSIC} or {@code CONSUMER}): proof the
- *     workers used the protocol asked for
- * @param commands checkouts in the backlog
- * @param seconds from the first send to lag zero
- * @param perSecond commands / seconds
- * @param eventAtSeconds when the worker was started or killed
- * @param newWorkerReadyAtSeconds add: when the new worker reported ready; restart: when the restarted one did;
- *     {@code null} otherwise
- * @param reassignedAtSeconds when the partitions were first seen with their final owners after the event
- * @param ownersBefore partition to owning worker just before the event
- * @param ownersAfter partition to owning worker at the end
- * @param moved partitions whose owner changed
- * @param longestPauseMovedMillis the longest time a moved partition had records waiting and made no progress
- * @param longestPauseStayedMillis the same for the partitions that kept their owner
+ * @param groupType the group's type as the broker reported it: proof the workers used the protocol asked for
+ * @param newWorkerReadyAtSeconds add: when the new worker reported ready; restart: when the restarted one did
  * @param killed kill and restart: the worker killed; {@code null} for add
- * @param killedPartitions the partitions it owned just before the event (with static membership a restarted worker
- *     gets them back, so they do not show as moved)
- * @param longestPauseKilledMillis the longest pause on those partitions after the event; null for add and in reports
- *     written before it was measured
- * @param longestGapBeforeMillis the longest such time on any partition before the event: the normal gap between
- *     a partition's commits, against which a pause reads
- * @param pauseByPartitionMillis per partition, its longest pause after the event
- * @param results result records of the run's orders
- * @param duplicates results flagged duplicate: redeliveries the idempotency table absorbed
+ * @param longestPauseKilledMillis null for add and in reports written before it was measured
  * @param ordersWithoutResult orders decided in the database whose result never reached checkout.results (a worker
  *     killed after its commit, before its results were acknowledged): the client then reads the order
  * @param duplicatesCounted what the surviving workers' checkout.commands{outcome=duplicate} counters said
- * @param endToEnd from each command's record timestamp to its first result's
- * @param curve lag and progress over time
- * @param events what happened when, in words
- * @param invariants the database's verdict
  */
 public record RebalanceRun(
         String scenario,

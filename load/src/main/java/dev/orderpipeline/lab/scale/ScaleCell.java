@@ -9,20 +9,9 @@ import java.util.List;
 /**
  * One cell of the grid: a backlog drained by {@code workers} processes from {@code partitions} partitions.
  *
- * @param partitions partitions of the command topic
- * @param workers worker processes in the group
- * @param keys the key distribution
- * @param commands checkouts in the backlog
- * @param products products they went to
  * @param producedPerSecond how fast the lab's producer sent them (the workers were draining meanwhile)
  * @param seconds from the first send to the group's lag reaching zero
- * @param perSecond commands / seconds
  * @param endToEnd from each command's record timestamp to its result's: mostly time queued behind the backlog
- * @param recordsPerPartition how the backlog fell on the partitions (a hot key: all on one)
- * @param lag lag per partition over time
- * @param duplicates results flagged duplicate (redeliveries absorbed)
- * @param resources CPU and memory per kind of process during the cell
- * @param invariants the database's verdict over the cell's products
  */
 public record ScaleCell(
         int partitions,
@@ -45,8 +34,12 @@ public record ScaleCell(
         lag = List.copyOf(lag);
     }
 
-    /** {@code P=6 W=2 uniform:10000}. */
     public String label() {
+        return label(partitions, workers, keys);
+    }
+
+    /** {@code P=6 W=2 uniform:10000}. */
+    static String label(int partitions, int workers, String keys) {
         return "P=" + partitions + " W=" + workers + " " + keys;
     }
 

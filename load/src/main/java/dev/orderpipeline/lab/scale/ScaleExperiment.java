@@ -3,6 +3,7 @@ package dev.orderpipeline.lab.scale;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.backlog.LagFollower;
 import dev.orderpipeline.lab.backlog.StackSession;
+import dev.orderpipeline.lab.backlog.WorkerFleet;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
@@ -19,24 +20,11 @@ import java.util.UUID;
  * that members joining cause stay out of the measurement. The producer outpaces the workers many times over, so the
  * workers face a full backlog from the first second, as if it had been there before.
  */
-public final class ScaleExperiment {
-
-    private final StackTarget target;
-    private final ScaleSettings settings;
-    private final Progress progress;
-    private final String tag = UUID.randomUUID().toString().substring(0, 8);
-
-    public ScaleExperiment(StackTarget target, ScaleSettings settings, Progress progress) {
-        this.target = target;
-        this.settings = settings;
-        this.progress = progress;
-    }
+public record ScaleExperiment(StackTarget target, ScaleSettings settings, Progress progress) {
 
     public List<ScaleCell> run() {
         var cells = new ArrayList<ScaleCell>();
-        var cellCount = settings.partitionCounts().size()
-                * settings.workerCounts().size()
-                * settings.distributions().size();
+        var tag = UUID.randomUUID().toString().substring(0, 8);
         try (var session = new StackSession(target, progress)) {
             for (var partitions : settings.partitionCounts()) {
                 session.fleet().stopAll();
@@ -50,8 +38,12 @@ public final class ScaleExperiment {
                     progress.phase("P=" + partitions + ": starting workers up to " + workers, 0);
                     session.join(group, arguments, workers, settings.warmup(), settings.timeout());
                     for (var keys : settings.distributions()) {
-                        progress.item("cell", cells.size() + 1, cellCount, cellName(partitions, workers, keys));
-                        var cell = runCell(session, group, partitions, workers, keys);
+                        progress.item(
+                                "cell",
+                                cells.size() + 1,
+                                settings.cells(),
+                                ScaleCell.label(partitions, workers, keys.label()));
+                        var cell = runCell(session, tag, group, partitions, workers, keys);
                         progress.note(String.format(
                                 Locale.ROOT,
                                 "%s: %.0f commands/s, end-to-end p50 %.0f ms p99 %.0f ms, busiest partition %.0f%%%s",
@@ -60,9 +52,7 @@ public final class ScaleExperiment {
                                 cell.endToEnd().p50Ms(),
                                 cell.endToEnd().p99Ms(),
                                 cell.busiestPartitionShare() * 100,
-                                cell.invariants().holds()
-                                        ? ""
-                                        : "  VIOLATED: " + cell.invariants().violations()));
+                                cell.invariants().violatedNote()));
                         cells.add(cell);
                     }
                 }
@@ -71,8 +61,9 @@ public final class ScaleExperiment {
         return cells;
     }
 
-    private ScaleCell runCell(StackSession session, String group, int partitions, int workers, KeyDistribution keys) {
-        var name = cellName(partitions, workers, keys);
+    private ScaleCell runCell(
+            StackSession session, String tag, String group, int partitions, int workers, KeyDistribution keys) {
+        var name = ScaleCell.label(partitions, workers, keys.label());
         var cellTag = "scale-" + tag + "-p" + partitions + "w" + workers + "-"
                 + keys.label().replace(':', '_');
         var backlog = session.backlog(cellTag, keys, settings.commands());
@@ -81,7 +72,7 @@ public final class ScaleExperiment {
         progress.phase(name, backlog.size());
         var clockStart = System.nanoTime();
         var sending = session.sendInBackground(backlog, 0);
-        var fleet = session.fleet();
+        var members = session.fleet().alive();
         var timeline = new LagFollower(session.watch(), group, settings.lagInterval(), true, false)
                 .follow(
                         from.commands(),
@@ -90,9 +81,7 @@ public final class ScaleExperiment {
                         settings.timeout(),
                         progress,
                         (sample, consumed) -> {
-                            if (fleet.alive().size() < workers) {
-                                throw new IllegalStateException("a worker exited during " + name);
-                            }
+                            WorkerFleet.requireAlive(members, name);
                             if (sending.isCompletedExceptionally()) {
                                 sending.join();
                             }
@@ -118,9 +107,5 @@ public final class ScaleExperiment {
                 results.duplicates(),
                 resources,
                 session.invariants(backlog));
-    }
-
-    private static String cellName(int partitions, int workers, KeyDistribution keys) {
-        return "P=" + partitions + " W=" + workers + " " + keys.label();
     }
 }

@@ -33,10 +33,7 @@ public record ScaleReport(ReportHeader header, ScaleSettings settings, List<Scal
 
     @Override
     public List<Table> tables() {
-        var tables = new ArrayList<Table>();
-        tables.add(throughputTable());
-        tables.add(cellTable());
-        return tables;
+        return List.of(throughputTable(), cellTable());
     }
 
     /** Commands/s: a row per distribution and partition count, a column per worker count. */

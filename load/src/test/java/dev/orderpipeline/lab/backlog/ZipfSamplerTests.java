@@ -14,12 +14,12 @@ class ZipfSamplerTests {
         var exponent = 1.1;
         var draws = 1_000_000;
         var counts = new int[products];
-        var sampler = new ZipfSampler(products, exponent, new SplittableRandom(42));
+        var sampler = new KeyDistribution.Zipf(products, exponent).sampler(new SplittableRandom(42));
         for (var i = 0; i < draws; i++) {
             counts[sampler.getAsInt()]++;
         }
 
-        var expected = ZipfSampler.probabilities(products, exponent);
+        var expected = new KeyDistribution.Zipf(products, exponent).probabilities();
         // the head, rank by rank: within 4 standard deviations of a binomial count
         for (var rank = 0; rank < 20; rank++) {
             var mean = expected[rank] * draws;
@@ -37,7 +37,7 @@ class ZipfSamplerTests {
 
     @Test
     void makesTheFirstProductTheHottestAsTheExponentSays() {
-        var probabilities = ZipfSampler.probabilities(10_000, 1.1);
+        var probabilities = new KeyDistribution.Zipf(10_000, 1.1).probabilities();
 
         var sum = 0.0;
         for (var p : probabilities) {
@@ -52,7 +52,7 @@ class ZipfSamplerTests {
 
     @Test
     void neverDrawsOutsideTheProducts() {
-        var sampler = new ZipfSampler(3, 0.5, new SplittableRandom(3));
+        var sampler = new KeyDistribution.Zipf(3, 0.5).sampler(new SplittableRandom(3));
         for (var i = 0; i < 100_000; i++) {
             assertThat(sampler.getAsInt()).isBetween(0, 2);
         }
