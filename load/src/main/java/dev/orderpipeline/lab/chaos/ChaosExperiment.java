@@ -269,16 +269,12 @@ public final class ChaosExperiment {
 
     private List<PreparedOrder> prepare(
             List<ApiClient> apis, UUID product, int productIndex, String userPrefix, int count) {
-        var users = new ArrayList<String>(count);
-        for (var index = 0; index < count; index++) {
-            users.add(userPrefix + index);
-        }
+        var users =
+                IntStream.range(0, count).mapToObj(index -> userPrefix + index).toList();
         var ids = Orders.create(apis, product, users, 1, progress);
-        var prepared = new ArrayList<PreparedOrder>(count);
-        for (var index = 0; index < count; index++) {
-            prepared.add(new PreparedOrder(ids.get(index), Math.max(0, productIndex), users.get(index)));
-        }
-        return prepared;
+        return IntStream.range(0, count)
+                .mapToObj(index -> new PreparedOrder(ids.get(index), Math.max(0, productIndex), users.get(index)))
+                .toList();
     }
 
     /**

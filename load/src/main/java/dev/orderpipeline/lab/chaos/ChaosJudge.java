@@ -18,7 +18,6 @@ import dev.orderpipeline.lab.report.Cells;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -124,9 +123,10 @@ final class ChaosJudge {
 
     /** The orders (by index) that were sent more than once. */
     static Set<Integer> retriedOrders(List<Attempt> attempts) {
-        var retried = new TreeSet<Integer>();
-        attempts.stream().filter(attempt -> attempt.number() > 1).forEach(attempt -> retried.add(attempt.order()));
-        return retried;
+        return attempts.stream()
+                .filter(attempt -> attempt.number() > 1)
+                .map(Attempt::order)
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     static ChaosRun judge(Evidence evidence) {
@@ -269,10 +269,7 @@ final class ChaosJudge {
     }
 
     private static RetryFigures retries(Evidence evidence, Checkouts checkouts) {
-        var byOrder = new HashMap<Integer, List<Attempt>>();
-        evidence.attempts()
-                .forEach(attempt -> byOrder.computeIfAbsent(attempt.order(), key -> new ArrayList<>())
-                        .add(attempt));
+        var byOrder = evidence.attempts().stream().collect(Collectors.groupingBy(Attempt::order));
         var retried = byOrder.values().stream()
                 .filter(attempts -> attempts.size() > 1)
                 .map(attempts -> attempts.stream()
@@ -310,7 +307,6 @@ final class ChaosJudge {
         UNAVAILABLE,
         FAILED,
         DECIDED,
-        /** An accepted checkout starts waiting for its decision. */
         OPENED,
         CLOSED
     }
