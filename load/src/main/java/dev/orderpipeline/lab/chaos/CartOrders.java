@@ -56,10 +56,8 @@ final class CartOrders {
                     return api.createCart(userPrefix + index, units);
                 },
                 progress);
-        var created = new ArrayList<PreparedOrder>(carts.size());
-        for (var index = 0; index < carts.size(); index++) {
-            created.add(PreparedOrder.cart(ids.get(index), userPrefix + index, carts.get(index)));
-        }
-        return created;
+        return IntStream.range(0, carts.size())
+                .mapToObj(index -> PreparedOrder.cart(ids.get(index), userPrefix + index, carts.get(index)))
+                .toList();
     }
 }

@@ -8,7 +8,7 @@ import dev.orderpipeline.lab.pipeline.ApiClient;
 import dev.orderpipeline.lab.pipeline.Orders;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
+import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,7 +19,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Random;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -61,6 +61,31 @@ public final class ChaosExperiment {
 
     public ChaosRun run() {
         var database = new ChaosDatabase(Objects.requireNonNull(target.database(), "the stack has a database"));
+        var prepared = prepareRun();
+        try (var http = ApiClient.newHttpClient();
+                var topics = new TopicReader(target.bootstrapServers())) {
+            var clock = RunClock.startingNow();
+            var poison = new PoisonSent();
+            var loaded = load(prepared, http, clock, topics, database, poison);
+            if (prepared.decoys() != null) {
+                awaitDeadLetters(topics, poison.total());
+            }
+            progress.phase("reading the database and the topics", 0);
+            return ChaosJudge.judge(evidence(database, topics, clock, prepared, loaded, poison));
+        }
+    }
+
+    /**
+     * What the run checks out: the hot products with their initial stocks, the orders of the load and, for poison,
+     * the decoys.
+     */
+    private record Prepared(
+            List<UUID> products,
+            List<Integer> stocks,
+            List<PreparedOrder> orders,
+            @Nullable Decoys decoys) {}
+
+    private Prepared prepareRun() {
         var stocks = settings.stocks();
         var products = new ArrayList<UUID>();
         for (var index = 0; index < settings.products(); index++) {
@@ -69,50 +94,46 @@ public final class ChaosExperiment {
                     .createProduct("lab chaos " + runTag + " #" + (index + 1), stocks.get(index), PRICE));
         }
         var decoys = settings.faults().contains(FaultKind.POISON) ? prepareDecoys() : null;
-        var orders = prepareOrders(target.apis(), products);
-        var http = ApiClient.newHttpClient();
-        try (var topics = new TopicReader(target.bootstrapServers())) {
-            var clock = RunClock.startingNow();
-            var faults = new ArrayList<FaultWindow>();
-            var poison = new PoisonSent();
-            Loaded loaded;
-            try (var load = new ChaosLoad(
-                            target.apis(),
-                            http,
-                            requestTimeout,
-                            orders,
-                            settings.rate(),
-                            settings.maxInFlight(),
-                            settings.maxAttempts(),
-                            clock,
-                            progress)
-                    .start()) {
-                var run = new FaultRun(
-                        target.stack(),
-                        settings,
+        return new Prepared(products, stocks, prepareOrders(target.apis(), products), decoys);
+    }
+
+    /** The load from the warm-up to the last decision, with the faults injected under it. */
+    private Loaded load(
+            Prepared prepared,
+            HttpClient http,
+            RunClock clock,
+            TopicReader topics,
+            ChaosDatabase database,
+            PoisonSent poison) {
+        var faults = new ArrayList<FaultWindow>();
+        try (var load = new ChaosLoad(
+                        target.apis(),
+                        http,
+                        requestTimeout,
+                        prepared.orders(),
+                        settings.rate(),
+                        settings.maxInFlight(),
+                        settings.maxAttempts(),
                         clock,
-                        runTag,
-                        topics,
-                        database,
-                        new DatabaseFaults(Objects.requireNonNull(target.database())),
-                        products,
-                        decoys,
-                        progress,
-                        window -> recover(window, faults, load, database),
-                        poison);
-                progress.phase("warm-up", 0);
-                FaultRun.pause(settings.warmup());
-                inject(run);
-                loaded = finish(load, orders.size(), database, clock, faults);
-            }
-            if (decoys != null) {
-                awaitDeadLetters(topics, poison.total());
-            }
-            progress.phase("reading the database and the topics", 0);
-            return ChaosJudge.judge(
-                    evidence(database, topics, clock, products, stocks, orders, decoys, faults, loaded, poison));
-        } finally {
-            http.close();
+                        progress)
+                .start()) {
+            var run = new FaultRun(
+                    target.stack(),
+                    settings,
+                    clock,
+                    runTag,
+                    topics,
+                    database,
+                    new DatabaseFaults(Objects.requireNonNull(target.database())),
+                    prepared.products(),
+                    prepared.decoys(),
+                    progress,
+                    window -> recover(window, faults, load, database),
+                    poison);
+            progress.phase("warm-up", 0);
+            FaultRun.pause(settings.warmup());
+            inject(run);
+            return finish(load, prepared.orders().size(), database, clock, faults);
         }
     }
 
@@ -125,10 +146,9 @@ public final class ChaosExperiment {
         }
     }
 
-    /**
-     * What the load did.
-     */
-    private record Loaded(List<Attempt> attempts, long scheduled, long dropped, double arrivalsEndedAt) {}
+    /** What the load did, and the faults injected under it. */
+    private record Loaded(
+            List<Attempt> attempts, long scheduled, long dropped, double arrivalsEndedAt, List<FaultWindow> faults) {}
 
     /** Stops the load, lets its retries settle and waits for the last decisions. */
     private Loaded finish(
@@ -150,7 +170,7 @@ public final class ChaosExperiment {
         var faultsEnd = faults.stream().mapToDouble(FaultWindow::end).max().orElse(clock.now());
         awaitDecisions(load, database, clock, faultsEnd);
         load.unexpectedBodies().forEach(body -> notes.add("Unexpected answer " + body));
-        return new Loaded(load.attempts(), load.scheduled(), load.dropped(), load.arrivalsEndedAt());
+        return new Loaded(load.attempts(), load.scheduled(), load.dropped(), load.arrivalsEndedAt(), faults);
     }
 
     /** What the database and the topics say about the run, beside what the load did. */
@@ -158,13 +178,12 @@ public final class ChaosExperiment {
             ChaosDatabase database,
             TopicReader topics,
             RunClock clock,
-            List<UUID> products,
-            List<Integer> stocks,
-            List<PreparedOrder> orders,
-            @Nullable Decoys decoys,
-            List<FaultWindow> faults,
+            Prepared prepared,
             Loaded loaded,
             PoisonSent poison) {
+        var products = prepared.products();
+        var orders = prepared.orders();
+        var decoys = prepared.decoys();
         var decidedAt = new HashMap<UUID, Double>();
         database.decisions(products)
                 .forEach((order, millis) -> decidedAt.put(order, clock.secondsOfEpochMillis(millis)));
@@ -175,11 +194,9 @@ public final class ChaosExperiment {
         if (decoys != null) {
             keys.add(decoys.product());
         }
-        var orderIds = new HashSet<UUID>();
-        orders.forEach(order -> orderIds.add(order.orderId()));
-        var found = TopicEvidence.read(
-                topics, runTag, keys, orderIds, decidedAt.keySet(), poison.sent(), poison.startedAt(), clock);
-        faults.stream()
+        var orderIds = orders.stream().map(PreparedOrder::orderId).collect(Collectors.toSet());
+        var found = TopicEvidence.read(topics, runTag, keys, orderIds, decidedAt.keySet(), poison, clock);
+        loaded.faults().stream()
                 .filter(fault -> fault.failure() != null)
                 .forEach(fault -> notes.add(fault.name() + " was not carried out as planned: " + fault.failure()));
         return new ChaosJudge.Evidence(
@@ -188,12 +205,12 @@ public final class ChaosExperiment {
                 orders,
                 products,
                 loaded.attempts(),
-                faults,
+                loaded.faults(),
                 loaded.scheduled(),
                 loaded.dropped(),
                 loaded.arrivalsEndedAt(),
                 decidedAt,
-                database.books(products, stocks),
+                database.books(products, prepared.stocks()),
                 database.repeatedEffects(retried),
                 found.poison(),
                 found.topics(),
@@ -252,16 +269,12 @@ public final class ChaosExperiment {
 
     private List<PreparedOrder> prepare(
             List<ApiClient> apis, UUID product, int productIndex, String userPrefix, int count) {
-        var users = new ArrayList<String>(count);
-        for (var index = 0; index < count; index++) {
-            users.add(userPrefix + index);
-        }
+        var users =
+                IntStream.range(0, count).mapToObj(index -> userPrefix + index).toList();
         var ids = Orders.create(apis, product, users, 1, progress);
-        var prepared = new ArrayList<PreparedOrder>(count);
-        for (var index = 0; index < count; index++) {
-            prepared.add(new PreparedOrder(ids.get(index), Math.max(0, productIndex), users.get(index)));
-        }
-        return prepared;
+        return IntStream.range(0, count)
+                .mapToObj(index -> new PreparedOrder(ids.get(index), Math.max(0, productIndex), users.get(index)))
+                .toList();
     }
 
     /**
@@ -345,15 +358,7 @@ public final class ChaosExperiment {
         var deadline = System.nanoTime() + DEAD_LETTER_WAIT.toNanos();
         var found = 0L;
         while (System.nanoTime() - deadline < 0) {
-            var counter = new AtomicLong();
-            TopicEvidence.DEAD_LETTER_TOPICS.forEach(topic -> topics.readAll(topic, record -> {
-                var tag = record.headers().lastHeader(PoisonRecords.TAG_HEADER);
-                if (tag != null
-                        && PoisonRecords.kindOf(runTag, new String(tag.value(), StandardCharsets.UTF_8)) != null) {
-                    counter.incrementAndGet();
-                }
-            }));
-            found = counter.get();
+            found = TopicEvidence.poisonDeadLetters(topics, runTag);
             if (found >= expected) {
                 return;
             }

@@ -16,8 +16,8 @@ import dev.orderpipeline.lab.chaos.Checkouts.Checkout;
 import dev.orderpipeline.lab.chaos.Checkouts.TimeWindow;
 import dev.orderpipeline.lab.report.Cells;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -75,7 +76,7 @@ final class ChaosJudge {
             return attempts.stream().mapToDouble(Attempt::answeredAt).reduce(arrivalsEndedAt, Math::max);
         }
 
-        <T> long sum(List<T> values, java.util.function.ToLongFunction<T> value) {
+        <T> long sum(List<T> values, ToLongFunction<T> value) {
             return values.stream().mapToLong(value).sum();
         }
     }
@@ -105,11 +106,11 @@ final class ChaosJudge {
             return evidence.topics();
         }
 
-        long sumOverBooks(java.util.function.ToLongFunction<ProductBooks> value) {
+        long sumOverBooks(ToLongFunction<ProductBooks> value) {
             return evidence.sum(evidence.books(), value);
         }
 
-        long sumOverPhases(java.util.function.ToLongFunction<PhaseFigures> value) {
+        long sumOverPhases(ToLongFunction<PhaseFigures> value) {
             return evidence.sum(phases, value);
         }
     }
@@ -122,9 +123,10 @@ final class ChaosJudge {
 
     /** The orders (by index) that were sent more than once. */
     static Set<Integer> retriedOrders(List<Attempt> attempts) {
-        var retried = new TreeSet<Integer>();
-        attempts.stream().filter(attempt -> attempt.number() > 1).forEach(attempt -> retried.add(attempt.order()));
-        return retried;
+        return attempts.stream()
+                .filter(attempt -> attempt.number() > 1)
+                .map(Attempt::order)
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     static ChaosRun judge(Evidence evidence) {
@@ -267,10 +269,7 @@ final class ChaosJudge {
     }
 
     private static RetryFigures retries(Evidence evidence, Checkouts checkouts) {
-        var byOrder = new HashMap<Integer, List<Attempt>>();
-        evidence.attempts()
-                .forEach(attempt -> byOrder.computeIfAbsent(attempt.order(), key -> new ArrayList<>())
-                        .add(attempt));
+        var byOrder = evidence.attempts().stream().collect(Collectors.groupingBy(Attempt::order));
         var retried = byOrder.values().stream()
                 .filter(attempts -> attempts.size() > 1)
                 .map(attempts -> attempts.stream()
@@ -301,52 +300,63 @@ final class ChaosJudge {
                 evidence.retriedEffects().processedMoreThanOnce());
     }
 
+    /** What the timeline counts, each at the second it happened in. */
+    private enum Happening {
+        SENT,
+        ACCEPTED,
+        UNAVAILABLE,
+        FAILED,
+        DECIDED,
+        OPENED,
+        CLOSED
+    }
+
+    private record Tick(double at, Happening what) {}
+
     /** Per second: requests sent, answers by kind, decisions, and the accepted checkouts still waiting. */
     private static List<ChaosSecond> timeline(Evidence evidence, Checkouts checkouts) {
+        var ticks = new ArrayList<Tick>();
+        for (var attempt : evidence.attempts()) {
+            ticks.add(new Tick(attempt.sentAt(), Happening.SENT));
+            if (attempt.accepted()) {
+                ticks.add(new Tick(attempt.answeredAt(), Happening.ACCEPTED));
+            } else if (attempt.unavailable()) {
+                ticks.add(new Tick(attempt.answeredAt(), Happening.UNAVAILABLE));
+            } else if (!"409".equals(attempt.status())) {
+                ticks.add(new Tick(attempt.answeredAt(), Happening.FAILED));
+            }
+        }
+        var decisions = checkouts.decisionTimes();
+        Arrays.stream(decisions)
+                .filter(time -> time >= 0)
+                .forEach(time -> ticks.add(new Tick(time, Happening.DECIDED)));
+        checkouts.all().stream().filter(Checkout::accepted).forEach(checkout -> {
+            ticks.add(new Tick(checkout.acceptedAt(), Happening.OPENED));
+            if (checkout.decided()) {
+                ticks.add(new Tick(Math.max(checkout.acceptedAt(), checkout.decidedAt()), Happening.CLOSED));
+            }
+        });
         var last = (int) Math.ceil(evidence.loadEnd());
-        for (var time : checkouts.decisionTimes()) {
-            last = Math.max(last, (int) Math.floor(time));
+        if (decisions.length > 0) {
+            last = Math.max(last, (int) Math.floor(decisions[decisions.length - 1]));
         }
         var seconds = Math.max(1, last + 1);
-        var sent = new long[seconds];
-        var accepted = new long[seconds];
-        var unavailable = new long[seconds];
-        var failed = new long[seconds];
-        var decisions = new long[seconds];
-        var openChange = new long[seconds];
-        for (var attempt : evidence.attempts()) {
-            sent[clamp(attempt.sentAt(), seconds)]++;
-            var answered = clamp(attempt.answeredAt(), seconds);
-            if (attempt.accepted()) {
-                accepted[answered]++;
-            } else if (attempt.unavailable()) {
-                unavailable[answered]++;
-            } else if (!"409".equals(attempt.status())) {
-                failed[answered]++;
-            }
-        }
-        for (var time : checkouts.decisionTimes()) {
-            decisions[clamp(time, seconds)] += time >= 0 ? 1 : 0;
-        }
-        for (var checkout : checkouts.all()) {
-            if (checkout.accepted()) {
-                openChange[clamp(checkout.acceptedAt(), seconds)]++;
-                if (checkout.decided()) {
-                    openChange[clamp(Math.max(checkout.acceptedAt(), checkout.decidedAt()), seconds)]--;
-                }
-            }
-        }
+        var counts = ticks.stream()
+                .collect(Collectors.groupingBy(
+                        tick -> clamp(tick.at(), seconds), Collectors.groupingBy(Tick::what, Collectors.counting())));
         var rows = new ArrayList<ChaosSecond>();
         long open = 0;
         for (var second = 0; second < seconds; second++) {
-            open += openChange[second];
+            var count = counts.getOrDefault(second, Map.of());
+            ToLongFunction<Happening> of = what -> count.getOrDefault(what, 0L);
+            open += of.applyAsLong(Happening.OPENED) - of.applyAsLong(Happening.CLOSED);
             rows.add(new ChaosSecond(
                     second,
-                    sent[second],
-                    accepted[second],
-                    unavailable[second],
-                    failed[second],
-                    decisions[second],
+                    of.applyAsLong(Happening.SENT),
+                    of.applyAsLong(Happening.ACCEPTED),
+                    of.applyAsLong(Happening.UNAVAILABLE),
+                    of.applyAsLong(Happening.FAILED),
+                    of.applyAsLong(Happening.DECIDED),
                     open));
         }
         return rows;

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,9 +43,9 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
     /** A 503 without a usable Retry-After is retried after this long (and counted: the API must send one). */
     static final Duration DEFAULT_RETRY = Duration.ofSeconds(1);
 
+    /** How many bodies of unexpected answers are kept, and how much of each. */
     private static final int BODY_SAMPLES = 20;
 
-    /** The longest body kept from an unexpected answer. */
     private static final int BODY_SAMPLE = 500;
 
     private final List<ApiClient> apis;
@@ -87,7 +88,7 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         this.load = new OpenLoad(new OpenModelSchedule(rate, Duration.ofDays(1)), orders.size(), maxInFlight, this);
     }
 
-    /** Starts scheduling arrivals; the first is due at the clock's start. */
+    /** The first arrival is due at the clock's start. */
     ChaosLoad start() {
         load.start(clock.startNanos());
         return this;
@@ -113,7 +114,6 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         return true;
     }
 
-    /** Whether every prepared order was scheduled before the load was stopped. */
     boolean ranOutOfOrders() {
         return load.exhausted();
     }
@@ -136,7 +136,7 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         return pending.get();
     }
 
-    /** Every attempt so far, in no particular order. */
+    /** In no particular order. */
     List<Attempt> attempts() {
         return new ArrayList<>(attempts);
     }
@@ -146,19 +146,13 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         return List.copyOf(unexpectedBodies);
     }
 
-    /**
-     * Orders accepted (202) at least {@code age} ago that have not been reported decided to {@link
-     * #markDecided(Collection)}: what the pipeline still owes.
-     */
+    /** Orders accepted at least {@code age} ago and not yet {@link #markDecided marked decided}: still owed. */
     List<UUID> acceptedBefore(Duration age) {
         var limit = System.nanoTime() - age.toNanos();
-        var owed = new ArrayList<UUID>();
-        acceptedNotSeenDecided.forEach((order, acceptedAt) -> {
-            if (acceptedAt - limit <= 0) {
-                owed.add(order);
-            }
-        });
-        return owed;
+        return acceptedNotSeenDecided.entrySet().stream()
+                .filter(accepted -> accepted.getValue() - limit <= 0)
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     void markDecided(Collection<UUID> decided) {
@@ -209,23 +203,21 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
     }
 
     /**
-     * What the API answered to a checkout: unlike the other experiments the load keeps what a client needs to retry
-     * (the {@code Retry-After} of a 503) and the body of an unexpected answer, for the report.
+     * What the API answered to a checkout, with what a client needs to retry it.
      *
      * @param status the HTTP status code, or {@link StatusCounts#TIMEOUT} / {@link StatusCounts#IO_ERROR}
-     * @param retryAfterSeconds the {@code Retry-After} header in seconds, or {@code null} when absent or not a
-     *     number of seconds
+     * @param retryAfterSeconds null when absent or not a number of seconds
      * @param body the start of the body of an answer other than 202, 409 and 503, else empty
      */
     private record Answer(String status, @Nullable Integer retryAfterSeconds, String body) {
 
-        /** No answer at all: the checkout may or may not have been handed to the broker. */
+        /** The checkout may or may not have been handed to the broker. */
         boolean unanswered() {
             return StatusCounts.TIMEOUT.equals(status) || StatusCounts.IO_ERROR.equals(status);
         }
     }
 
-    /** One checkout through the pipeline (the production checkout), no waiting for the decision; never throws. */
+    /** One checkout, not waiting for the decision; never throws. */
     private Answer checkout(ApiClient api, PreparedOrder order) {
         var request = HttpRequest.newBuilder(URI.create(api.baseUrl() + "/api/orders/" + order.orderId() + "/checkout"))
                 .timeout(requestTimeout)
@@ -255,10 +247,8 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
     }
 
     private static String sample(@Nullable String body) {
-        if (body == null) {
-            return "";
-        }
-        return body.length() <= BODY_SAMPLE ? body : body.substring(0, BODY_SAMPLE) + "...";
+        var text = Objects.requireNonNullElse(body, "");
+        return text.length() <= BODY_SAMPLE ? text : text.substring(0, BODY_SAMPLE) + "...";
     }
 
     private static Duration delay(Answer answer) {

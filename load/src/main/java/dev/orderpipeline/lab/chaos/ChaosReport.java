@@ -3,12 +3,16 @@ package dev.orderpipeline.lab.chaos;
 import static dev.orderpipeline.lab.chaos.ChaosJudge.seconds;
 import static dev.orderpipeline.lab.chaos.ChaosJudge.signedSeconds;
 
+import dev.orderpipeline.lab.chaos.ChaosRun.AcceptanceFigures;
+import dev.orderpipeline.lab.chaos.ChaosRun.CartFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ChaosSecond;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.ChaosRun.PhaseFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
+import dev.orderpipeline.lab.chaos.ChaosRun.RetryFigures;
+import dev.orderpipeline.lab.chaos.ChaosRun.TopicFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.WorkerRestart;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
@@ -20,7 +24,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -122,12 +128,12 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                         phase -> phase.validDeadLettered() == null
                                 ? Cells.NOT_AVAILABLE
                                 : Long.toString(phase.validDeadLettered())),
-                Column.of("202", phase -> Long.toString(phase.count("202"))),
-                Column.of("503", phase -> Long.toString(phase.count("503"))),
-                Column.of("5xx", phase -> Long.toString(phase.serverErrors())),
-                Column.of("409", phase -> Long.toString(phase.count("409"))),
-                Column.of("Other", phase -> Long.toString(phase.other())),
-                Column.of("Retries", phase -> Long.toString(phase.retries())),
+                count("202", phase -> phase.count("202")),
+                count("503", phase -> phase.count("503")),
+                count("5xx", PhaseFigures::serverErrors),
+                count("409", phase -> phase.count("409")),
+                count("Other", PhaseFigures::other),
+                count("Retries", PhaseFigures::retries),
                 Column.of("Max 202 to final", phase -> seconds(phase.maxTimeToFinal()))));
         if (run.carts() != null) {
             columns.add(Column.of("Carts accepted", phase -> count(phase.cartsAccepted())));
@@ -154,28 +160,38 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
     }
 
     private Table carts() {
-        var carts = Objects.requireNonNull(run.carts());
-        return new Table(
+        return figures(
                 "Carts, from the database",
-                List.of("Figure", "Value"),
+                Objects.requireNonNull(run.carts()),
                 List.of(
-                        List.of("carts placed (2-3 of the hot products, 1 unit each)", Long.toString(carts.placed())),
-                        List.of("completed", Long.toString(carts.completed())),
-                        List.of("rejected", Long.toString(carts.rejected())),
-                        List.of("of those, a line out of stock", Long.toString(carts.rejectedOutOfStock())),
-                        List.of("of those, timed out waiting for a reservation", Long.toString(carts.timedOut())),
-                        List.of("not final (never checked out, or lost)", Long.toString(carts.notFinal())),
-                        List.of("completed with a line not SOLD", Long.toString(carts.completedNotAllSold())),
-                        List.of("rejected with a line RESERVED or SOLD", Long.toString(carts.rejectedHolding())),
-                        List.of("units held (RESERVED, RELEASING)", Long.toString(carts.held())),
-                        List.of("of those, by final carts", Long.toString(carts.heldByFinal())),
-                        List.of("payments", Long.toString(carts.payments())),
-                        List.of("carts paid twice", Long.toString(carts.paidMoreThanOnce())),
-                        List.of("payments of carts not completed", Long.toString(carts.paymentsWithoutCompletion())),
-                        List.of("idempotency rows with an outcome", Long.toString(carts.outcomeRows())),
-                        List.of("carts whose outcome rows disagree", Long.toString(carts.disagreeing()))),
+                        count("carts placed (2-3 of the hot products, 1 unit each)", CartFigures::placed),
+                        count("completed", CartFigures::completed),
+                        count("rejected", CartFigures::rejected),
+                        count("of those, a line out of stock", CartFigures::rejectedOutOfStock),
+                        count("of those, timed out waiting for a reservation", CartFigures::timedOut),
+                        count("not final (never checked out, or lost)", CartFigures::notFinal),
+                        count("completed with a line not SOLD", CartFigures::completedNotAllSold),
+                        count("rejected with a line RESERVED or SOLD", CartFigures::rejectedHolding),
+                        count("units held (RESERVED, RELEASING)", CartFigures::held),
+                        count("of those, by final carts", CartFigures::heldByFinal),
+                        count("payments", CartFigures::payments),
+                        count("carts paid twice", CartFigures::paidMoreThanOnce),
+                        count("payments of carts not completed", CartFigures::paymentsWithoutCompletion),
+                        count("idempotency rows with an outcome", CartFigures::outcomeRows),
+                        count("carts whose outcome rows disagree", CartFigures::disagreeing)),
                 "Orders of several products checked out by the reservation saga; the products' books above count"
                         + " their units (sold on SOLD lines, held on RESERVED and RELEASING ones) in the drift.");
+    }
+
+    /** A table of named figures, each read from {@code figures} by its column. */
+    private static <T> Table figures(String title, T figures, List<Column<T>> rows, String note) {
+        var values = new LinkedHashMap<String, String>();
+        rows.forEach(row -> values.put(row.heading(), row.cell().apply(figures)));
+        return Table.figures(title, values, note);
+    }
+
+    private static <T> Column<T> count(String heading, ToLongFunction<T> value) {
+        return Column.of(heading, row -> Long.toString(value.applyAsLong(row)));
     }
 
     private Table restarts() {
@@ -183,31 +199,23 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                 "Worker killed and restarted under its name",
                 List.of(
                         Column.<FaultWindow>of("Fault", FaultWindow::name),
-                        Column.of("Worker", fault -> restart(fault).worker()),
-                        Column.of(
-                                "Static member",
-                                fault -> Cells.yesNo(restart(fault).staticMember())),
-                        Column.of(
+                        restart("Worker", WorkerRestart::worker),
+                        restart("Static member", restart -> Cells.yesNo(restart.staticMember())),
+                        restart(
                                 "Its partitions",
-                                fault -> restart(fault).partitions().toString()),
-                        Column.of(
-                                "Products watched",
-                                fault -> Integer.toString(restart(fault).products())),
-                        Column.of("Ready after", fault -> seconds(restart(fault).readyAfter())),
-                        Column.of(
-                                "Offsets committed again after",
-                                fault -> seconds(restart(fault).committedAgainAfter())),
-                        Column.of(
-                                "Decisions resumed after",
-                                fault -> seconds(restart(fault).firstDecisionAfter()))),
+                                restart -> restart.partitions().toString()),
+                        restart("Products watched", restart -> Integer.toString(restart.products())),
+                        restart("Ready after", restart -> seconds(restart.readyAfter())),
+                        restart("Offsets committed again after", restart -> seconds(restart.committedAgainAfter())),
+                        restart("Decisions resumed after", restart -> seconds(restart.firstDecisionAfter()))),
                 run.faults().stream().filter(fault -> fault.restart() != null).toList(),
                 "Seconds from the kill. Decisions resumed after: until every product of the load on the killed"
                         + " worker's partitions had a decision committed after the kill (every product of the load"
                         + " when the worker was not a static member, its partitions then unknown).");
     }
 
-    private static WorkerRestart restart(FaultWindow fault) {
-        return Objects.requireNonNull(fault.restart());
+    private static Column<FaultWindow> restart(String heading, Function<WorkerRestart, String> cell) {
+        return Column.of(heading, fault -> cell.apply(Objects.requireNonNull(fault.restart())));
     }
 
     private static String window(FaultWindow fault, String unit) {
@@ -233,19 +241,19 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                 List.of(
                         Column.<ProductBooks>of(
                                 "Product", book -> book.productId().toString().substring(0, 8)),
-                        Column.of("Initial", book -> Integer.toString(book.initialStock())),
-                        Column.of("Completed", book -> Long.toString(book.completed())),
+                        count("Initial", ProductBooks::initialStock),
+                        count("Completed", ProductBooks::completed),
                         Column.of(
                                 "Rejected (no stock)",
                                 book -> book.rejected() + " (" + book.rejectedOutOfStock() + ")"),
-                        Column.of("Stock left", book -> Integer.toString(book.stockLeft())),
-                        Column.of("Drift", book -> Long.toString(book.drift())),
+                        count("Stock left", ProductBooks::stockLeft),
+                        count("Drift", ProductBooks::drift),
                         Column.of("Oversold", book -> Cells.yesNo(book.oversold())),
-                        Column.of("Payments", book -> Long.toString(book.payments())),
-                        Column.of("Double payments", book -> Long.toString(book.doublePayments())),
-                        Column.of("Decided", book -> Long.toString(book.decided())),
-                        Column.of("Idempotency rows", book -> Long.toString(book.processedRows())),
-                        Column.of("Not final", book -> Long.toString(book.notFinal()))),
+                        count("Payments", ProductBooks::payments),
+                        count("Double payments", ProductBooks::doublePayments),
+                        count("Decided", ProductBooks::decided),
+                        count("Idempotency rows", ProductBooks::processedRows),
+                        count("Not final", ProductBooks::notFinal)),
                 run.products(),
                 "Not final: orders never accepted (the load stopped before their turn, or gave up) and, if any, lost"
                         + " ones; the verdict counts the lost ones among the accepted checkouts.");
@@ -253,23 +261,23 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
 
     private Table acceptance() {
         var acceptance = run.acceptance();
-        return new Table(
+        return figures(
                 "Accepted checkouts",
-                List.of("Figure", "Value"),
+                acceptance,
                 List.of(
-                        List.of("checkouts started (first attempts)", Long.toString(acceptance.scheduled())),
-                        List.of("arrivals dropped (too many in flight)", Long.toString(acceptance.dropped())),
-                        List.of("orders that got a 202", Long.toString(acceptance.accepted())),
-                        List.of("of those decided", Long.toString(acceptance.decided())),
-                        List.of("of those not decided (lost)", Long.toString(acceptance.notDecided())),
-                        List.of("longest 202 to final", seconds(acceptance.maxTimeToFinal())),
-                        List.of("p99 202 to final", seconds(acceptance.p99TimeToFinal())),
-                        List.of(
+                        count("checkouts started (first attempts)", AcceptanceFigures::scheduled),
+                        count("arrivals dropped (too many in flight)", AcceptanceFigures::dropped),
+                        count("orders that got a 202", AcceptanceFigures::accepted),
+                        count("of those decided", AcceptanceFigures::decided),
+                        count("of those not decided (lost)", AcceptanceFigures::notDecided),
+                        Column.of("longest 202 to final", figures -> seconds(figures.maxTimeToFinal())),
+                        Column.of("p99 202 to final", figures -> seconds(figures.p99TimeToFinal())),
+                        Column.of(
                                 "last decision of a checkout accepted before the faults ended, after their end",
-                                signedSeconds(acceptance.lastDecisionAfterFaults())),
-                        List.of(
+                                figures -> signedSeconds(figures.lastDecisionAfterFaults())),
+                        count(
                                 "orders decided without any 202 (a 503 or timeout whose command got through)",
-                                Long.toString(acceptance.decidedWithoutAccept()))),
+                                AcceptanceFigures::decidedWithoutAccept)),
                 acceptance.notDecidedSample().isEmpty()
                         ? ""
                         : "Not decided, e.g.: "
@@ -279,26 +287,21 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
     }
 
     private Table retries() {
-        var retries = run.retries();
-        return new Table(
+        return figures(
                 "Client retries",
-                List.of("Figure", "Value"),
+                run.retries(),
                 List.of(
-                        List.of("orders retried", Long.toString(retries.ordersRetried())),
-                        List.of("retries sent", Long.toString(retries.retries())),
-                        List.of("after a 503 (waiting its Retry-After)", Long.toString(retries.afterUnavailable())),
-                        List.of("after no answer (1 s later)", Long.toString(retries.afterNoAnswer())),
-                        List.of("last attempt 202", Long.toString(retries.endedAccepted())),
-                        List.of(
-                                "last attempt 409 (decided from an earlier attempt)",
-                                Long.toString(retries.endedConflict())),
-                        List.of("last attempt still 503 (gave up)", Long.toString(retries.endedUnavailable())),
-                        List.of("last attempt anything else", Long.toString(retries.endedOther())),
-                        List.of("retried orders decided", Long.toString(retries.retriedDecided())),
-                        List.of("retried orders paid twice", Long.toString(retries.retriedPaidMoreThanOnce())),
-                        List.of(
-                                "retried orders with two idempotency rows",
-                                Long.toString(retries.retriedProcessedMoreThanOnce()))),
+                        count("orders retried", RetryFigures::ordersRetried),
+                        count("retries sent", RetryFigures::retries),
+                        count("after a 503 (waiting its Retry-After)", RetryFigures::afterUnavailable),
+                        count("after no answer (1 s later)", RetryFigures::afterNoAnswer),
+                        count("last attempt 202", RetryFigures::endedAccepted),
+                        count("last attempt 409 (decided from an earlier attempt)", RetryFigures::endedConflict),
+                        count("last attempt still 503 (gave up)", RetryFigures::endedUnavailable),
+                        count("last attempt anything else", RetryFigures::endedOther),
+                        count("retried orders decided", RetryFigures::retriedDecided),
+                        count("retried orders paid twice", RetryFigures::retriedPaidMoreThanOnce),
+                        count("retried orders with two idempotency rows", RetryFigures::retriedProcessedMoreThanOnce)),
                 "Up to " + settings.maxAttempts() + " attempts per checkout, the same order each time.");
     }
 
@@ -308,8 +311,8 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                 List.of(
                         Column.<PoisonFigures>of("Kind", poison -> poison.kind().label()),
                         Column.of("Topic", poison -> poison.kind().topic()),
-                        Column.of("Sent", poison -> Long.toString(poison.sent())),
-                        Column.of("Dead-lettered", poison -> Long.toString(poison.deadLettered())),
+                        count("Sent", PoisonFigures::sent),
+                        count("Dead-lettered", PoisonFigures::deadLettered),
                         Column.of("Last one after", poison -> seconds(poison.lastDeadLetteredAfter())),
                         Column.of("dlt-reason (ids and numbers masked)", poison -> reasons(poison.reasons()))),
                 run.poison(),
@@ -319,29 +322,27 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
 
     private Table topics() {
         var topics = run.topics();
+        var rows = new ArrayList<>(List.<Column<TopicFigures>>of(
+                count("command records keyed by the run's products", TopicFigures::commandRecords),
+                count("orders named by valid commands (carts: by cart checkouts)", TopicFigures::commandOrders),
+                count("of those not decided in the database", TopicFigures::commandOrdersNotDecided),
+                count("decided orders without a command in the topic", TopicFigures::decidedNotInTopic),
+                count("results of the run's orders", TopicFigures::resultRecords),
+                count("orders with a result", TopicFigures::resultOrders),
+                count("results flagged duplicate", TopicFigures::duplicateResults),
+                count("dead letters of the run's poison", TopicFigures::deadLetters),
+                count("real commands dead-lettered", TopicFigures::untaggedDeadLetters)));
         var decoy = run.decoy();
-        var topicRows = new ArrayList<List<String>>(List.of(
-                List.of("command records keyed by the run's products", Long.toString(topics.commandRecords())),
-                List.of(
-                        "orders named by valid commands (carts: by cart checkouts)",
-                        Long.toString(topics.commandOrders())),
-                List.of("of those not decided in the database", Long.toString(topics.commandOrdersNotDecided())),
-                List.of("decided orders without a command in the topic", Long.toString(topics.decidedNotInTopic())),
-                List.of("results of the run's orders", Long.toString(topics.resultRecords())),
-                List.of("orders with a result", Long.toString(topics.resultOrders())),
-                List.of("results flagged duplicate", Long.toString(topics.duplicateResults())),
-                List.of("dead letters of the run's poison", Long.toString(topics.deadLetters())),
-                List.of("real commands dead-lettered", Long.toString(topics.untaggedDeadLetters()))));
         if (decoy != null) {
-            topicRows.add(List.of(
+            rows.add(Column.of(
                     "decoy product (orders named by poison records)",
-                    "stock " + decoy.stockLeft() + " of " + decoy.initialStock() + ", " + decoy.orders() + " orders, "
-                            + decoy.notCreated() + " not CREATED, " + decoy.payments() + " payments"));
+                    figures -> "stock " + decoy.stockLeft() + " of " + decoy.initialStock() + ", " + decoy.orders()
+                            + " orders, " + decoy.notCreated() + " not CREATED, " + decoy.payments() + " payments"));
         }
-        return new Table(
+        return figures(
                 "Topics",
-                List.of("Figure", "Value"),
-                topicRows,
+                topics,
+                rows,
                 "Results are advisory (a worker killed between its commit and the publish loses them; a redelivery or"
                         + " the replay publishes duplicates); the database is the truth."
                         + (topics.untaggedReasons().isEmpty()
@@ -389,9 +390,9 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
     }
 
     /** The most frequent reasons, and how many other variants there were (report.json has them all). */
-    static String reasons(java.util.Map<String, Long> reasons) {
+    static String reasons(Map<String, Long> reasons) {
         var sorted = reasons.entrySet().stream()
-                .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .toList();
         var shown = sorted.stream()
                 .limit(REASONS_SHOWN)

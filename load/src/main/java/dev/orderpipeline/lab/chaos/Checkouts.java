@@ -3,9 +3,11 @@ package dev.orderpipeline.lab.chaos;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.IntStream;
 
 /**
  * The load's checkouts as the judge sees them: per prepared order, when it was first accepted (202) and when the
@@ -43,19 +45,16 @@ final class Checkouts {
     private final double[] acceptTimes;
 
     Checkouts(List<PreparedOrder> orders, List<Attempt> attempts, Map<UUID, Double> decidedAt) {
-        var firstAccept = new double[orders.size()];
-        Arrays.fill(firstAccept, Double.NaN);
-        attempts.stream().filter(Attempt::accepted).forEach(attempt -> {
-            var current = firstAccept[attempt.order()];
-            if (Double.isNaN(current) || attempt.answeredAt() < current) {
-                firstAccept[attempt.order()] = attempt.answeredAt();
-            }
-        });
-        all = new ArrayList<>(orders.size());
-        for (var index = 0; index < orders.size(); index++) {
-            var order = orders.get(index);
-            all.add(new Checkout(order, firstAccept[index], decidedAt.getOrDefault(order.orderId(), Double.NaN)));
-        }
+        var firstAccept = new HashMap<Integer, Double>();
+        attempts.stream()
+                .filter(Attempt::accepted)
+                .forEach(attempt -> firstAccept.merge(attempt.order(), attempt.answeredAt(), Math::min));
+        all = IntStream.range(0, orders.size())
+                .mapToObj(index -> new Checkout(
+                        orders.get(index),
+                        firstAccept.getOrDefault(index, Double.NaN),
+                        decidedAt.getOrDefault(orders.get(index).orderId(), Double.NaN)))
+                .toList();
         decisionTimes = decidedAt.values().stream()
                 .mapToDouble(Double::doubleValue)
                 .sorted()
@@ -76,7 +75,7 @@ final class Checkouts {
         return all.get(index);
     }
 
-    /** Every decision of the run's orders, in time order. */
+    /** In time order. */
     double[] decisionTimes() {
         return decisionTimes;
     }
@@ -126,7 +125,6 @@ final class Checkouts {
         return longest;
     }
 
-    /** A sweep over one product's accepts and decisions. */
     private double productStall(TimeWindow window, int product) {
         var events = new ArrayList<Event>();
         var waiting = 0;
@@ -166,10 +164,8 @@ final class Checkouts {
     }
 
     private static double firstAtOrAfter(double[] sorted, double time) {
-        var index = Arrays.binarySearch(sorted, time);
-        if (index < 0) {
-            index = -index - 1;
-        }
+        var found = Arrays.binarySearch(sorted, time);
+        var index = found < 0 ? -found - 1 : found;
         return index < sorted.length ? sorted[index] - time : Double.NaN;
     }
 

@@ -32,30 +32,14 @@ final class DatabaseFaults {
             """;
 
     /** A read-only database after a failover to a standby not yet promoted: every writer gets SQLSTATE 25006. */
-    private static final String READ_ONLY = """
-            DO $$ BEGIN
-              EXECUTE format('ALTER DATABASE %I SET default_transaction_read_only = on', current_database());
-            END $$
-            """;
+    private static final String READ_ONLY = alterDatabase("SET default_transaction_read_only = on");
 
-    private static final String READ_WRITE = """
-            DO $$ BEGIN
-              EXECUTE format('ALTER DATABASE %I RESET default_transaction_read_only', current_database());
-            END $$
-            """;
+    private static final String READ_WRITE = alterDatabase("RESET default_transaction_read_only");
 
     /** Short enough that a lock held by the lab for {@link #LOCK_HOLD} times the apps' writers out (SQLSTATE 55P03). */
-    private static final String SHORT_LOCK_TIMEOUT = """
-            DO $$ BEGIN
-              EXECUTE format('ALTER DATABASE %I SET lock_timeout = ''100ms''', current_database());
-            END $$
-            """;
+    private static final String SHORT_LOCK_TIMEOUT = alterDatabase("SET lock_timeout = ''100ms''");
 
-    private static final String DEFAULT_LOCK_TIMEOUT = """
-            DO $$ BEGIN
-              EXECUTE format('ALTER DATABASE %I RESET lock_timeout', current_database());
-            END $$
-            """;
+    private static final String DEFAULT_LOCK_TIMEOUT = alterDatabase("RESET lock_timeout");
 
     /**
      * The lab's session must be able to write (ALTER DATABASE) while the database defaults to read-only, and wait
@@ -258,6 +242,15 @@ final class DatabaseFaults {
             log.error("Could not reset the database setting after a failed fault; reset it by hand", ex);
             cause.addSuppressed(ex);
         }
+    }
+
+    /** {@code ALTER DATABASE} of the current database; {@code change} goes into a literal, its quotes doubled. */
+    private static String alterDatabase(String change) {
+        return """
+                DO $$ BEGIN
+                  EXECUTE format('ALTER DATABASE %%I %s', current_database());
+                END $$
+                """.formatted(change);
     }
 
     private static void execute(Connection connection, String sql) throws SQLException {

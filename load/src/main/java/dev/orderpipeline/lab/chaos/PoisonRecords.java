@@ -54,72 +54,71 @@ final class PoisonRecords {
         if (hotProducts.isEmpty() || decoys.isEmpty()) {
             throw new IllegalArgumentException("poison needs hot products and decoy orders");
         }
-        var perKind = perKind(count);
         var random = new Random(seed);
+        var targets = new Targets(hotProducts, decoyProduct, Instant.now());
         var records = new ArrayList<ProducerRecord<byte[], byte[]>>(count);
-        var requestedAt = Instant.now();
-        perKind.forEach((kind, howMany) -> {
+        perKind(count).forEach((kind, howMany) -> {
             for (var index = 0; index < howMany; index++) {
                 var hot = hotProducts.get(random.nextInt(hotProducts.size()));
-                var decoy = decoys.get(index % decoys.size());
-                var record = switch (kind) {
-                    case GARBAGE_BYTES -> record(kind, hot, garbage(random), null, null, null);
-                    case INVALID_JSON -> record(kind, hot, invalidJson(index, decoy), null, null, null);
-                    case ZERO_QUANTITY -> {
-                        var command = command(decoy.orderId(), decoyProduct, decoy.userId(), 0, requestedAt);
-                        yield command(kind, decoyProduct, command, decoy.orderId());
-                    }
-                    case MISSING_ORDER_ID -> {
-                        var command = command(decoy.orderId(), hot, decoy.userId(), 1, requestedAt);
-                        command.remove("orderId");
-                        yield record(kind, hot, json(command), null, null, null);
-                    }
-                    case PRODUCT_MISMATCH -> {
-                        var command = command(decoy.orderId(), hot, decoy.userId(), 1, requestedAt);
-                        yield command(kind, hot, command, decoy.orderId());
-                    }
-                    case CART_INVALID_JSON ->
-                        record(
-                                kind,
-                                decoy.orderId(),
-                                invalidCart(index, decoy),
-                                null,
-                                CartCheckoutCommand.TYPE,
-                                decoy.orderId());
-                    case CART_NOT_A_CART -> {
-                        var lines = List.of(
-                                new CartLine(1, hotProducts.getFirst(), 1),
-                                new CartLine(2, hotProducts.size() > 1 ? hotProducts.getLast() : decoyProduct, 1));
-                        var command = CartCheckoutCommand.of(decoy.orderId(), decoy.userId(), lines, requestedAt);
-                        yield record(
-                                kind,
-                                decoy.orderId(),
-                                JSON.writeValueAsBytes(command),
-                                command.commandId(),
-                                CartCheckoutCommand.TYPE,
-                                decoy.orderId());
-                    }
-                    case RESERVATION_GARBAGE_BYTES -> record(kind, hot, garbage(random), null, null, null);
-                    case RESERVATION_NO_SUCH_LINE -> {
-                        var step = ReservationCommand.of(
-                                ReservationCommand.Action.RESERVE,
-                                decoy.orderId(),
-                                new CartLine(1, hot, 1),
-                                requestedAt);
-                        yield record(
-                                kind,
-                                hot,
-                                JSON.writeValueAsBytes(step),
-                                step.commandId(),
-                                step.action().type(),
-                                decoy.orderId());
-                    }
-                };
+                var record = targets.poison(kind, index, hot, decoys.get(index % decoys.size()), random);
                 record.headers().add(TAG_HEADER, (runTag + "/" + kind.label()).getBytes(StandardCharsets.UTF_8));
                 records.add(record);
             }
         });
         return records;
+    }
+
+    /** What the poison records name: the run's hot products, the decoys' product, and the time the API would set. */
+    private record Targets(List<UUID> hotProducts, UUID decoyProduct, Instant requestedAt) {
+
+        /** Poison record {@code index} of its kind, keyed by {@code hot} where its kind's topic is keyed by product. */
+        ProducerRecord<byte[], byte[]> poison(
+                PoisonKind kind, int index, UUID hot, PreparedOrder decoy, Random random) {
+            var orderId = decoy.orderId();
+            return switch (kind) {
+                case GARBAGE_BYTES, RESERVATION_GARBAGE_BYTES -> record(kind, hot, garbage(random), null, null, null);
+                case INVALID_JSON -> record(kind, hot, invalidJson(index, decoy), null, null, null);
+                case ZERO_QUANTITY -> command(kind, decoyProduct, fields(decoy, decoyProduct, 0), orderId);
+                case MISSING_ORDER_ID -> {
+                    var command = fields(decoy, hot, 1);
+                    command.remove("orderId");
+                    yield record(kind, hot, json(command), null, null, null);
+                }
+                case PRODUCT_MISMATCH -> command(kind, hot, fields(decoy, hot, 1), orderId);
+                case CART_INVALID_JSON ->
+                    record(kind, orderId, invalidCart(index, decoy), null, CartCheckoutCommand.TYPE, orderId);
+                case CART_NOT_A_CART -> {
+                    var lines = List.of(
+                            new CartLine(1, hotProducts.getFirst(), 1),
+                            new CartLine(2, hotProducts.size() > 1 ? hotProducts.getLast() : decoyProduct, 1));
+                    var cart = CartCheckoutCommand.of(orderId, decoy.userId(), lines, requestedAt);
+                    yield record(kind, orderId, json(cart), cart.commandId(), CartCheckoutCommand.TYPE, orderId);
+                }
+                case RESERVATION_NO_SUCH_LINE -> {
+                    var step = ReservationCommand.of(
+                            ReservationCommand.Action.RESERVE, orderId, new CartLine(1, hot, 1), requestedAt);
+                    yield record(
+                            kind,
+                            hot,
+                            json(step),
+                            step.commandId(),
+                            step.action().type(),
+                            orderId);
+                }
+            };
+        }
+
+        /** The fields of a checkout command, as the API writes them; the command id is the order's. */
+        private Map<String, Object> fields(PreparedOrder order, UUID productId, int quantity) {
+            var command = new LinkedHashMap<String, Object>();
+            command.put("commandId", CheckoutCommand.idFor(order.orderId()).toString());
+            command.put("orderId", order.orderId().toString());
+            command.put("productId", productId.toString());
+            command.put("userId", order.userId());
+            command.put("quantity", quantity);
+            command.put("requestedAt", requestedAt.toString());
+            return command;
+        }
     }
 
     /** How many of each kind: an even split, the remainder as garbage bytes. */
@@ -146,19 +145,6 @@ final class PoisonRecords {
             }
         }
         return null;
-    }
-
-    /** The fields of a checkout command, as the API writes them; the command id is the order's. */
-    private static Map<String, Object> command(
-            UUID orderId, UUID productId, String userId, int quantity, Instant requestedAt) {
-        var command = new LinkedHashMap<String, Object>();
-        command.put("commandId", CheckoutCommand.idFor(orderId).toString());
-        command.put("orderId", orderId.toString());
-        command.put("productId", productId.toString());
-        command.put("userId", userId);
-        command.put("quantity", quantity);
-        command.put("requestedAt", requestedAt.toString());
-        return command;
     }
 
     /** A checkout command with the headers the API sends: the worker must reject it for what it says. */
@@ -213,7 +199,7 @@ final class PoisonRecords {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static byte[] json(Map<String, Object> fields) {
-        return JSON.writeValueAsBytes(fields);
+    private static byte[] json(Object value) {
+        return JSON.writeValueAsBytes(value);
     }
 }

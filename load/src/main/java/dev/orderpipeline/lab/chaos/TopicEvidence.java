@@ -3,6 +3,7 @@ package dev.orderpipeline.lab.chaos;
 import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.TopicFigures;
+import dev.orderpipeline.lab.chaos.FaultRun.PoisonSent;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -33,7 +34,7 @@ final class TopicEvidence {
     static final String NO_REASON = "(no dlt-reason header)";
 
     /** Where the worker sets aside what it cannot apply: the commands, the cart checkouts and the saga's steps. */
-    static final List<String> DEAD_LETTER_TOPICS = Stream.of(PoisonKind.values())
+    private static final List<String> DEAD_LETTER_TOPICS = Stream.of(PoisonKind.values())
             .map(PoisonKind::deadLetterTopic)
             .distinct()
             .toList();
@@ -49,14 +50,12 @@ final class TopicEvidence {
 
     private TopicEvidence() {}
 
-    /**
-     * The figures of the poison records and the topics.
-     */
+    /** The figures of the poison records and the topics. */
     record Found(List<PoisonFigures> poison, TopicFigures topics) {}
 
     /**
      * @param keys the run's products (the decoy included): the keys of its commands and dead letters
-     * @param poisonStartedAt when the injection started (seconds since the start), to time the dead letters
+     * @param decided the run's orders the database says are decided
      */
     static Found read(
             TopicReader reader,
@@ -64,111 +63,110 @@ final class TopicEvidence {
             Set<UUID> keys,
             Set<UUID> orders,
             Set<UUID> decided,
-            Map<PoisonKind, Integer> poisonSent,
-            double poisonStartedAt,
+            PoisonSent poisonSent,
             RunClock clock) {
-        var keyTexts = new HashSet<String>();
-        keys.forEach(key -> keyTexts.add(key.toString()));
-        var commands = commands(reader, keyTexts, orders);
-        var results = results(reader, orders);
-        // cart checkouts are keyed by their order, reservations by their product
-        var deadLetterKeys = new HashSet<>(keyTexts);
-        orders.forEach(order -> deadLetterKeys.add(order.toString()));
-        var deadLetters = new DeadLetters(runTag, deadLetterKeys, poisonStartedAt, clock);
-        DEAD_LETTER_TOPICS.forEach(topic -> reader.readAll(topic, deadLetters::add));
+        var scan = new Scan(runTag, keys, orders, poisonSent.startedAt(), clock);
+        reader.readAll(Topics.CHECKOUT_COMMANDS, scan::command);
+        reader.readAll(Topics.CHECKOUT_CARTS, scan::cart);
+        reader.readAll(Topics.CHECKOUT_RESULTS, scan::result);
+        DEAD_LETTER_TOPICS.forEach(topic -> reader.readAll(topic, scan::deadLetter));
         var poison = new ArrayList<PoisonFigures>();
-        poisonSent.forEach((kind, sent) -> poison.add(deadLetters.figures(kind, sent)));
+        poisonSent.sent().forEach((kind, sent) -> poison.add(scan.figures(kind, sent)));
         var topics = new TopicFigures(
-                commands.records(),
-                commands.orders().size(),
-                commands.orders().stream()
+                scan.commandRecords,
+                scan.commandOrders.size(),
+                scan.commandOrders.stream()
                         .filter(order -> !decided.contains(order))
                         .count(),
                 decided.stream()
-                        .filter(order -> !commands.orders().contains(order))
+                        .filter(order -> !scan.commandOrders.contains(order))
                         .count(),
-                results.records(),
-                results.orders(),
-                results.duplicates(),
-                deadLetters.poison.values().stream().mapToLong(Long::longValue).sum(),
-                deadLetters.untaggedAt.size(),
-                deadLetters.untaggedReasons,
-                deadLetters.untaggedAt);
+                scan.resultRecords,
+                scan.resultOrders.size(),
+                scan.duplicateResults,
+                scan.poison.values().stream().mapToLong(Long::longValue).sum(),
+                scan.untaggedAt.size(),
+                scan.untaggedReasons,
+                scan.untaggedAt);
         return new Found(poison, topics);
     }
 
-    /**
-     * The run's commands in the command topic.
-     *
-     * @param records records keyed by the run's products, poison included
-     * @param orders the run's orders named by valid commands, and its carts named by cart checkouts
-     */
-    private record Commands(long records, Set<UUID> orders) {}
-
-    private static Commands commands(TopicReader reader, Set<String> keys, Set<UUID> orders) {
-        var records = new AtomicLong();
-        var named = new HashSet<UUID>();
-        reader.readAll(Topics.CHECKOUT_COMMANDS, record -> {
-            if (!keys.contains(text(record.key()))) {
-                return;
+    /** How many dead letters of the run's poison the dead-letter topics hold now. */
+    static long poisonDeadLetters(TopicReader reader, String runTag) {
+        var found = new AtomicLong();
+        DEAD_LETTER_TOPICS.forEach(topic -> reader.readAll(topic, record -> {
+            if (PoisonRecords.kindOf(runTag, header(record, PoisonRecords.TAG_HEADER)) != null) {
+                found.incrementAndGet();
             }
-            records.incrementAndGet();
-            var orderId = header(record, PoisonRecords.TAG_HEADER) == null ? field(record.value(), "orderId") : null;
-            if (orderId != null && orders.contains(orderId)) {
-                named.add(orderId);
-            }
-        });
-        // a cart's command is its cart checkout, keyed by its order
-        reader.readAll(Topics.CHECKOUT_CARTS, record -> {
-            var orderId = parse(text(record.key()));
-            if (orderId != null && orders.contains(orderId) && header(record, PoisonRecords.TAG_HEADER) == null) {
-                named.add(orderId);
-            }
-        });
-        return new Commands(records.get(), named);
+        }));
+        return found.get();
     }
 
-    /**
-     * The results of the run's orders.
-     */
-    private record Results(long records, long orders, long duplicates) {}
-
-    private static Results results(TopicReader reader, Set<UUID> orders) {
-        var records = new AtomicLong();
-        var duplicates = new AtomicLong();
-        var named = new HashSet<UUID>();
-        reader.readAll(Topics.CHECKOUT_RESULTS, record -> {
-            var orderId = parse(text(record.key()));
-            if (orderId != null && orders.contains(orderId)) {
-                records.incrementAndGet();
-                named.add(orderId);
-                duplicates.addAndGet(isDuplicate(record.value()) ? 1 : 0);
-            }
-        });
-        return new Results(records.get(), named.size(), duplicates.get());
-    }
-
-    /** The dead letters of the run: its poison records by kind, and any real command keyed by its products. */
-    private static final class DeadLetters {
+    /** What the run's records in the topics come to, one topic at a time. */
+    private static final class Scan {
 
         private final String runTag;
-        private final Set<String> keys;
+        private final Set<String> keys = new HashSet<>();
+        /** Cart checkouts are keyed by their order, reservations by their product. */
+        private final Set<String> deadLetterKeys = new HashSet<>();
+
+        private final Set<UUID> orders;
         private final double poisonStartedAt;
         private final RunClock clock;
+        /** Records keyed by the run's products, poison included. */
+        private long commandRecords;
+        /** The run's orders named by valid commands, and its carts named by cart checkouts. */
+        private final Set<UUID> commandOrders = new HashSet<>();
+
+        private long resultRecords;
+        private long duplicateResults;
+        private final Set<UUID> resultOrders = new HashSet<>();
         private final Map<PoisonKind, Long> poison = new EnumMap<>(PoisonKind.class);
         private final Map<PoisonKind, Map<String, Long>> reasons = new EnumMap<>(PoisonKind.class);
         private final Map<PoisonKind, Double> last = new EnumMap<>(PoisonKind.class);
         private final Map<String, Long> untaggedReasons = new HashMap<>();
         private final List<Double> untaggedAt = new ArrayList<>();
 
-        DeadLetters(String runTag, Set<String> keys, double poisonStartedAt, RunClock clock) {
+        Scan(String runTag, Set<UUID> keys, Set<UUID> orders, double poisonStartedAt, RunClock clock) {
             this.runTag = runTag;
-            this.keys = keys;
+            keys.forEach(key -> this.keys.add(key.toString()));
+            deadLetterKeys.addAll(this.keys);
+            orders.forEach(order -> deadLetterKeys.add(order.toString()));
+            this.orders = orders;
             this.poisonStartedAt = poisonStartedAt;
             this.clock = clock;
         }
 
-        void add(ConsumerRecord<byte[], byte[]> record) {
+        void command(ConsumerRecord<byte[], byte[]> record) {
+            if (!keys.contains(text(record.key()))) {
+                return;
+            }
+            commandRecords++;
+            var orderId = header(record, PoisonRecords.TAG_HEADER) == null ? field(record.value(), "orderId") : null;
+            if (orderId != null && orders.contains(orderId)) {
+                commandOrders.add(orderId);
+            }
+        }
+
+        /** A cart's command is its cart checkout, keyed by its order. */
+        void cart(ConsumerRecord<byte[], byte[]> record) {
+            var orderId = parse(text(record.key()));
+            if (orderId != null && orders.contains(orderId) && header(record, PoisonRecords.TAG_HEADER) == null) {
+                commandOrders.add(orderId);
+            }
+        }
+
+        void result(ConsumerRecord<byte[], byte[]> record) {
+            var orderId = parse(text(record.key()));
+            if (orderId != null && orders.contains(orderId)) {
+                resultRecords++;
+                resultOrders.add(orderId);
+                duplicateResults += isDuplicate(record.value()) ? 1 : 0;
+            }
+        }
+
+        /** A poison record of the run by its kind, or a real command keyed by the run's products or orders. */
+        void deadLetter(ConsumerRecord<byte[], byte[]> record) {
             var reason = mask(header(record, DLT_REASON_HEADER));
             var tag = header(record, PoisonRecords.TAG_HEADER);
             var kind = PoisonRecords.kindOf(runTag, tag);
@@ -177,7 +175,7 @@ final class TopicEvidence {
                 poison.merge(kind, 1L, Long::sum);
                 reasons.computeIfAbsent(kind, key -> new HashMap<>()).merge(reason, 1L, Long::sum);
                 last.merge(kind, at - poisonStartedAt, Math::max);
-            } else if (tag == null && keys.contains(text(record.key()))) {
+            } else if (tag == null && deadLetterKeys.contains(text(record.key()))) {
                 untaggedReasons.merge(reason, 1L, Long::sum);
                 untaggedAt.add(ChaosJudge.round(at));
             }

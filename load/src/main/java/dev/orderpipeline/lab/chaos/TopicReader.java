@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -22,9 +23,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the lab reads from the broker itself: a topic's end offsets, a consumer group's committed offsets and members,
- * and every
- * record of a topic from its beginning to the end it had when the read began (no consumer group, nothing committed).
+ * What the lab reads from the broker itself: end offsets, a group's committed offsets and members, and every record of
+ * a topic up to the end it had when the read began (no consumer group, nothing committed).
  */
 final class TopicReader implements AutoCloseable {
 
@@ -48,11 +48,10 @@ final class TopicReader implements AutoCloseable {
     Map<TopicPartition, Long> endOffsets(String topic) {
         var description = Objects.requireNonNull(
                 get(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic), topic);
-        var request = new HashMap<TopicPartition, OffsetSpec>();
-        description
-                .partitions()
-                .forEach(partition ->
-                        request.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest()));
+        var request = description.partitions().stream()
+                .collect(Collectors.toMap(
+                        partition -> new TopicPartition(topic, partition.partition()),
+                        partition -> OffsetSpec.latest()));
         var offsets = new HashMap<TopicPartition, Long>();
         get(admin.listOffsets(request).all()).forEach((partition, info) -> offsets.put(partition, info.offset()));
         return offsets;
@@ -74,7 +73,7 @@ final class TopicReader implements AutoCloseable {
      * A member of a consumer group.
      *
      * @param instanceId its {@code group.instance.id}, null for a dynamic member
-     * @param partitions the partitions of the topic asked about that it owns
+     * @param partitions the partitions it owns of the topic asked about
      */
     record Member(@Nullable String instanceId, List<Integer> partitions) {
 
@@ -98,15 +97,14 @@ final class TopicReader implements AutoCloseable {
                 .toList();
     }
 
-    /** Hands every record of the topic, from offset 0 to the end offsets of now, to {@code each}; returns the count. */
-    long readAll(String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
+    /** Hands every record of the topic, from offset 0 to the end offsets of now, to {@code each}. */
+    void readAll(String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
         var end = endOffsets(topic);
         var properties = new Properties();
         properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "orderpipeline-lab-chaos-reader");
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
-        long count = 0;
         try (var consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             var partitions = List.copyOf(end.keySet());
             consumer.assign(partitions);
@@ -121,12 +119,10 @@ final class TopicReader implements AutoCloseable {
                     var partitionEnd = end.get(new TopicPartition(record.topic(), record.partition()));
                     if (partitionEnd != null && record.offset() < partitionEnd) {
                         each.accept(record);
-                        count++;
                     }
                 }
             }
         }
-        return count;
     }
 
     @Override
@@ -135,12 +131,7 @@ final class TopicReader implements AutoCloseable {
     }
 
     private static boolean reached(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> end) {
-        for (var entry : end.entrySet()) {
-            if (consumer.position(entry.getKey()) < entry.getValue()) {
-                return false;
-            }
-        }
-        return true;
+        return end.entrySet().stream().allMatch(entry -> consumer.position(entry.getKey()) >= entry.getValue());
     }
 
     private static <T> T get(KafkaFuture<T> future) {

@@ -10,6 +10,7 @@ import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -17,7 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import org.apache.kafka.common.TopicPartition;
+import java.util.stream.Collectors;
 import org.apache.kafka.common.utils.Utils;
 import org.jspecify.annotations.Nullable;
 
@@ -200,42 +201,38 @@ final class WorkerKills {
     private static Resumed awaitResumed(
             FaultRun run, Victim victim, Map<Integer, Long> offsetsBefore, long killedAtMillis, double killed) {
         @Nullable Double committedAgain = null;
-        @Nullable Double resumed = null;
-        var deadline = System.nanoTime() + run.settings().catchUpLimit().toNanos();
+        @Nullable Double decidedAgain = null;
         var watchOffsets = !victim.partitions().isEmpty();
         var watchDecisions = !victim.products().isEmpty();
-        while (((watchOffsets && committedAgain == null) || (watchDecisions && resumed == null))
+        var deadline = System.nanoTime() + run.settings().catchUpLimit().toNanos();
+        while ((watchOffsets && committedAgain == null || watchDecisions && decidedAgain == null)
                 && System.nanoTime() - deadline <= 0) {
-            if (committedAgain == null && moved(offsetsBefore, committed(run, victim.partitions()))) {
+            if (watchOffsets && committedAgain == null && moved(offsetsBefore, committed(run, victim.partitions()))) {
                 committedAgain = ChaosJudge.round(run.clock().now() - killed);
             }
-            if (watchDecisions && resumed == null) {
-                var first = run.database().firstDecisionsAfter(victim.products(), killedAtMillis);
-                if (first.size() == victim.products().size()) {
-                    var last = first.values().stream()
-                            .mapToLong(Long::longValue)
-                            .max()
-                            .orElseThrow();
-                    resumed = ChaosJudge.round(Math.max(0, (last - killedAtMillis) / 1000.0));
-                }
+            if (watchDecisions && decidedAgain == null) {
+                decidedAgain = decidedAgainAfter(run, victim.products(), killedAtMillis);
             }
             FaultRun.pause(POLL);
         }
-        return new Resumed(committedAgain, resumed);
+        return new Resumed(committedAgain, decidedAgain);
     }
 
+    /** Seconds from the kill until the last of the products had its first decision after it; null before. */
+    private static @Nullable Double decidedAgainAfter(FaultRun run, List<UUID> products, long killedAtMillis) {
+        var first = run.database().firstDecisionsAfter(products, killedAtMillis);
+        return first.size() < products.size()
+                ? null
+                : ChaosJudge.round(Math.max(0, (Collections.max(first.values()) - killedAtMillis) / 1000.0));
+    }
+
+    /** The group's committed offsets on the partitions of the command topic; empty for none. */
     private static Map<Integer, Long> committed(FaultRun run, List<Integer> partitions) {
-        var offsets = new HashMap<Integer, Long>();
-        if (partitions.isEmpty()) {
-            return offsets;
-        }
-        for (Map.Entry<TopicPartition, Long> entry :
-                run.topics().committed(LIVE_GROUP, Topics.CHECKOUT_COMMANDS).entrySet()) {
-            if (partitions.contains(entry.getKey().partition())) {
-                offsets.put(entry.getKey().partition(), entry.getValue());
-            }
-        }
-        return offsets;
+        return partitions.isEmpty()
+                ? Map.of()
+                : run.topics().committed(LIVE_GROUP, Topics.CHECKOUT_COMMANDS).entrySet().stream()
+                        .filter(entry -> partitions.contains(entry.getKey().partition()))
+                        .collect(Collectors.toMap(entry -> entry.getKey().partition(), Map.Entry::getValue));
     }
 
     private static boolean moved(Map<Integer, Long> before, Map<Integer, Long> now) {

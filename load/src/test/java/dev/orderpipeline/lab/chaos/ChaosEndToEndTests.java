@@ -355,7 +355,8 @@ class ChaosEndToEndTests {
         for (var jars : List.of(
                 List.of(original.apiJar(), copy.apiJar()),
                 List.of(original.workerJar(), copy.workerJar()),
-                List.of(original.workerJvmOptionsFile(), copy.workerJvmOptionsFile()))) {
+                List.of(original.workerJvmOptionsFile(), copy.workerJvmOptionsFile()),
+                List.of(original.apiJvmOptionsFile(), copy.apiJvmOptionsFile()))) {
             Files.createDirectories(jars.get(1).getParent());
             Files.copy(jars.get(0), jars.get(1), StandardCopyOption.REPLACE_EXISTING);
         }
