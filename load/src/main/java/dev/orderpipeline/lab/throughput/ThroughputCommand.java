@@ -57,8 +57,8 @@ public final class ThroughputCommand extends LabCommand {
             order = 6,
             names = "--max-rate",
             paramLabel = "PER-SECOND",
-            description = "Checkouts/s the orders of a strategy's first run are prepared for (each later run: twice the"
-                    + " rate of the one before); a loop that runs out of orders stops early and says so.")
+            description = "Checkouts/s the orders of each run are prepared for (set-based, a few seconds per 100,000);"
+                    + " a loop that runs out of them stops early and says so.")
     int maxRate = 5000;
 
     @Override

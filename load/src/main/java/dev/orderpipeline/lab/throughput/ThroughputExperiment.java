@@ -12,7 +12,6 @@ import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -59,20 +58,19 @@ public final class ThroughputExperiment {
         var skipped = new ArrayList<String>();
         var available = Strategies.offered(target, settings.strategies(), progress, skipped::add);
         var runs = new ArrayList<ThroughputRun>();
-        var lastRate = new HashMap<String, Double>();
         for (var repetition = 1; repetition <= settings.repetitions(); repetition++) {
             for (var strategy : available) {
                 var label = settings.repetitions() == 1 ? strategy : strategy + " #" + repetition;
                 progress.item("run", runs.size() + 1, settings.repetitions() * available.size(), label);
                 if (settings.warmup().isPositive()) {
-                    var warm = runOne(strategy, 0, label + " warm-up", settings.warmup(), lastRate);
+                    var warm = runOne(strategy, 0, label + " warm-up", settings.warmup());
                     progress.note(String.format(
                             Locale.ROOT,
                             "%s: %.0f checkouts/s (not reported)",
                             warm.label(),
                             warm.checkoutsPerSecond()));
                 }
-                var run = runOne(strategy, repetition, label, settings.duration(), lastRate);
+                var run = runOne(strategy, repetition, label, settings.duration());
                 progress.note(String.format(
                         Locale.ROOT,
                         "%s: %.0f checkouts/s, %.0f decided/s, p99 %.1f ms, CPU %.2f ms per checkout%s",
@@ -88,12 +86,9 @@ public final class ThroughputExperiment {
         return new Outcome(runs, skipped);
     }
 
-    /** One run of the loop; {@code lastRate} sizes its orders and gets its rate. */
-    private ThroughputRun runOne(
-            String strategy, int repetition, String label, Duration duration, Map<String, Double> lastRate) {
-        var rate = lastRate.getOrDefault(strategy, settings.maxRate() / (double) ThroughputSettings.HEADROOM);
-        var count =
-                (int) Math.ceil(rate * ThroughputSettings.HEADROOM * duration.toNanos() / 1e9) + settings.connections();
+    /** One run of the loop, on orders for {@code maxRate} checkouts per second of it. */
+    private ThroughputRun runOne(String strategy, int repetition, String label, Duration duration) {
+        var count = (int) Math.ceil(settings.maxRate() * duration.toNanos() / 1e9) + settings.connections();
         var prepared = prepare(label, count);
 
         progress.phase(label + " load", 0);
@@ -115,10 +110,8 @@ public final class ThroughputExperiment {
         var resources = sampler.stop();
         var sampledSeconds = (System.nanoTime() - sampledFrom) / 1e9;
         var invariants = invariants(prepared, loop.sent());
-        var run = ThroughputRun.of(
+        return ThroughputRun.of(
                 label, strategy, repetition, prepared, loop, tail, resources, sampledSeconds, invariants);
-        lastRate.put(strategy, run.checkoutsPerSecond());
-        return run;
     }
 
     private ClosedLoop.Prepared prepare(String label, int count) {
