@@ -9,6 +9,7 @@ import dev.orderpipeline.lab.rebalance.RebalanceCommand;
 import dev.orderpipeline.lab.render.RenderCommand;
 import dev.orderpipeline.lab.scale.ScaleCommand;
 import dev.orderpipeline.lab.soak.SoakCommand;
+import dev.orderpipeline.lab.throughput.ThroughputCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -28,6 +29,7 @@ import picocli.CommandLine.Command;
             CompareCommand.class,
             CartsCommand.class,
             SoakCommand.class,
+            ThroughputCommand.class,
             CeilingCommand.class,
             DrainCommand.class,
             ScaleCommand.class,

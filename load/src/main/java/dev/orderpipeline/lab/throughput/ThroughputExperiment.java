@@ -1,0 +1,176 @@
+package dev.orderpipeline.lab.throughput;
+
+import dev.orderpipeline.lab.backlog.BacklogWriter;
+import dev.orderpipeline.lab.backlog.KeyDistribution;
+import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.measure.ResourceSampler;
+import dev.orderpipeline.lab.pipeline.Orders;
+import dev.orderpipeline.lab.pipeline.Strategies;
+import dev.orderpipeline.lab.pipeline.Target;
+import java.math.BigDecimal;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs the throughput experiment: per round and strategy a warm-up and a measured run, each on a fresh hot product
+ * with its orders prepared before the timed part (set-based in the database when the lab has it, else through the
+ * API), then the {@link ClosedLoop}, then a wait until every answered order is final while the CPU is still sampled.
+ */
+public final class ThroughputExperiment {
+
+    /** The answers after which an order becomes final without the lab doing anything more. */
+    private static final List<String> ANSWERED = List.of("200", "202", "409");
+
+    private static final BigDecimal PRICE = new BigDecimal("10.00");
+    private static final Duration FINAL_TIMEOUT = Duration.ofSeconds(120);
+    private static final long POLL_MILLIS = 100;
+
+    /** The orders a run did not get to: removed, so that the invariants judge only what was sent. */
+    private static final String DELETE_UNSENT = """
+            DELETE FROM orders WHERE id = ANY(?::uuid[]) AND status = 'CREATED'
+            """;
+
+    private final Target target;
+    private final ThroughputSettings settings;
+    private final Progress progress;
+
+    public ThroughputExperiment(Target target, ThroughputSettings settings, Progress progress) {
+        this.target = target;
+        this.settings = settings;
+        this.progress = progress;
+    }
+
+    /** The measured runs and the strategies the API does not offer. */
+    public record Outcome(List<ThroughputRun> runs, List<String> skipped) {}
+
+    /** Rounds outermost: a slow drift of the machine spreads over all strategies instead of falling on one. */
+    public Outcome run() {
+        var skipped = new ArrayList<String>();
+        var available = Strategies.offered(target, settings.strategies(), progress, skipped::add);
+        var runs = new ArrayList<ThroughputRun>();
+        for (var repetition = 1; repetition <= settings.repetitions(); repetition++) {
+            for (var strategy : available) {
+                var label = settings.repetitions() == 1 ? strategy : strategy + " #" + repetition;
+                progress.item("run", runs.size() + 1, settings.repetitions() * available.size(), label);
+                if (settings.warmup().isPositive()) {
+                    var warm = runOne(strategy, 0, label + " warm-up", settings.warmup());
+                    progress.note(String.format(
+                            Locale.ROOT,
+                            "%s: %.0f checkouts/s (not reported)",
+                            warm.label(),
+                            warm.checkoutsPerSecond()));
+                }
+                var run = runOne(strategy, repetition, label, settings.duration());
+                progress.note(String.format(
+                        Locale.ROOT,
+                        "%s: %.0f checkouts/s, %.0f decided/s, p99 %.1f ms, CPU %.2f ms per checkout%s",
+                        label,
+                        run.checkoutsPerSecond(),
+                        run.decidedPerSecond(),
+                        run.latency().p99Ms(),
+                        run.cpu().total(),
+                        run.ranOut() ? ", RAN OUT of orders" : ""));
+                runs.add(run);
+            }
+        }
+        return new Outcome(runs, skipped);
+    }
+
+    /** One run of the loop, on orders for {@code maxRate} checkouts per second of it. */
+    private ThroughputRun runOne(String strategy, int repetition, String label, Duration duration) {
+        var count = (int) Math.ceil(settings.maxRate() * duration.toNanos() / 1e9) + settings.connections();
+        var prepared = prepare(label, count);
+
+        progress.phase(label + " load", 0);
+        var watched = new ArrayList<>(target.processes());
+        watched.add(new ResourceSampler.Watched(
+                CpuPerCheckout.LAB, ProcessHandle.current().pid()));
+        var sampledFrom = System.nanoTime();
+        var sampler = ResourceSampler.start(watched, target.database(), ResourceSampler.DEFAULT_INTERVAL);
+        ClosedLoop.Result loop;
+        ThroughputRun.Tail tail;
+        try {
+            loop = ClosedLoop.run(target.apis(), strategy, prepared, settings.connections(), duration, progress);
+            progress.phase(label + " waiting for final", 0);
+            tail = awaitFinal(prepared, loop);
+        } catch (RuntimeException ex) {
+            sampler.close();
+            throw ex;
+        }
+        var resources = sampler.stop();
+        var sampledSeconds = (System.nanoTime() - sampledFrom) / 1e9;
+        var invariants = invariants(prepared, loop.sent());
+        return ThroughputRun.of(
+                label, strategy, repetition, prepared, loop, tail, resources, sampledSeconds, invariants);
+    }
+
+    private ClosedLoop.Prepared prepare(String label, int count) {
+        var database = target.database();
+        if (database != null) {
+            var tag = "throughput-" + UUID.randomUUID().toString().substring(0, 8);
+            var backlog = new BacklogWriter(database.dataSource())
+                    .create(tag, new KeyDistribution.Hot(), count, orders -> orders, tag.hashCode(), progress);
+            return new ClosedLoop.Prepared(
+                    backlog.products().getFirst(),
+                    IntStream.range(0, count).mapToObj(backlog::orderId).toList(),
+                    IntStream.range(0, count).mapToObj(backlog::userId).toList());
+        }
+        progress.phase(label + " prepare", count);
+        var apis = target.apis();
+        var productId = apis.getFirst().createProduct("lab throughput " + label, count, PRICE);
+        var tag = UUID.randomUUID().toString().substring(0, 8);
+        var users = IntStream.range(0, count)
+                .mapToObj(index -> "throughput-" + tag + "-" + index)
+                .toList();
+        return new ClosedLoop.Prepared(productId, Orders.create(apis, productId, users, 1, progress), users);
+    }
+
+    /**
+     * Polls until every answered order is final (a checkout that got no answer the strategy defines leaves its order
+     * CREATED for good), or a while has passed. The orders never sent are still CREATED and do not count.
+     */
+    private ThroughputRun.Tail awaitFinal(ClosedLoop.Prepared prepared, ClosedLoop.Result loop) {
+        var unsent = prepared.size() - loop.sent();
+        var unanswered = loop.statuses().entrySet().stream()
+                .filter(status -> !ANSWERED.contains(status.getKey()))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
+        var stoppedAt = System.nanoTime();
+        var atStop = target.ordersNotFinal(prepared.productId()) - unsent;
+        var open = atStop;
+        var deadline = stoppedAt + FINAL_TIMEOUT.toNanos();
+        while (open > unanswered && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS));
+            open = target.ordersNotFinal(prepared.productId()) - unsent;
+        }
+        var seconds = atStop == 0 ? 0 : (System.nanoTime() - stoppedAt) / 1e9;
+        return new ThroughputRun.Tail(atStop, seconds, loop.sent() - open);
+    }
+
+    /** The orders not sent removed, the database's verdict on the product; {@code null} without the database. */
+    private RunInvariants.@Nullable Summary invariants(ClosedLoop.Prepared prepared, long sent) {
+        var database = target.database();
+        if (database == null) {
+            return null;
+        }
+        var unsent = prepared.orders().subList((int) sent, prepared.size());
+        try (var connection = database.connect();
+                var statement = connection.prepareStatement(DELETE_UNSENT)) {
+            statement.setArray(1, connection.createArrayOf("uuid", unsent.toArray()));
+            statement.executeUpdate();
+        } catch (SQLException ex) {
+            throw new IllegalStateException("could not remove the orders not sent: " + ex.getMessage(), ex);
+        }
+        return RunInvariants.check(database.dataSource(), Map.of(prepared.productId(), prepared.size()));
+    }
+}

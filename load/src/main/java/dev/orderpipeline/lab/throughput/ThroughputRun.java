@@ -1,0 +1,97 @@
+package dev.orderpipeline.lab.throughput;
+
+import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.lab.measure.Latency;
+import dev.orderpipeline.lab.measure.ResourceUsage;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One closed-loop run of a strategy: a row of every throughput table.
+ *
+ * @param label the strategy, with {@code #n} when there is more than one round
+ * @param repetition the round, 1 for the first; 0 for a warm-up
+ * @param productId the run's hot product, with one unit per prepared order
+ * @param orders orders prepared for the run
+ * @param seconds the loop, from the start of its clients until the last one stopped
+ * @param sent checkouts sent and answered
+ * @param checkoutsPerSecond answers per second of the loop
+ * @param decidedPerSecond checkouts decided by the time the loop stopped, per second of the loop
+ * @param notFinalAtStop sent orders not final yet when the loop stopped: for kafka, the workers' lag
+ * @param secondsToFinal from the stop until every answered order was final, to a tenth
+ * @param decided sent orders final at the end
+ * @param ranOut whether the prepared orders ran out before the duration had passed
+ * @param sampledSeconds how long the CPU was sampled: the loop and the wait until every answered order was final
+ * @param cpu CPU per decided checkout, by component
+ * @param resources what the sampler saw, the lab's own JVM among the processes
+ * @param invariants the database's verdict; {@code null} when the lab has no database
+ */
+public record ThroughputRun(
+        String label,
+        String strategy,
+        int repetition,
+        UUID productId,
+        int orders,
+        double seconds,
+        long sent,
+        Map<String, Long> httpStatuses,
+        double checkoutsPerSecond,
+        double decidedPerSecond,
+        long notFinalAtStop,
+        double secondsToFinal,
+        long decided,
+        boolean ranOut,
+        Latency latency,
+        double sampledSeconds,
+        CpuPerCheckout cpu,
+        ResourceUsage resources,
+        RunInvariants.@Nullable Summary invariants) {
+
+    public ThroughputRun {
+        httpStatuses = Collections.unmodifiableMap(new TreeMap<>(httpStatuses));
+    }
+
+    /** What the lab saw after the loop stopped: the orders still open then, how long they took, and the outcome. */
+    record Tail(long notFinalAtStop, double secondsToFinal, long decided) {}
+
+    /** The run's figures from what the loop and the sampler recorded. */
+    static ThroughputRun of(
+            String label,
+            String strategy,
+            int repetition,
+            ClosedLoop.Prepared prepared,
+            ClosedLoop.Result loop,
+            Tail tail,
+            ResourceUsage resources,
+            double sampledSeconds,
+            RunInvariants.@Nullable Summary invariants) {
+        return new ThroughputRun(
+                label,
+                strategy,
+                repetition,
+                prepared.productId(),
+                prepared.size(),
+                round(loop.seconds(), 3),
+                loop.sent(),
+                loop.statuses(),
+                round(loop.sent() / loop.seconds(), 1),
+                round((loop.sent() - tail.notFinalAtStop()) / loop.seconds(), 1),
+                tail.notFinalAtStop(),
+                round(tail.secondsToFinal(), 1),
+                tail.decided(),
+                loop.ranOut(),
+                loop.latency(),
+                round(sampledSeconds, 3),
+                CpuPerCheckout.of(resources, sampledSeconds, tail.decided()),
+                resources,
+                invariants);
+    }
+
+    private static double round(double value, int decimals) {
+        var scale = Math.pow(10, decimals);
+        return Math.round(value * scale) / scale;
+    }
+}

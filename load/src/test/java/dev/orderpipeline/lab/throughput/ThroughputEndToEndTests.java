@@ -1,0 +1,116 @@
+package dev.orderpipeline.lab.throughput;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.orderpipeline.infra.FreePorts;
+import dev.orderpipeline.infra.Postgres;
+import dev.orderpipeline.infra.StackConfig;
+import dev.orderpipeline.invariants.InvariantChecker;
+import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.pipeline.StackTarget;
+import dev.orderpipeline.lab.pipeline.Strategies;
+import dev.orderpipeline.lab.report.Machine;
+import dev.orderpipeline.lab.report.ReportHeader;
+import dev.orderpipeline.lab.report.ReportWriter;
+import dev.orderpipeline.lab.report.Versions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * A small throughput run from the packaged jars, end to end: the stack as processes with the lab on, kafka and
+ * db-atomic for a few seconds each after a short warm-up; the report written to disk must say what the database says.
+ */
+class ThroughputEndToEndTests {
+
+    /** The repository root: failsafe runs in the module directory. */
+    private static final Path PROJECT = Path.of("..").toAbsolutePath().normalize();
+
+    @TempDir
+    Path workDirectory;
+
+    @TempDir
+    Path output;
+
+    @Test
+    void decidesEveryAnsweredCheckoutAndChargesTheCpuOfEachComponentToThem() throws Exception {
+        var postgres = Postgres.forTests();
+        var jdbcUrl = postgres.createDatabase("lab");
+        var ports = FreePorts.several(4);
+        var config = StackConfig.defaults(PROJECT)
+                .withWorkDirectory(workDirectory)
+                .withDatabase(new StackConfig.Database.Existing(jdbcUrl, postgres.user(), postgres.password()))
+                .withBroker(new StackConfig.Broker.FromJars(ports.get(0), ports.get(1)))
+                .withApps(ports.get(2), 1, ports.get(3))
+                .withLab(true);
+        var startedAt = Instant.now();
+        var strategies = List.of(Strategies.KAFKA, "db-atomic");
+        var settings = new ThroughputSettings(strategies, 8, Duration.ofSeconds(4), Duration.ofSeconds(2), 1, 1000);
+
+        ThroughputReport report;
+        try (var target = StackTarget.start(config, 1, Duration.ofSeconds(30))) {
+            var outcome = new ThroughputExperiment(target, settings, Progress.silent()).run();
+            var header = new ReportHeader(
+                    "throughput",
+                    target.description(),
+                    Machine.current(),
+                    Versions.collect(PROJECT, target.database()),
+                    startedAt,
+                    Instant.now());
+            report = new ThroughputReport(header, settings, outcome.runs(), outcome.skipped());
+            ReportWriter.write(report, output);
+        }
+
+        var written = ReportWriter.JSON.readValue(
+                output.resolve(ReportWriter.JSON_FILE).toFile(), ThroughputReport.class);
+        assertThat(written).isEqualTo(report);
+        assertThat(written.runs()).extracting(ThroughputRun::strategy).containsExactlyElementsOf(strategies);
+        var database = new PGSimpleDataSource();
+        database.setURL(jdbcUrl);
+        database.setUser(postgres.user());
+        if (postgres.password() != null) {
+            database.setPassword(postgres.password());
+        }
+        var checker = new InvariantChecker(database);
+        for (var run : written.runs()) {
+            var truth = checker.check(run.productId(), run.orders());
+            assertThat(truth.holds())
+                    .as(run.label() + ": " + truth.violations())
+                    .isTrue();
+            assertThat(run.invariants()).isNotNull();
+            assertThat(run.invariants().holds()).isTrue();
+            // every answered checkout decided, and the stock large enough that none was rejected
+            assertThat(run.sent()).as(run.label() + " sent").isPositive();
+            assertThat(truth.completedOrders()).as(run.label() + " completed").isEqualTo(run.sent());
+            assertThat(run.decided()).isEqualTo(run.sent());
+            assertThat(run.latency().count()).isEqualTo(run.sent());
+            assertThat(run.checkoutsPerSecond()).isPositive();
+            assertThat(run.ranOut()).isFalse();
+            assertThat(run.cpu().components())
+                    .as(run.label() + " CPU per checkout")
+                    .hasEntrySatisfying(
+                            StackTarget.API, millis -> assertThat(millis).isPositive())
+                    .hasEntrySatisfying(
+                            CpuPerCheckout.POSTGRESQL,
+                            millis -> assertThat(millis).isPositive());
+            assertThat(run.cpu().lab()).isPositive();
+        }
+        var kafka = written.runs().getFirst();
+        assertThat(kafka.httpStatuses()).containsOnlyKeys("202");
+        assertThat(kafka.cpu().components())
+                .hasEntrySatisfying(
+                        StackTarget.BROKER, millis -> assertThat(millis).isPositive())
+                .hasEntrySatisfying(
+                        StackTarget.WORKER, millis -> assertThat(millis).isPositive());
+        assertThat(written.runs().getLast().httpStatuses()).containsOnlyKeys("200");
+
+        for (var file : List.of(
+                ReportWriter.JSON_FILE, ReportWriter.MARKDOWN_FILE, ReportWriter.HTML_FILE, "cpu-per-checkout.png")) {
+            assertThat(output.resolve(file)).isNotEmptyFile();
+        }
+    }
+}
