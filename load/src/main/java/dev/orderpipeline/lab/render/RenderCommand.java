@@ -10,6 +10,7 @@ import dev.orderpipeline.lab.report.LabReport;
 import dev.orderpipeline.lab.report.ReportWriter;
 import dev.orderpipeline.lab.scale.ScaleReport;
 import dev.orderpipeline.lab.soak.SoakReport;
+import dev.orderpipeline.lab.throughput.ThroughputReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,7 +39,8 @@ public final class RenderCommand implements Callable<Integer> {
             "drain", DrainReport.class,
             "scale", ScaleReport.class,
             "rebalance", RebalanceReport.class,
-            "chaos", ChaosReport.class);
+            "chaos", ChaosReport.class,
+            "throughput", ThroughputReport.class);
 
     @CommandLine.Parameters(arity = "1..*", paramLabel = "DIR", description = "Report folders (holding report.json).")
     List<Path> folders = new ArrayList<>();
