@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.compare;
 
+import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.LatencyRecorder;
 import dev.orderpipeline.lab.measure.Progress;
@@ -123,6 +124,7 @@ public final class CompareExperiment {
 
         var invariants = InvariantColumns.from(target.invariants(productId, initialStock));
         var elapsed = Math.max(ending.at() - burst.releasedAt(), 1) / 1e9;
+        var decided = invariants.completed() + invariants.rejected();
         if (ending.timedOut()) {
             log.warn(
                     "{}: {} orders still open after {} s; the report counts them as not final",
@@ -137,13 +139,14 @@ public final class CompareExperiment {
                 productId,
                 invariants,
                 round(elapsed, 3),
-                round((invariants.completed() + invariants.rejected()) / elapsed, 1),
+                round(decided / elapsed, 1),
                 burst.latency(),
                 ending.toFinal(),
                 ending.resultsMissing(),
                 ending.timedOut(),
                 burst.statusCounts(),
-                resources);
+                resources,
+                CheckoutCost.of(resources, decided));
     }
 
     /**

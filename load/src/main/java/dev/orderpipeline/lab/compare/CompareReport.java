@@ -47,6 +47,7 @@ public record CompareReport(
     public List<Table> tables() {
         var tables = new ArrayList<>(
                 List.of(invariantTable(), loadTable(), latencyTable(), processTable(), databaseTable()));
+        tables.addAll(CheckoutCosts.table("Strategy", runs, StrategyRun::label, StrategyRun::cost));
         tables.addAll(notRun(skipped));
         return tables;
     }
@@ -185,6 +186,7 @@ public record CompareReport(
                 "units",
                 false,
                 invariants));
+        charts.addAll(CheckoutCosts.chart(runs, StrategyRun::label, StrategyRun::cost));
         return charts;
     }
 

@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.compare;
 
+import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import java.util.Collections;
@@ -17,6 +18,7 @@ import org.jspecify.annotations.Nullable;
  * @param finalLatency time to the final outcome: the answer for a synchronous strategy, the result on {@code
  *     checkout.results} for kafka; {@code null} when the lab could not read the results
  * @param resultsMissing kafka: accepted checkouts whose result did not reach the lab; {@code null} otherwise
+ * @param cost per decided checkout; {@code null} when none was decided or the report predates it
  */
 public record StrategyRun(
         String label,
@@ -31,7 +33,8 @@ public record StrategyRun(
         @Nullable Long resultsMissing,
         boolean finalTimedOut,
         Map<String, Long> httpStatuses,
-        ResourceUsage resources) {
+        ResourceUsage resources,
+        @Nullable CheckoutCost cost) {
 
     public StrategyRun {
         httpStatuses = Collections.unmodifiableMap(new TreeMap<>(httpStatuses));

@@ -20,9 +20,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Samples the processes under test while a run goes on: CPU time and resident memory of each app process from
- * {@code /proc/<pid>/stat} and {@code /status}, PostgreSQL's active sessions of the run's database from {@code
- * pg_stat_activity}, and the database server's CPU when it runs on this machine: the postmaster's own and reaped
- * children's time plus that of its live children, so backends that come and go are all counted.
+ * {@code /proc/<pid>/stat} and {@code /status}, PostgreSQL's active and lock-waiting sessions of the run's database
+ * from {@code pg_stat_activity}, the WAL the server wrote from start to stop, and the database server's CPU when it
+ * runs on this machine: the postmaster's own and reaped children's time plus that of its live children, so backends
+ * that come and go are all counted.
  */
 public final class ResourceSampler implements AutoCloseable {
 
@@ -32,6 +33,21 @@ public final class ResourceSampler implements AutoCloseable {
     public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(200);
 
     private static final Logger log = LoggerFactory.getLogger(ResourceSampler.class);
+
+    /** Sessions of the run's database working on a statement, and those waiting on a lock; the sampler's aside. */
+    private static final String SESSIONS = """
+            SELECT count(*) FILTER (WHERE state = 'active'), count(*) FILTER (WHERE wait_event_type = 'Lock')
+            FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid()
+            """;
+
+    private static final String WAL_POSITION = """
+            SELECT pg_current_wal_lsn()::text
+            """;
+
+    private static final String WAL_WRITTEN_SINCE = """
+            SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), ?::pg_lsn)::bigint
+            """;
 
     private final List<Watched> watched;
     private final @Nullable Connection database;
@@ -49,6 +65,9 @@ public final class ResourceSampler implements AutoCloseable {
     private long lastDatabaseTicks = -1;
     private double databaseCpuMax;
     private int peakActiveSessions = -1;
+    private double lockWaitSeconds;
+    private @Nullable String walStart;
+    private @Nullable Long walBytes;
     private int samples;
 
     private ResourceSampler(List<Watched> watched, @Nullable Connection database, long postmasterPid) {
@@ -77,6 +96,7 @@ public final class ResourceSampler implements AutoCloseable {
             }
         }
         var sampler = new ResourceSampler(processes, connection, postmaster);
+        sampler.walStart = sampler.walPosition();
         sampler.timer.execute(sampler::sample);
         sampler.timer.scheduleAtFixedRate(
                 sampler::sample, interval.toNanos(), interval.toNanos(), TimeUnit.NANOSECONDS);
@@ -94,6 +114,7 @@ public final class ResourceSampler implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         sample();
+        walBytes = walWrittenSinceStart();
         close();
         return usage();
     }
@@ -142,10 +163,13 @@ public final class ResourceSampler implements AutoCloseable {
 
     private void sampleDatabase(double seconds) {
         if (database != null) {
-            try {
-                peakActiveSessions = Math.max(peakActiveSessions, Database.activeSessions(database));
+            try (var statement = database.createStatement();
+                    var rows = statement.executeQuery(SESSIONS)) {
+                rows.next();
+                peakActiveSessions = Math.max(peakActiveSessions, rows.getInt(1));
+                lockWaitSeconds += rows.getInt(2) * seconds;
             } catch (SQLException ex) {
-                log.debug("Could not count active sessions", ex);
+                log.debug("Could not count the database's sessions", ex);
             }
         }
         if (postmasterPid > 0) {
@@ -159,6 +183,36 @@ public final class ResourceSampler implements AutoCloseable {
                 }
                 lastDatabaseTicks = ticks.getAsLong();
             }
+        }
+    }
+
+    private @Nullable String walPosition() {
+        if (database == null) {
+            return null;
+        }
+        try (var statement = database.createStatement();
+                var rows = statement.executeQuery(WAL_POSITION)) {
+            rows.next();
+            return rows.getString(1);
+        } catch (SQLException ex) {
+            log.info("Cannot read the WAL position (a standby?): WAL bytes will show as n/a: {}", ex.getMessage());
+            return null;
+        }
+    }
+
+    private @Nullable Long walWrittenSinceStart() {
+        if (database == null || walStart == null) {
+            return null;
+        }
+        try (var statement = database.prepareStatement(WAL_WRITTEN_SINCE)) {
+            statement.setString(1, walStart);
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        } catch (SQLException ex) {
+            log.warn("Could not read the WAL written during the run", ex);
+            return null;
         }
     }
 
@@ -194,17 +248,25 @@ public final class ResourceSampler implements AutoCloseable {
                     members.size(),
                     round(seconds > 0 ? percent(used, seconds) : 0),
                     round(cpuMax.getOrDefault(kind, 0.0)),
-                    round(rssMaxKiB.getOrDefault(kind, 0L) / 1024.0)));
+                    round(rssMaxKiB.getOrDefault(kind, 0L) / 1024.0),
+                    cpuSeconds(used)));
         });
         var databaseKnown = firstDatabaseTicks >= 0 && seconds > 0;
-        var databaseSeconds =
-                databaseKnown ? (lastDatabaseTicks - firstDatabaseTicks) / (double) ProcStat.TICKS_PER_SECOND : 0;
+        var databaseTicks = databaseKnown ? lastDatabaseTicks - firstDatabaseTicks : 0;
+        var sessionsKnown = peakActiveSessions >= 0;
         var databaseUsage = new ResourceUsage.DatabaseUsage(
-                peakActiveSessions >= 0 ? peakActiveSessions : null,
-                databaseKnown ? round(databaseSeconds / seconds * 100) : null,
+                sessionsKnown ? peakActiveSessions : null,
+                databaseKnown ? round(percent(databaseTicks, seconds)) : null,
                 databaseKnown ? round(databaseCpuMax) : null,
-                databaseKnown ? round(databaseSeconds) : null);
+                databaseKnown ? cpuSeconds(databaseTicks) : null,
+                sessionsKnown ? Math.round(lockWaitSeconds * 1000) / 1000.0 : null,
+                walBytes);
         return new ResourceUsage(processes, databaseUsage, samples);
+    }
+
+    /** Whole clock ticks: at 100 per second, two decimals lose nothing. */
+    private static double cpuSeconds(long ticks) {
+        return Math.round(ticks * 1000.0 / ProcStat.TICKS_PER_SECOND) / 1000.0;
     }
 
     private static long postmasterOf(long backendPid) {

@@ -2,9 +2,11 @@ package dev.orderpipeline.lab.scale;
 
 import dev.orderpipeline.lab.backlog.LagTimeline;
 import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One cell of the grid: a backlog drained by {@code workers} processes from {@code partitions} partitions.
@@ -12,6 +14,7 @@ import java.util.List;
  * @param producedPerSecond how fast the lab's producer sent them (the workers were draining meanwhile)
  * @param seconds from the first send to the group's lag reaching zero
  * @param endToEnd from each command's record timestamp to its result's: mostly time queued behind the backlog
+ * @param cost per decided checkout; {@code null} when none was decided or the report predates it
  */
 public record ScaleCell(
         int partitions,
@@ -27,7 +30,8 @@ public record ScaleCell(
         List<LagPoint> lag,
         long duplicates,
         ResourceUsage resources,
-        RunInvariants.Summary invariants) {
+        RunInvariants.Summary invariants,
+        @Nullable CheckoutCost cost) {
 
     public ScaleCell {
         recordsPerPartition = List.copyOf(recordsPerPartition);

@@ -4,6 +4,7 @@ import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.backlog.LagFollower;
 import dev.orderpipeline.lab.backlog.StackSession;
 import dev.orderpipeline.lab.backlog.WorkerFleet;
+import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
@@ -92,6 +93,7 @@ public record ScaleExperiment(StackTarget target, ScaleSettings settings, Progre
         progress.phase(name + ": results and invariants", 0);
         var results = session.results(from, backlog, sent.sentAtMillis());
         var endToEnd = results.endToEnd();
+        var invariants = session.invariants(backlog);
         return new ScaleCell(
                 partitions,
                 workers,
@@ -106,6 +108,7 @@ public record ScaleExperiment(StackTarget target, ScaleSettings settings, Progre
                 ScaleCell.lagPoints(timeline),
                 results.duplicates(),
                 resources,
-                session.invariants(backlog));
+                invariants,
+                CheckoutCost.of(resources, invariants.completed() + invariants.rejected()));
     }
 }

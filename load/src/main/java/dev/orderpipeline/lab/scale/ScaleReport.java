@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.scale;
 
+import dev.orderpipeline.lab.compare.CheckoutCosts;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import dev.orderpipeline.lab.report.Cells;
@@ -33,7 +34,9 @@ public record ScaleReport(ReportHeader header, ScaleSettings settings, List<Scal
 
     @Override
     public List<Table> tables() {
-        return List.of(throughputTable(), cellTable());
+        var tables = new ArrayList<>(List.of(throughputTable(), cellTable()));
+        tables.addAll(CheckoutCosts.table("Cell", cells, ScaleCell::label, ScaleCell::cost));
+        return tables;
     }
 
     /** Commands/s: a row per distribution and partition count, a column per worker count. */
@@ -132,6 +135,7 @@ public record ScaleReport(ReportHeader header, ScaleSettings settings, List<Scal
         for (var keys : settings.distributions()) {
             cell(partitions, workers, keys.label()).ifPresent(cell -> charts.add(lagChart(cell)));
         }
+        charts.addAll(CheckoutCosts.chart(cells, ScaleCell::label, ScaleCell::cost));
         return charts;
     }
 

@@ -5,6 +5,7 @@ import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.load.OpenLoad;
 import dev.orderpipeline.lab.load.OpenModelSchedule;
+import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.LatencyRecorder;
 import dev.orderpipeline.lab.measure.Progress;
@@ -203,7 +204,8 @@ public final class SoakExperiment {
                 reasons,
                 resources,
                 kafka,
-                invariants);
+                invariants,
+                invariants == null ? null : CheckoutCost.of(resources, invariants.completed() + invariants.rejected()));
     }
 
     /** The arrivals on their schedule, then until those in flight are answered (or a while has passed). */

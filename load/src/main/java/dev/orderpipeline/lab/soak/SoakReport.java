@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.soak;
 
 import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.lab.compare.CheckoutCosts;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.report.Cells;
@@ -55,6 +56,7 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                 .filter(table -> !table.rows().isEmpty())
                 .forEach(tables::add);
         tables.add(cpuTable());
+        tables.addAll(CheckoutCosts.table("Run", runs, SoakRun::label, SoakRun::cost));
         tables.add(invariantsTable());
         if (!skipped.isEmpty()) {
             tables.add(new Table(
@@ -347,6 +349,7 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                     return lines;
                 })));
         charts.add(latencyChart(rates));
+        charts.addAll(rates > 1 ? costPanels() : CheckoutCosts.chart(runs, SoakRun::label, SoakRun::cost));
         var achieved = new LinkedHashMap<String, List<Chart.Point>>();
         var tails = new LinkedHashMap<String, List<Chart.Point>>();
         for (var run : runs) {
@@ -410,6 +413,40 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
             bars.put(name, values);
         });
         return new Chart.Bars("latency", title, "ms", false, bars, Chart.Scale.AUTO);
+    }
+
+    /** CPU ms per checkout over the rate, a line per component, a panel per strategy and key distribution. */
+    private List<Chart> costPanels() {
+        var byRun = new LinkedHashMap<String, Map<String, List<Chart.Point>>>();
+        for (var run : runs) {
+            var cost = run.cost();
+            if (cost == null) {
+                continue;
+            }
+            var lines = byRun.computeIfAbsent(run.strategy() + ", " + run.keys(), key -> new LinkedHashMap<>());
+            cost.cpuMsByComponent().forEach((component, millis) -> {
+                if (millis != null) {
+                    lines.computeIfAbsent(component, key -> new ArrayList<>())
+                            .add(new Chart.Point(run.targetRate(), millis));
+                }
+            });
+        }
+        if (byRun.isEmpty()) {
+            return List.of();
+        }
+        var panels = new ArrayList<Chart.Panel>();
+        byRun.forEach((name, values) -> panels.add(new Chart.Panel(name, values, List.of())));
+        return List.of(new Chart.Panels(
+                CheckoutCosts.CHART_FILE,
+                CheckoutCosts.CHART_TITLE,
+                "",
+                "target checkouts/s",
+                "CPU ms",
+                Chart.Scale.LOG,
+                Chart.Scale.LINEAR,
+                true,
+                (int) runs.stream().map(SoakRun::strategy).distinct().count(),
+                panels));
     }
 
     /** The runs' series grouped into a panel per key distribution and rate, in the order the runs ran. */

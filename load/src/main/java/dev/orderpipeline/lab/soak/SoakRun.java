@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.soak;
 
 import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import java.util.Collections;
@@ -24,6 +25,8 @@ import org.jspecify.annotations.Nullable;
  * @param saturationReasons why the strategy did not keep up, in words; empty when it did
  * @param kafka kafka only: acceptances against decisions and the workers' lag
  * @param invariants the database's verdict once the run's orders were final; {@code null} without database access
+ * @param cost per checkout the database counts decided; {@code null} without database access or in reports that
+ *     predate it
  */
 public record SoakRun(
         String label,
@@ -47,7 +50,8 @@ public record SoakRun(
         List<String> saturationReasons,
         ResourceUsage resources,
         @Nullable KafkaFigures kafka,
-        RunInvariants.@Nullable Summary invariants) {
+        RunInvariants.@Nullable Summary invariants,
+        @Nullable CheckoutCost cost) {
 
     public SoakRun {
         httpStatuses = Collections.unmodifiableMap(new TreeMap<>(httpStatuses));

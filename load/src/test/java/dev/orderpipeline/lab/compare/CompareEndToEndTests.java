@@ -113,6 +113,15 @@ class CompareEndToEndTests {
                     .extracting(usage -> usage.kind())
                     .contains(StackTarget.API, StackTarget.WORKER, StackTarget.BROKER);
             assertThat(run.resources().database().peakActiveSessions()).isNotNull();
+            var cost = run.cost();
+            assertThat(cost).as(run.label() + " cost").isNotNull();
+            assertThat(cost.decided()).isEqualTo(truth.completedOrders() + truth.rejectedOrders());
+            assertThat(cost.apiCpuMs()).as(run.label() + " order-api CPU ms").isPositive();
+            assertThat(cost.databaseCpuMs())
+                    .as(run.label() + " PostgreSQL CPU ms")
+                    .isPositive();
+            assertThat(cost.walBytes()).as(run.label() + " WAL bytes").isPositive();
+            assertThat(cost.lockWaitMs()).as(run.label() + " lock waits").isNotNull();
         }
         var kafka = written.runs().getFirst();
         assertThat(kafka.httpStatuses()).containsEntry("202", (long) PARALLEL);
@@ -126,7 +135,8 @@ class CompareEndToEndTests {
                 "checkout-latency.png",
                 "final-latency.png",
                 "http-statuses.png",
-                "invariants.png")) {
+                "invariants.png",
+                CheckoutCosts.CHART_FILE + ".png")) {
             assertThat(output.resolve(file)).isNotEmptyFile();
         }
     }

@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.compare;
 
+import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import dev.orderpipeline.lab.report.Machine;
@@ -18,6 +19,12 @@ final class CompareFixtures {
     static StrategyRun run(String strategy, InvariantColumns invariants) {
         var kafka = strategy.equals("kafka");
         var answer = new Latency(300, 1.5, 80.2, 50, 150, 300, 2170, 2400, 2500);
+        var resources = new ResourceUsage(
+                List.of(
+                        new ResourceUsage.ProcessUsage("order-api", 1, 66.4, 148.8, 281, 1.66),
+                        new ResourceUsage.ProcessUsage("checkout-worker", 1, 5.0, 20.0, 250, 0.125)),
+                new ResourceUsage.DatabaseUsage(9, 30.5, 80.0, 3.56, 0.75, 120_000L),
+                40);
         return new StrategyRun(
                 strategy,
                 strategy,
@@ -32,12 +39,8 @@ final class CompareFixtures {
                 kafka ? 0L : null,
                 false,
                 Map.of(kafka ? "202" : "200", 300L),
-                new ResourceUsage(
-                        List.of(
-                                new ResourceUsage.ProcessUsage("order-api", 1, 66.4, 148.8, 281),
-                                new ResourceUsage.ProcessUsage("checkout-worker", 1, 5.0, 20.0, 250)),
-                        new ResourceUsage.DatabaseUsage(9, 30.5, 80.0, 3.56),
-                        40));
+                resources,
+                CheckoutCost.of(resources, invariants.completed() + invariants.rejected()));
     }
 
     static CompareReport report(StrategyRun... runs) {

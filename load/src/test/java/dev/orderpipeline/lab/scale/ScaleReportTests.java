@@ -2,7 +2,12 @@ package dev.orderpipeline.lab.scale;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.orderpipeline.lab.compare.CheckoutCosts;
+import dev.orderpipeline.lab.measure.CheckoutCost;
+import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.CommittedReports;
+import dev.orderpipeline.lab.report.Table;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ScaleReportTests {
@@ -32,6 +37,45 @@ class ScaleReportTests {
                 report.cells().subList(1, report.cells().size()));
 
         assertThat(withoutFirst.throughputTable().rows().getFirst().get(2)).isEqualTo("-");
+    }
+
+    @Test
+    void showsNoCostOfAReportWrittenBeforeTheCostWasMeasured() {
+        var report = committed();
+
+        assertThat(report.tables()).extracting(Table::title).doesNotContain(CheckoutCosts.TITLE);
+        assertThat(report.charts()).extracting(Chart::file).doesNotContain(CheckoutCosts.CHART_FILE);
+    }
+
+    @Test
+    void showsTheCostPerCheckoutOfACellAndABarForIt() {
+        var report = committed();
+        var first = report.cells().getFirst();
+        var withCost = new ScaleCell(
+                first.partitions(),
+                first.workers(),
+                first.keys(),
+                first.commands(),
+                first.products(),
+                first.producedPerSecond(),
+                first.seconds(),
+                first.perSecond(),
+                first.endToEnd(),
+                first.recordsPerPartition(),
+                first.lag(),
+                first.duplicates(),
+                first.resources(),
+                first.invariants(),
+                new CheckoutCost(10_000, 0.05, 0.2, 0.8, 1.1, 2.15, 0.01, 900L));
+        var costed = new ScaleReport(report.header(), report.settings(), List.of(withCost));
+
+        assertThat(costed.tables())
+                .filteredOn(table -> table.title().equals(CheckoutCosts.TITLE))
+                .singleElement()
+                .extracting(Table::rows)
+                .isEqualTo(List.of(
+                        List.of("P=1 W=1 hot", "10000", "0.05", "0.20", "0.80", "1.10", "2.15", "0.01", "900")));
+        assertThat(costed.charts()).extracting(Chart::file).contains(CheckoutCosts.CHART_FILE);
     }
 
     @Test

@@ -3,8 +3,11 @@ package dev.orderpipeline.lab.soak;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.lab.compare.CheckoutCosts;
+import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
+import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.Machine;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.ReportWriter;
@@ -76,6 +79,30 @@ class SoakReportTests {
     }
 
     @Test
+    void showsTheCostPerCheckoutOfEachRunAndDrawsItOverTheRatePerStrategy() throws Exception {
+        var report = report(
+                run("db-atomic", 100, false),
+                run("db-atomic", 200, false),
+                run("kafka", 100, false),
+                run("kafka", 200, false));
+
+        var table = CheckoutCosts.table("Run", report.runs(), SoakRun::label, SoakRun::cost);
+        assertThat(table.getFirst().rows().getFirst())
+                .containsExactly("db-atomic @ 100/s", "300", "1.50", "n/a", "n/a", "3.00", "4.50", "0.00", "1000");
+        ReportWriter.write(report, folder);
+        assertThat(report.charts())
+                .filteredOn(chart -> chart.file().equals(CheckoutCosts.CHART_FILE))
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        Chart.Panels.class,
+                        panels -> assertThat(panels.panels())
+                                .extracting(Chart.Panel::title)
+                                .containsExactly("db-atomic, hot", "kafka, hot"));
+        assertThat(folder.resolve(CheckoutCosts.CHART_FILE + ".png")).isRegularFile();
+        assertThat(Files.readString(folder.resolve(ReportWriter.MARKDOWN_FILE))).contains("## Cost per checkout");
+    }
+
+    @Test
     void saysWhetherKafkaDecisionsKeptUpWithAcceptancesAndWhereTheCpuWent() {
         var report = report(run("kafka", 100, false), run("db-atomic", 100, false));
 
@@ -114,6 +141,7 @@ class SoakReportTests {
                 true,
                 run.saturationReasons(),
                 run.resources(),
+                null,
                 null,
                 null);
 
@@ -179,6 +207,11 @@ class SoakReportTests {
         for (var second = 0; second < 3; second++) {
             timeline.add(new SoakRun.SoakSecond(second, rate, rate - 1, 0, 0, 0, 12.5, saturated ? 1500 : 80, 1800));
         }
+        // 1.5 ms of the API and 3 ms of PostgreSQL per checkout, at every rate
+        var resources = new ResourceUsage(
+                List.of(new ResourceUsage.ProcessUsage("order-api", 1, 15, 30, 300, 0.0045 * rate)),
+                new ResourceUsage.DatabaseUsage(5, 30.0, 60.0, 0.009 * rate, 0.0, 3000L * rate),
+                15);
         return new SoakRun(
                 strategy + (keys.equals("hot") ? "" : " " + keys) + " @ " + rate + "/s",
                 strategy,
@@ -199,11 +232,12 @@ class SoakReportTests {
                 timeline,
                 saturated,
                 saturated ? List.of("p99 1500 ms over 1000 ms") : List.of(),
-                ResourceUsage.none(),
+                resources,
                 strategy.equals("kafka")
                         ? new SoakRun.KafkaFigures(
                                 3L * rate - 3, 3L * rate - 3, 120, 40, 0.5, List.of(0L, 120L, 40L, 0L))
                         : null,
-                null);
+                null,
+                CheckoutCost.of(resources, 3L * rate));
     }
 }

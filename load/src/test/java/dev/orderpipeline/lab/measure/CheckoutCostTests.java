@@ -1,0 +1,59 @@
+package dev.orderpipeline.lab.measure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CheckoutCostTests {
+
+    private static final ResourceUsage USAGE = new ResourceUsage(
+            List.of(
+                    new ResourceUsage.ProcessUsage("order-api", 2, 40, 90, 300, 1.2),
+                    new ResourceUsage.ProcessUsage("kafka-broker", 1, 5, 10, 400, 0.15),
+                    new ResourceUsage.ProcessUsage("checkout-worker", 1, 20, 60, 250, 0.6),
+                    new ResourceUsage.ProcessUsage("lab", 1, 80, 150, 500, 2.4)),
+            new ResourceUsage.DatabaseUsage(12, 50.0, 120.0, 1.8, 0.45, 1_536_000L),
+            25);
+
+    @Test
+    void dividesCpuSecondsLockWaitsAndWalByTheDecidedCheckouts() {
+        var cost = CheckoutCost.of(USAGE, 600);
+
+        assertThat(cost).isEqualTo(new CheckoutCost(600, 2.0, 0.25, 1.0, 3.0, 6.25, 0.75, 2560L));
+        assertThat(cost.cpuMsByComponent())
+                .containsExactly(
+                        java.util.Map.entry("order-api", 2.0),
+                        java.util.Map.entry("kafka-broker", 0.25),
+                        java.util.Map.entry("checkout-worker", 1.0),
+                        java.util.Map.entry("postgresql", 3.0));
+    }
+
+    @Test
+    void leavesWhatWasNotMeasuredNullAndTotalsTheRest() {
+        var apiOnly = new ResourceUsage(
+                List.of(new ResourceUsage.ProcessUsage("order-api", 1, 40, 90, 300, 0.9)),
+                ResourceUsage.DatabaseUsage.unknown(),
+                10);
+
+        assertThat(CheckoutCost.of(apiOnly, 300))
+                .isEqualTo(new CheckoutCost(300, 3.0, null, null, null, 3.0, null, null));
+        assertThat(CheckoutCost.of(ResourceUsage.none(), 300))
+                .isEqualTo(new CheckoutCost(300, null, null, null, null, null, null, null));
+    }
+
+    @Test
+    void hasNoCostWithoutADecidedCheckout() {
+        assertThat(CheckoutCost.of(USAGE, 0)).isNull();
+    }
+
+    @Test
+    void readsAProcessFromAReportWrittenBeforeCpuSecondsWereKeptAsNotMeasured() {
+        var old = new ResourceUsage(
+                List.of(new ResourceUsage.ProcessUsage("order-api", 1, 40, 90, 300, null)),
+                new ResourceUsage.DatabaseUsage(3, 20.0, 40.0, 0.6, null, null),
+                10);
+
+        assertThat(CheckoutCost.of(old, 200)).isEqualTo(new CheckoutCost(200, null, null, null, 3.0, 3.0, null, null));
+    }
+}
