@@ -20,12 +20,6 @@ import org.postgresql.ds.PGSimpleDataSource;
  */
 public final class Database {
 
-    /** Sessions of this database working on a statement right now, the lab's own sampling session aside. */
-    private static final String ACTIVE_SESSIONS = """
-            SELECT count(*) FROM pg_stat_activity
-            WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()
-            """;
-
     private static final String BACKEND_PID = """
             SELECT pg_backend_pid()
             """;
@@ -82,10 +76,6 @@ public final class Database {
     /** A connection of its own, for a sampler that queries every few hundred milliseconds. */
     public Connection connect() throws SQLException {
         return dataSource.getConnection();
-    }
-
-    public static int activeSessions(Connection connection) throws SQLException {
-        return queryLong(connection, ACTIVE_SESSIONS).intValue();
     }
 
     /** The pid of the server process serving this connection; its parent is the postmaster. */

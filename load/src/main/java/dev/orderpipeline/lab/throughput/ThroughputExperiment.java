@@ -28,6 +28,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ThroughputExperiment {
 
+    /** The kind under which the sampler watches the lab's own JVM. */
+    static final String LAB = "lab";
+
     /** The answers after which an order becomes final without the lab doing anything more. */
     private static final List<String> ANSWERED = List.of("200", "202", "409");
 
@@ -73,12 +76,14 @@ public final class ThroughputExperiment {
                 var run = runOne(strategy, repetition, label, settings.duration());
                 progress.note(String.format(
                         Locale.ROOT,
-                        "%s: %.0f checkouts/s, %.0f decided/s, p99 %.1f ms, CPU %.2f ms per checkout%s",
+                        "%s: %.0f checkouts/s, %.0f decided/s, p99 %.1f ms, CPU %s ms per checkout%s",
                         label,
                         run.checkoutsPerSecond(),
                         run.decidedPerSecond(),
                         run.latency().p99Ms(),
-                        run.cpu().total(),
+                        run.cost() == null
+                                ? "n/a"
+                                : String.format(Locale.ROOT, "%.2f", run.cost().totalCpuMs()),
                         run.ranOut() ? ", RAN OUT of orders" : ""));
                 runs.add(run);
             }
@@ -93,8 +98,7 @@ public final class ThroughputExperiment {
 
         progress.phase(label + " load", 0);
         var watched = new ArrayList<>(target.processes());
-        watched.add(new ResourceSampler.Watched(
-                CpuPerCheckout.LAB, ProcessHandle.current().pid()));
+        watched.add(new ResourceSampler.Watched(LAB, ProcessHandle.current().pid()));
         var sampledFrom = System.nanoTime();
         var sampler = ResourceSampler.start(watched, target.database(), ResourceSampler.DEFAULT_INTERVAL);
         ClosedLoop.Result loop;

@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.throughput;
 
 import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import dev.orderpipeline.lab.pipeline.Strategies;
@@ -89,12 +90,12 @@ public record ThroughputReport(
     Table cpuTable() {
         var columns = new ArrayList<Column<ThroughputRun>>();
         columns.add(Column.of("Run", ThroughputRun::label));
-        for (var component : CpuPerCheckout.COMPONENTS) {
-            columns.add(
-                    Column.of(component, run -> millis(run.cpu().components().get(component))));
+        for (var component : CheckoutCost.COMPONENTS) {
+            columns.add(Column.of(component, run -> millis(cpuMs(run, component))));
         }
-        columns.add(Column.of("total", run -> millis(run.cpu().total())));
-        columns.add(Column.of("lab (load generator)", run -> millis(run.cpu().lab())));
+        columns.add(Column.of(
+                "total", run -> millis(run.cost() == null ? null : run.cost().totalCpuMs())));
+        columns.add(Column.of("lab (load generator)", run -> millis(run.labCpuMs())));
         return Table.of(
                 "CPU per decided checkout",
                 columns,
@@ -144,10 +145,10 @@ public record ThroughputReport(
     @Override
     public List<Chart> charts() {
         var values = new LinkedHashMap<String, Map<String, Number>>();
-        for (var component : CpuPerCheckout.COMPONENTS) {
+        for (var component : CheckoutCost.COMPONENTS) {
             var byRun = new LinkedHashMap<String, Number>();
-            runs.forEach(run -> Optional.ofNullable(run.cpu().components().get(component))
-                    .ifPresent(millis -> byRun.put(run.label(), millis)));
+            runs.forEach(run ->
+                    Optional.ofNullable(cpuMs(run, component)).ifPresent(millis -> byRun.put(run.label(), millis)));
             if (!byRun.isEmpty()) {
                 values.put(component, byRun);
             }
@@ -163,6 +164,11 @@ public record ThroughputReport(
         return run.resources().processes().stream()
                 .filter(process -> process.kind().equals(kind))
                 .findFirst();
+    }
+
+    private static @Nullable Double cpuMs(ThroughputRun run, String component) {
+        var cost = run.cost();
+        return cost == null ? null : cost.cpuMsByComponent().get(component);
     }
 
     private static String millis(@Nullable Double millis) {

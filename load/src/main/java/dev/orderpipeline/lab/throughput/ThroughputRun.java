@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.throughput;
 
 import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import java.util.Collections;
@@ -25,7 +26,8 @@ import org.jspecify.annotations.Nullable;
  * @param decided sent orders final at the end
  * @param ranOut whether the prepared orders ran out before the duration had passed
  * @param sampledSeconds how long the CPU was sampled: the loop and the wait until every answered order was final
- * @param cpu CPU per decided checkout, by component
+ * @param cost what a decided checkout cost the pipeline; {@code null} when none was decided
+ * @param labCpuMs CPU of the lab's own JVM, the load generator, per decided checkout: no part of the cost
  * @param resources what the sampler saw, the lab's own JVM among the processes
  * @param invariants the database's verdict; {@code null} when the lab has no database
  */
@@ -46,7 +48,8 @@ public record ThroughputRun(
         boolean ranOut,
         Latency latency,
         double sampledSeconds,
-        CpuPerCheckout cpu,
+        @Nullable CheckoutCost cost,
+        @Nullable Double labCpuMs,
         ResourceUsage resources,
         RunInvariants.@Nullable Summary invariants) {
 
@@ -85,9 +88,20 @@ public record ThroughputRun(
                 loop.ranOut(),
                 loop.latency(),
                 round(sampledSeconds, 3),
-                CpuPerCheckout.of(resources, sampledSeconds, tail.decided()),
+                CheckoutCost.of(resources, tail.decided()),
+                labCpuMs(resources, tail.decided()),
                 resources,
                 invariants);
+    }
+
+    private static @Nullable Double labCpuMs(ResourceUsage resources, long decided) {
+        return resources.processes().stream()
+                .filter(process -> process.kind().equals(ThroughputExperiment.LAB))
+                .findFirst()
+                .map(ResourceUsage.ProcessUsage::cpuSeconds)
+                .filter(seconds -> decided > 0)
+                .map(seconds -> round(seconds * 1000 / decided, 3))
+                .orElse(null);
     }
 
     private static double round(double value, int decimals) {

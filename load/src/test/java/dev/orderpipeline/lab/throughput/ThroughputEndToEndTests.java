@@ -6,6 +6,7 @@ import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.Postgres;
 import dev.orderpipeline.infra.StackConfig;
 import dev.orderpipeline.invariants.InvariantChecker;
+import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
@@ -90,18 +91,20 @@ class ThroughputEndToEndTests {
             assertThat(run.latency().count()).isEqualTo(run.sent());
             assertThat(run.checkoutsPerSecond()).isPositive();
             assertThat(run.ranOut()).isFalse();
-            assertThat(run.cpu().components())
+            assertThat(run.cost()).as(run.label() + " cost").isNotNull();
+            assertThat(run.cost().cpuMsByComponent())
                     .as(run.label() + " CPU per checkout")
                     .hasEntrySatisfying(
                             StackTarget.API, millis -> assertThat(millis).isPositive())
                     .hasEntrySatisfying(
-                            CpuPerCheckout.POSTGRESQL,
+                            CheckoutCost.POSTGRESQL,
                             millis -> assertThat(millis).isPositive());
-            assertThat(run.cpu().lab()).isPositive();
+            assertThat(run.labCpuMs()).isPositive();
         }
         var kafka = written.runs().getFirst();
         assertThat(kafka.httpStatuses()).containsOnlyKeys("202");
-        assertThat(kafka.cpu().components())
+        assertThat(kafka.cost()).isNotNull();
+        assertThat(kafka.cost().cpuMsByComponent())
                 .hasEntrySatisfying(
                         StackTarget.BROKER, millis -> assertThat(millis).isPositive())
                 .hasEntrySatisfying(

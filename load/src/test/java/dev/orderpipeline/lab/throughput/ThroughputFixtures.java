@@ -24,11 +24,11 @@ final class ThroughputFixtures {
     static ResourceUsage usage(@Nullable Double databaseCpuSeconds) {
         return new ResourceUsage(
                 List.of(
-                        new ResourceUsage.ProcessUsage(StackTarget.API, 1, 50, 90, 300),
-                        new ResourceUsage.ProcessUsage(StackTarget.WORKER, 1, 5, 20, 250),
-                        new ResourceUsage.ProcessUsage(StackTarget.BROKER, 1, 10, 30, 400),
-                        new ResourceUsage.ProcessUsage(CpuPerCheckout.LAB, 1, 40, 80, 200)),
-                new ResourceUsage.DatabaseUsage(12, 30.0, 60.0, databaseCpuSeconds),
+                        new ResourceUsage.ProcessUsage(StackTarget.API, 1, 50, 90, 300, 5.0),
+                        new ResourceUsage.ProcessUsage(StackTarget.WORKER, 1, 5, 20, 250, 0.5),
+                        new ResourceUsage.ProcessUsage(StackTarget.BROKER, 1, 10, 30, 400, 1.0),
+                        new ResourceUsage.ProcessUsage(ThroughputExperiment.LAB, 1, 40, 80, 200, 4.0)),
+                new ResourceUsage.DatabaseUsage(12, 30.0, 60.0, databaseCpuSeconds, 0.25, 8_000_000L),
                 50);
     }
 

@@ -2,6 +2,7 @@ package dev.orderpipeline.lab.throughput;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.ReportWriter;
@@ -17,29 +18,19 @@ class ThroughputReportTests {
     Path folder;
 
     @Test
-    void dividesEachComponentsCpuTimeByTheDecidedCheckouts() {
-        var cpu = CpuPerCheckout.of(ThroughputFixtures.usage(3.0), 10.0, 10_000);
+    void dividesEachComponentsCpuTimeByTheDecidedCheckoutsAndKeepsTheLabApart() {
+        var run = ThroughputFixtures.kafkaRun("kafka");
 
-        // order-api 0.5 of a core for 10 s = 5 s over 10,000 checkouts
-        assertThat(cpu.components())
+        // order-api 5 CPU seconds over 10,000 checkouts
+        assertThat(run.cost()).isNotNull();
+        assertThat(run.cost().cpuMsByComponent())
                 .containsExactly(
                         Map.entry(StackTarget.API, 0.5),
                         Map.entry(StackTarget.BROKER, 0.1),
                         Map.entry(StackTarget.WORKER, 0.05),
-                        Map.entry(CpuPerCheckout.POSTGRESQL, 0.3));
-        assertThat(cpu.total()).isEqualTo(0.95);
-        assertThat(cpu.lab()).isEqualTo(0.4);
-    }
-
-    @Test
-    void leavesOutWhatTheLabCouldNotSeeAndCountsNothingWhenNothingWasDecided() {
-        var unseen = CpuPerCheckout.of(ThroughputFixtures.usage(null), 10.0, 10_000);
-        assertThat(unseen.components()).doesNotContainKey(CpuPerCheckout.POSTGRESQL);
-        assertThat(unseen.total()).isEqualTo(0.65);
-
-        var none = CpuPerCheckout.of(ThroughputFixtures.usage(3.0), 10.0, 0);
-        assertThat(none.total()).isZero();
-        assertThat(none.components()).containsEntry(StackTarget.API, 0.0);
+                        Map.entry(CheckoutCost.POSTGRESQL, 0.3));
+        assertThat(run.cost().totalCpuMs()).isEqualTo(0.95);
+        assertThat(run.labCpuMs()).isEqualTo(0.4);
     }
 
     @Test
@@ -51,7 +42,7 @@ class ThroughputReportTests {
         assertThat(run.decidedPerSecond()).isEqualTo(1200.0);
         assertThat(run.secondsToFinal()).isEqualTo(1.2);
         assertThat(run.orders()).isEqualTo(12_050);
-        assertThat(run.cpu().total()).isEqualTo(0.95);
+        assertThat(run.cost().decided()).isEqualTo(10_000);
     }
 
     @Test
@@ -100,8 +91,8 @@ class ThroughputReportTests {
         var chart = (Chart.Bars) report.charts().getFirst();
         assertThat(chart.stacked()).isTrue();
         assertThat(chart.values().keySet())
-                .containsExactly(StackTarget.API, StackTarget.BROKER, StackTarget.WORKER, CpuPerCheckout.POSTGRESQL);
-        assertThat(chart.values().get(CpuPerCheckout.POSTGRESQL)).containsOnlyKeys("kafka");
+                .containsExactly(StackTarget.API, StackTarget.BROKER, StackTarget.WORKER, CheckoutCost.POSTGRESQL);
+        assertThat(chart.values().get(CheckoutCost.POSTGRESQL)).containsOnlyKeys("kafka");
     }
 
     @Test
