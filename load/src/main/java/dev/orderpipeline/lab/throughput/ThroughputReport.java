@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.throughput;
 
 import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.lab.compare.CheckoutCosts;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
@@ -12,11 +13,9 @@ import dev.orderpipeline.lab.report.LabReport;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.Table;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -144,20 +143,7 @@ public record ThroughputReport(
 
     @Override
     public List<Chart> charts() {
-        var values = new LinkedHashMap<String, Map<String, Number>>();
-        for (var component : CheckoutCost.COMPONENTS) {
-            var byRun = new LinkedHashMap<String, Number>();
-            runs.forEach(run ->
-                    Optional.ofNullable(cpuMs(run, component)).ifPresent(millis -> byRun.put(run.label(), millis)));
-            if (!byRun.isEmpty()) {
-                values.put(component, byRun);
-            }
-        }
-        if (values.isEmpty()) {
-            return List.of();
-        }
-        return List.of(
-                new Chart.Bars("cpu-per-checkout", "CPU per decided checkout, by component", "ms", true, values));
+        return CheckoutCosts.chart(runs, ThroughputRun::label, ThroughputRun::cost);
     }
 
     private static Optional<ResourceUsage.ProcessUsage> usage(ThroughputRun run, String kind) {

@@ -6,6 +6,7 @@ import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.Postgres;
 import dev.orderpipeline.infra.StackConfig;
 import dev.orderpipeline.invariants.InvariantChecker;
+import dev.orderpipeline.lab.compare.CheckoutCosts;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
@@ -112,7 +113,10 @@ class ThroughputEndToEndTests {
         assertThat(written.runs().getLast().httpStatuses()).containsOnlyKeys("200");
 
         for (var file : List.of(
-                ReportWriter.JSON_FILE, ReportWriter.MARKDOWN_FILE, ReportWriter.HTML_FILE, "cpu-per-checkout.png")) {
+                ReportWriter.JSON_FILE,
+                ReportWriter.MARKDOWN_FILE,
+                ReportWriter.HTML_FILE,
+                CheckoutCosts.CHART_FILE + ".png")) {
             assertThat(output.resolve(file)).isNotEmptyFile();
         }
     }

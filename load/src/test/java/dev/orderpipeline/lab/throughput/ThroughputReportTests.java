@@ -2,6 +2,7 @@ package dev.orderpipeline.lab.throughput;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.orderpipeline.lab.compare.CheckoutCosts;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.Chart;
@@ -104,7 +105,7 @@ class ThroughputReportTests {
         var read = ReportWriter.JSON.readValue(
                 folder.resolve(ReportWriter.JSON_FILE).toFile(), ThroughputReport.class);
         assertThat(read).isEqualTo(report);
-        assertThat(folder.resolve("cpu-per-checkout.png")).isNotEmptyFile();
+        assertThat(folder.resolve(CheckoutCosts.CHART_FILE + ".png")).isNotEmptyFile();
         assertThat(folder.resolve(ReportWriter.MARKDOWN_FILE)).content().contains("CPU per decided checkout");
     }
 }
