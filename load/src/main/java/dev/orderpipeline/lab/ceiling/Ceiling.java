@@ -6,7 +6,6 @@ import dev.orderpipeline.lab.backlog.BacklogWriter;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.backlog.ServerCounters;
-import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.LatencyRecorder;
 import dev.orderpipeline.lab.measure.Progress;
 import java.sql.Connection;
@@ -16,6 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
@@ -111,49 +113,96 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
         var productId = backlog.products().getFirst();
         var orders =
                 IntStream.range(0, backlog.size()).mapToObj(backlog::orderId).toList();
-        progress.phase("ceiling k=" + batchSize, orders.size());
-        Timed timed;
-        try (var connection = dataSource.getConnection()) {
-            timed = apply(connection, productId, orders, batchSize);
-        } catch (SQLException ex) {
-            throw new IllegalStateException("the ceiling run with k=" + batchSize + " failed: " + ex.getMessage(), ex);
-        }
+        progress.phase("ceiling k=" + batchSize + writersNote(), orders.size());
+        var latency = new LatencyRecorder();
+        var timed = applyAll(productId, orders, batchSize, latency);
         var after = ServerCounters.read(dataSource);
         var server = timed.before() != null && after != null ? after.since(timed.before()) : null;
         removeUnreached(productId);
         var invariants = RunInvariants.check(dataSource, backlog.initialStock());
-        var seconds = timed.nanos() / 1e9;
+        var seconds = timed.commands() == 0 ? 0 : (timed.endNanos() - timed.startNanos()) / 1e9;
         var perSecond = seconds > 0 ? timed.commands() / seconds : 0;
         return new CeilingRun(
                 batchSize,
                 productId,
                 timed.warmupCommands(),
                 timed.commands(),
-                timed.latency().count(),
+                latency.count(),
                 Math.round(seconds * 1000) / 1000.0,
                 Math.round(perSecond * 10) / 10.0,
                 perSecond > 0 ? Math.round(1e7 / perSecond) / 10.0 : 0,
-                timed.latency(),
+                latency.summary(),
                 server,
                 invariants);
     }
 
-    /** The timed part of a run; {@code before} is what the server had counted when it began. */
+    /**
+     * The timed part of a run, from the first writer's start of timing to the last one's end; {@code before} is what
+     * the server had counted when a writer began timing (the writers begin within a few transactions of each other).
+     */
     private record Timed(
             long warmupCommands,
             long commands,
-            long nanos,
-            Latency latency,
-            @Nullable ServerCounters before) {}
+            long startNanos,
+            long endNanos,
+            @Nullable ServerCounters before) {
+
+        Timed plus(Timed other) {
+            return new Timed(
+                    warmupCommands + other.warmupCommands,
+                    commands + other.commands,
+                    Math.min(startNanos, other.startNanos),
+                    Math.max(endNanos, other.endNanos),
+                    before != null ? before : other.before);
+        }
+    }
+
+    /** The orders dealt out to the writers in turn, each writer on a connection of its own, all started at once. */
+    private Timed applyAll(UUID productId, List<UUID> orders, int batchSize, LatencyRecorder latency) {
+        var writers = settings.writers();
+        var slices = IntStream.range(0, writers)
+                .mapToObj(writer -> IntStream.iterate(writer, i -> i < orders.size(), i -> i + writers)
+                        .mapToObj(orders::get)
+                        .toList())
+                .filter(slice -> !slice.isEmpty())
+                .toList();
+        try (var executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            var applied = slices.stream()
+                    .map(slice -> executor.submit(() -> {
+                        try (var connection = dataSource.getConnection()) {
+                            return apply(connection, productId, slice, batchSize, latency);
+                        }
+                    }))
+                    .toList();
+            return applied.stream().map(Ceiling::result).reduce(Timed::plus).orElseThrow();
+        }
+    }
+
+    private static Timed result(Future<Timed> applied) {
+        try {
+            return applied.get();
+        } catch (ExecutionException ex) {
+            Throwable cause = ex.getCause() == null ? ex : ex.getCause();
+            throw new IllegalStateException("a ceiling writer failed: " + cause.getMessage(), cause);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the ceiling's writers ran", ex);
+        }
+    }
+
+    private String writersNote() {
+        return settings.writers() == 1 ? "" : ", " + settings.writers() + " writers";
+    }
 
     /** Applies the orders in batches: a few untimed (JIT, statement preparation, caches), then timed ones. */
-    private Timed apply(Connection connection, UUID productId, List<UUID> orders, int batchSize) throws SQLException {
-        var warmupBatches = Math.clamp(settings.commands() / batchSize / 20, 1, 200);
-        var latency = new LatencyRecorder();
+    private Timed apply(
+            Connection connection, UUID productId, List<UUID> orders, int batchSize, LatencyRecorder latency)
+            throws SQLException {
+        var warmupBatches = Math.clamp(orders.size() / batchSize / 20, 1, 200);
         long timedCommands = 0;
         long warmupCommands = 0;
-        long elapsedNanos = 0;
         long timedStart = 0;
+        long timedEnd = 0;
         @Nullable ServerCounters before = null;
         connection.setAutoCommit(false);
         try (var statement = connection.createStatement()) {
@@ -177,13 +226,16 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
                 }
                 latency.recordNanos(ended - started);
                 timedCommands += to - from;
-                elapsedNanos = ended - timedStart;
-                if (elapsedNanos > settings.maxDuration().toNanos()) {
+                timedEnd = ended;
+                if (timedEnd - timedStart > settings.maxDuration().toNanos()) {
                     break;
                 }
             }
         }
-        return new Timed(warmupCommands, timedCommands, elapsedNanos, latency.summary(), before);
+        // a writer whose orders all went to the warm-up has no timed part, and no say in its window
+        return timedCommands == 0
+                ? new Timed(warmupCommands, 0, Long.MAX_VALUE, Long.MIN_VALUE, null)
+                : new Timed(warmupCommands, timedCommands, timedStart, timedEnd, before);
     }
 
     /** Orders the run did not reach within its duration never had a command: they go, so every order left is final. */

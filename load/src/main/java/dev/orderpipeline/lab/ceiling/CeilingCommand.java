@@ -66,10 +66,19 @@ public final class CeilingCommand extends ReportCommand {
             description = "synchronous_commit of the writer's session: on (durable) or off.")
     String synchronousCommit = "on";
 
+    @Option(
+            order = 5,
+            names = "--writers",
+            paramLabel = "N",
+            description = "Connections writing at once, all on the one product: 1 is the worker's case; more with"
+                    + " --batch-sizes 1 is the hot row's ceiling for one transaction per checkout, as the lock"
+                    + " strategies commit.")
+    int writers = 1;
+
     @Override
     protected LabReport execute(Progress progress) {
-        var settings =
-                new CeilingSettings(batchSizes, commands, Duration.ofSeconds(durationSeconds), synchronousCommit);
+        var settings = new CeilingSettings(
+                batchSizes, commands, Duration.ofSeconds(durationSeconds), synchronousCommit, writers);
         var server = database.server();
         var given = database.given();
         progress.phase(given != null || server != null ? "connecting" : "starting PostgreSQL", 0);

@@ -21,7 +21,8 @@ public record CeilingReport(ReportHeader header, CeilingSettings settings, List<
     @Override
     public String summary() {
         return "The worker's per-command work (idempotency row, conditional decrement of the hot product's stock, order"
-                + " status, payment) applied straight through JDBC by one writer, k commands per transaction with"
+                + " status, payment) applied straight through JDBC by " + writers(settings.writers())
+                + ", k commands per transaction with"
                 + " four set-based statements, no Kafka, synchronous_commit " + settings.synchronousCommit()
                 + ". Orders were inserted before (set-based) and are not timed. This is the bar the worker is"
                 + " measured against.";
@@ -29,13 +30,17 @@ public record CeilingReport(ReportHeader header, CeilingSettings settings, List<
 
     @Override
     public List<Table> tables() {
-        return List.of(table(runs));
+        return List.of(table(runs, settings.writers()));
     }
 
-    /** The ceiling table, also shown in the drain report. */
-    public static Table table(List<CeilingRun> runs) {
+    private static String writers(int writers) {
+        return writers == 1 ? "one writer" : writers + " writers at once on the same product";
+    }
+
+    /** The ceiling table, also shown in the drain and throughput reports. */
+    public static Table table(List<CeilingRun> runs, int writers) {
         return Table.of(
-                "Ceiling: one writer, k commands per transaction",
+                "Ceiling: " + writers(writers) + ", k commands per transaction",
                 List.<Column<CeilingRun>>of(
                         Column.of("k", run -> Integer.toString(run.batchSize())),
                         Column.of("Commands", run -> Long.toString(run.commands())),

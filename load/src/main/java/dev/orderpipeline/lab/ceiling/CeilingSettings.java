@@ -9,8 +9,13 @@ import java.util.Set;
 /**
  * One ceiling measurement; the fields are the options of {@code bin/lab ceiling}. A run stops after
  * {@code maxDuration} even if commands are left; the orders it did not reach are removed.
+ *
+ * @param writers connections applying the commands at once, all on the one hot product: 1 is the worker's case (one
+ *     writer per partition); more, with k = 1, is every lock strategy's case, one transaction per checkout queueing
+ *     on the product's row
  */
-public record CeilingSettings(List<Integer> batchSizes, int commands, Duration maxDuration, String synchronousCommit) {
+public record CeilingSettings(
+        List<Integer> batchSizes, int commands, Duration maxDuration, String synchronousCommit, int writers) {
 
     private static final Set<String> SYNCHRONOUS_COMMIT = Set.of("on", "off", "local", "remote_write", "remote_apply");
 
@@ -25,5 +30,13 @@ public record CeilingSettings(List<Integer> batchSizes, int commands, Duration m
         Require.check(
                 SYNCHRONOUS_COMMIT.contains(synchronousCommit),
                 "synchronous_commit must be one of " + SYNCHRONOUS_COMMIT);
+        // reports written before there was a choice had one writer, and say nothing
+        writers = writers == 0 ? 1 : writers;
+        Require.positive("writers", writers);
+    }
+
+    /** One writer, as the worker applies a partition. */
+    public CeilingSettings(List<Integer> batchSizes, int commands, Duration maxDuration, String synchronousCommit) {
+        this(batchSizes, commands, maxDuration, synchronousCommit, 1);
     }
 }

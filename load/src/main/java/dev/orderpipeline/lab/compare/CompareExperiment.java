@@ -193,7 +193,7 @@ public final class CompareExperiment {
     private long awaitFinal(UUID productId, long unanswered, long deadline) {
         var pause = target.database() != null ? 50 : 500;
         while (true) {
-            var open = target.ordersNotFinal(productId);
+            var open = target.ordersNotFinal(List.of(productId));
             if (open <= unanswered || System.nanoTime() - deadline > 0) {
                 return open;
             }

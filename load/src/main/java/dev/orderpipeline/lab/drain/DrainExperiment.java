@@ -24,9 +24,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 /**
- * Runs a drain on a stack started without workers: measures the ceiling on the stack's database, prepares the
- * backlog, fills the command topic with no worker running, starts the workers and follows the group until its lag is
- * zero, reads the results back, checks the invariants, stops the workers, and measures the ceiling again. The two
+ * Runs a drain on a stack started without workers: prepares the backlog, fills the command topic with no worker
+ * running, measures the ceiling on the stack's database as the drain finds it, starts the workers and follows the
+ * group until its lag is zero, reads the results back, checks the invariants, stops the workers, and measures the ceiling again. The two
  * ceilings bracket the drain: on a machine shared with other work the rate a database sustains changes within
  * minutes, and a ratio against one of them alone could flatter or wrong the worker.
  */
@@ -39,8 +39,9 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
         var tag = "drain-" + UUID.randomUUID().toString().substring(0, 8);
         var group = "lab-" + tag;
         try (var session = new StackSession(target, progress)) {
-            var ceilingBefore = ceiling("before the drain");
             var filled = fill(session, tag);
+            // on the database the drain starts from: its million orders in the tables and their indexes
+            var ceilingBefore = ceiling("before the drain");
             var backlog = filled.backlog();
             var database = target.database().dataSource();
             var before = ServerCounters.read(database);

@@ -44,8 +44,8 @@ public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun 
         tables.add(drainTable());
         if (!run.ceilingBefore().isEmpty()) {
             tables.add(againstCeiling());
-            tables.add(CeilingReport.table(run.ceilingBefore()).titled("Ceiling before the drain"));
-            tables.add(CeilingReport.table(run.ceilingAfter()).titled("Ceiling after the drain"));
+            tables.add(CeilingReport.table(run.ceilingBefore(), 1).titled("Ceiling before the drain"));
+            tables.add(CeilingReport.table(run.ceilingAfter(), 1).titled("Ceiling after the drain"));
         }
         if (run.steps().polls() > 0) {
             tables.add(stepsTable());

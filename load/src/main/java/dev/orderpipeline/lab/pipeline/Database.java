@@ -96,6 +96,11 @@ public final class Database {
         return queryString(DURABILITY, "the server's fsync and synchronous_commit");
     }
 
+    /** The server's {@code synchronous_commit}, as a new session gets it. */
+    public String synchronousCommit() {
+        return queryString("SHOW synchronous_commit", "synchronous_commit");
+    }
+
     private String queryString(String sql, String what) {
         try (var connection = dataSource.getConnection();
                 var statement = connection.createStatement();

@@ -2,6 +2,7 @@ package dev.orderpipeline.lab.pipeline;
 
 import dev.orderpipeline.invariants.InvariantReport;
 import dev.orderpipeline.lab.measure.ResourceSampler;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -35,12 +36,15 @@ public sealed interface Target extends AutoCloseable permits StackTarget, UrlTar
                 : apis().getFirst().invariants(productId, initialStock);
     }
 
-    /** Orders of the product not COMPLETED or REJECTED yet. */
-    default long ordersNotFinal(UUID productId) {
+    /** Orders of the products not COMPLETED or REJECTED yet. */
+    default long ordersNotFinal(Collection<UUID> productIds) {
         var database = database();
         return database != null
-                ? database.ordersNotFinal(productId)
-                : apis().getFirst().invariants(productId, 0).ordersNotFinal();
+                ? database.ordersNotFinal(productIds)
+                : productIds.stream()
+                        .mapToLong(productId ->
+                                apis().getFirst().invariants(productId, 0).ordersNotFinal())
+                        .sum();
     }
 
     /** Stops what the lab started; leaves a given pipeline alone. */

@@ -6,6 +6,8 @@ import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.measure.StatusCounts;
 import dev.orderpipeline.lab.pipeline.ApiClient;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -19,10 +21,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class ClosedLoop {
 
-    /** The orders a run checks out: order {@code i} belongs to user {@code i}. */
-    record Prepared(UUID productId, List<UUID> orders, List<String> users) {
+    /**
+     * The orders a run checks out: order {@code i} belongs to user {@code i}.
+     *
+     * @param initialStock the products of the run, with the stock each started with
+     */
+    record Prepared(Map<UUID, Integer> initialStock, List<UUID> orders, List<String> users) {
 
         Prepared {
+            initialStock = Collections.unmodifiableMap(new LinkedHashMap<>(initialStock));
             orders = List.copyOf(orders);
             users = List.copyOf(users);
         }

@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.throughput;
 
 import dev.orderpipeline.lab.LabCommand;
+import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.Strategies;
@@ -18,12 +19,15 @@ import picocli.CommandLine.Option;
 @Command(
         name = "throughput",
         description = {
-            "A closed loop on one hot product, as wrk runs one: CONNECTIONS clients, each sending its next checkout as"
+            "A closed loop on one hot product (or spread keys, --keys), as wrk runs one: CONNECTIONS clients, each sending its next checkout as"
                     + " soon as the previous one is answered, per strategy and round (strategies interleaved), each"
                     + " run after an unreported warm-up of the same loop; checkouts/s, decided/s, latency, HTTP"
                     + " statuses, and the CPU milliseconds per decided checkout of order-api, the broker, the worker"
                     + " and PostgreSQL (with its backends), and of the lab itself.",
-            "Orders are created before the timed part, set-based in the database when the lab has it."
+            "Orders are created before the timed part, set-based in the database when the lab has it.",
+            "Then a capacity model: from the CPU per checkout and two probes (how fast one partition drains, how many"
+                    + " one-transaction checkouts the hot row admits), the rate each strategy would sustain with 1,"
+                    + " 2, 4 and 8 cores per component, its assumptions beside it."
         })
 public final class ThroughputCommand extends LabCommand {
 
@@ -61,6 +65,33 @@ public final class ThroughputCommand extends LabCommand {
                     + " a loop that runs out of them stops early and says so.")
     int maxRate = 5000;
 
+    @Option(
+            order = 7,
+            names = "--keys",
+            paramLabel = "DISTRIBUTION",
+            split = ",",
+            converter = KeyDistribution.Converter.class,
+            description = "How the checkouts spread over products, runs for each: hot (one product), uniform:N,"
+                    + " zipf:N:s. Spread keys need the database.")
+    List<KeyDistribution> keys = new ArrayList<>(List.of(new KeyDistribution.Hot()));
+
+    @Option(
+            order = 8,
+            names = "--drain-probe",
+            paramLabel = "COMMANDS",
+            description = "After the runs, the capacity model's probes: COMMANDS checkouts of one product sent to the"
+                    + " command topic for the worker to drain (one partition's rate), then the hot row's ceiling"
+                    + " (at most 40,000 checkouts, one per transaction, on --hot-row-writers connections, no API);"
+                    + " 0: no model. Needs the database and the broker.")
+    int drainCommands = 100_000;
+
+    @Option(
+            order = 9,
+            names = "--hot-row-writers",
+            paramLabel = "N",
+            description = "Connections of the hot-row probe, all on one product.")
+    int hotRowWriters = 16;
+
     @Override
     protected boolean comparesLockStrategies() {
         return true;
@@ -75,12 +106,15 @@ public final class ThroughputCommand extends LabCommand {
     protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results) {
         var settings = new ThroughputSettings(
                 Strategies.named(strategies),
+                keys.stream().map(KeyDistribution::label).toList(),
                 connections,
                 Duration.ofSeconds(durationSeconds),
                 Duration.ofSeconds(warmupSeconds),
                 repetitions,
-                maxRate);
+                maxRate,
+                drainCommands,
+                hotRowWriters);
         var outcome = new ThroughputExperiment(target, settings, progress).run();
-        return new ThroughputReport(header(target), settings, outcome.runs(), outcome.skipped());
+        return new ThroughputReport(header(target), settings, outcome.runs(), outcome.skipped(), outcome.capacity());
     }
 }

@@ -22,9 +22,11 @@ import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs the throughput experiment: per round and strategy a warm-up and a measured run, each on a fresh hot product
- * with its orders prepared before the timed part (set-based in the database when the lab has it, else through the
- * API), then the {@link ClosedLoop}, then a wait until every answered order is final while the CPU is still sampled.
+ * Runs the throughput experiment: per round, key distribution and strategy a warm-up and a measured run, each on
+ * fresh products with their orders prepared before the timed part (set-based in the database when the lab has it,
+ * else through the API, one hot product only), then the {@link ClosedLoop}, then a wait until every answered order is
+ * final while the CPU is still sampled. Then, with the database and the broker at hand, the {@link CapacityProbes}
+ * and the {@link CapacityModel}.
  */
 public final class ThroughputExperiment {
 
@@ -53,48 +55,74 @@ public final class ThroughputExperiment {
         this.progress = progress;
     }
 
-    /** The measured runs and the strategies the API does not offer. */
-    public record Outcome(List<ThroughputRun> runs, List<String> skipped) {}
+    /** The measured runs, the strategies the API does not offer, and the model when the probes could run. */
+    public record Outcome(
+            List<ThroughputRun> runs,
+            List<String> skipped,
+            @Nullable CapacityModel capacity) {}
 
     /** Rounds outermost: a slow drift of the machine spreads over all strategies instead of falling on one. */
     public Outcome run() {
+        var database = target.database();
+        if (database == null && !settings.keys().equals(List.of(ThroughputRun.HOT))) {
+            throw new IllegalArgumentException("spread keys need the database: orders are inserted set-based");
+        }
         var skipped = new ArrayList<String>();
         var available = Strategies.offered(target, settings.strategies(), progress, skipped::add);
         var runs = new ArrayList<ThroughputRun>();
+        var total = settings.repetitions() * settings.keys().size() * available.size();
         for (var repetition = 1; repetition <= settings.repetitions(); repetition++) {
-            for (var strategy : available) {
-                var label = settings.repetitions() == 1 ? strategy : strategy + " #" + repetition;
-                progress.item("run", runs.size() + 1, settings.repetitions() * available.size(), label);
-                if (settings.warmup().isPositive()) {
-                    var warm = runOne(strategy, 0, label + " warm-up", settings.warmup());
-                    progress.note(String.format(
-                            Locale.ROOT,
-                            "%s: %.0f checkouts/s (not reported)",
-                            warm.label(),
-                            warm.checkoutsPerSecond()));
+            for (var keys : settings.distributions()) {
+                for (var strategy : available) {
+                    progress.item("run", runs.size() + 1, total, label(strategy, keys, repetition));
+                    runs.add(measure(strategy, keys, repetition));
                 }
-                var run = runOne(strategy, repetition, label, settings.duration());
-                progress.note(String.format(
-                        Locale.ROOT,
-                        "%s: %.0f checkouts/s, %.0f decided/s, p99 %.1f ms, CPU %s ms per checkout%s",
-                        label,
-                        run.checkoutsPerSecond(),
-                        run.decidedPerSecond(),
-                        run.latency().p99Ms(),
-                        run.cost() == null
-                                ? "n/a"
-                                : String.format(Locale.ROOT, "%.2f", run.cost().totalCpuMs()),
-                        run.ranOut() ? ", RAN OUT of orders" : ""));
-                runs.add(run);
             }
         }
-        return new Outcome(runs, skipped);
+        var bootstrapServers = target.bootstrapServers();
+        if (database == null || bootstrapServers == null || settings.drainCommands() == 0) {
+            return new Outcome(runs, skipped, null);
+        }
+        var drain = CapacityProbes.drain(database, bootstrapServers, settings.drainCommands(), progress);
+        var hotRow = CapacityProbes.hotRow(database, settings.hotRowWriters(), settings.drainCommands(), progress);
+        var machineCores = Runtime.getRuntime().availableProcessors();
+        return new Outcome(
+                runs, skipped, CapacityModel.of(runs, drain, hotRow, settings.hotRowWriters(), machineCores));
+    }
+
+    private String label(String strategy, KeyDistribution keys, int repetition) {
+        var label = settings.keys().size() == 1 ? strategy : strategy + " " + keys.label();
+        return settings.repetitions() == 1 ? label : label + " #" + repetition;
+    }
+
+    /** The warm-up, unreported, then the measured run. */
+    private ThroughputRun measure(String strategy, KeyDistribution keys, int repetition) {
+        var label = label(strategy, keys, repetition);
+        if (settings.warmup().isPositive()) {
+            var warm = runOne(strategy, keys, 0, label + " warm-up", settings.warmup());
+            progress.note(String.format(
+                    Locale.ROOT, "%s: %.0f checkouts/s (not reported)", warm.label(), warm.checkoutsPerSecond()));
+        }
+        var run = runOne(strategy, keys, repetition, label, settings.duration());
+        progress.note(String.format(
+                Locale.ROOT,
+                "%s: %.0f checkouts/s, %.0f decided/s, p99 %.1f ms, CPU %s ms per checkout%s",
+                label,
+                run.checkoutsPerSecond(),
+                run.decidedPerSecond(),
+                run.latency().p99Ms(),
+                run.cost() == null
+                        ? "n/a"
+                        : String.format(Locale.ROOT, "%.2f", run.cost().totalCpuMs()),
+                run.ranOut() ? ", RAN OUT of orders" : ""));
+        return run;
     }
 
     /** One run of the loop, on orders for {@code maxRate} checkouts per second of it. */
-    private ThroughputRun runOne(String strategy, int repetition, String label, Duration duration) {
+    private ThroughputRun runOne(
+            String strategy, KeyDistribution keys, int repetition, String label, Duration duration) {
         var count = (int) Math.ceil(settings.maxRate() * duration.toNanos() / 1e9) + settings.connections();
-        var prepared = prepare(label, count);
+        var prepared = prepare(label, keys, count);
 
         progress.phase(label + " load", 0);
         var watched = new ArrayList<>(target.processes());
@@ -115,17 +143,17 @@ public final class ThroughputExperiment {
         var sampledSeconds = (System.nanoTime() - sampledFrom) / 1e9;
         var invariants = invariants(prepared, loop.sent());
         return ThroughputRun.of(
-                label, strategy, repetition, prepared, loop, tail, resources, sampledSeconds, invariants);
+                label, strategy, repetition, keys.label(), prepared, loop, tail, resources, sampledSeconds, invariants);
     }
 
-    private ClosedLoop.Prepared prepare(String label, int count) {
+    private ClosedLoop.Prepared prepare(String label, KeyDistribution keys, int count) {
         var database = target.database();
         if (database != null) {
             var tag = "throughput-" + UUID.randomUUID().toString().substring(0, 8);
             var backlog = new BacklogWriter(database.dataSource())
-                    .create(tag, new KeyDistribution.Hot(), count, orders -> orders, tag.hashCode(), progress);
+                    .create(tag, keys, count, orders -> orders, tag.hashCode(), progress);
             return new ClosedLoop.Prepared(
-                    backlog.products().getFirst(),
+                    backlog.initialStock(),
                     IntStream.range(0, count).mapToObj(backlog::orderId).toList(),
                     IntStream.range(0, count).mapToObj(backlog::userId).toList());
         }
@@ -136,7 +164,8 @@ public final class ThroughputExperiment {
         var users = IntStream.range(0, count)
                 .mapToObj(index -> "throughput-" + tag + "-" + index)
                 .toList();
-        return new ClosedLoop.Prepared(productId, Orders.create(apis, productId, users, 1, progress), users);
+        return new ClosedLoop.Prepared(
+                Map.of(productId, count), Orders.create(apis, productId, users, 1, progress), users);
     }
 
     /**
@@ -150,12 +179,13 @@ public final class ThroughputExperiment {
                 .mapToLong(Map.Entry::getValue)
                 .sum();
         var stoppedAt = System.nanoTime();
-        var atStop = target.ordersNotFinal(prepared.productId()) - unsent;
+        var products = prepared.initialStock().keySet();
+        var atStop = target.ordersNotFinal(products) - unsent;
         var open = atStop;
         var deadline = stoppedAt + FINAL_TIMEOUT.toNanos();
         while (open > unanswered && System.nanoTime() - deadline < 0) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS));
-            open = target.ordersNotFinal(prepared.productId()) - unsent;
+            open = target.ordersNotFinal(products) - unsent;
         }
         var seconds = atStop == 0 ? 0 : (System.nanoTime() - stoppedAt) / 1e9;
         return new ThroughputRun.Tail(atStop, seconds, loop.sent() - open);
@@ -175,6 +205,6 @@ public final class ThroughputExperiment {
         } catch (SQLException ex) {
             throw new IllegalStateException("could not remove the orders not sent: " + ex.getMessage(), ex);
         }
-        return RunInvariants.check(database.dataSource(), Map.of(prepared.productId(), prepared.size()));
+        return RunInvariants.check(database.dataSource(), prepared.initialStock());
     }
 }

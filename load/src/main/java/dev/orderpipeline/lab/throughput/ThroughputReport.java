@@ -20,9 +20,18 @@ import java.util.Optional;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
-/** What a throughput experiment found, per strategy and round: the rate, and the CPU each component spent on it. */
+/**
+ * What a throughput experiment found, per strategy and round: the rate, and the CPU each component spent on it; and
+ * what that predicts with more cores.
+ *
+ * @param capacity {@code null} when the probes did not run (no database or broker, or {@code --drain-probe 0})
+ */
 public record ThroughputReport(
-        ReportHeader header, ThroughputSettings settings, List<ThroughputRun> runs, List<String> skipped)
+        ReportHeader header,
+        ThroughputSettings settings,
+        List<ThroughputRun> runs,
+        List<String> skipped,
+        @Nullable CapacityModel capacity)
         implements LabReport {
 
     public ThroughputReport {
@@ -34,12 +43,15 @@ public record ThroughputReport(
     public String summary() {
         return String.format(
                 Locale.ROOT,
-                "A closed loop on one hot product: %d clients, each sending its next checkout as soon as the previous"
+                "A closed loop on %s: %d clients, each sending its next checkout as soon as the previous"
                         + " one is answered, for %d s per run after an unreported warm-up of %d s; %d round(s), the"
                         + " strategies interleaved in each. CPU is read from /proc over the loop and the wait until"
                         + " every answered order is final, and divided by the decided checkouts. The lab runs on"
                         + " the same %d cores as what it measures: its own CPU is in the last column, the load"
                         + " average in the header.",
+                settings.keys().equals(List.of(ThroughputRun.HOT))
+                        ? "one hot product"
+                        : "each of " + String.join(", ", settings.keys()),
                 settings.connections(),
                 settings.duration().toSeconds(),
                 settings.warmup().toSeconds(),
@@ -52,6 +64,9 @@ public record ThroughputReport(
         var tables = new ArrayList<>(List.of(throughputTable(), cpuTable(), memoryTable()));
         if (runs.stream().anyMatch(run -> run.invariants() != null)) {
             tables.add(invariantsTable());
+        }
+        if (capacity != null) {
+            tables.addAll(CapacityTables.tables(capacity));
         }
         if (!skipped.isEmpty()) {
             tables.add(new Table(
@@ -143,7 +158,11 @@ public record ThroughputReport(
 
     @Override
     public List<Chart> charts() {
-        return CheckoutCosts.chart(runs, ThroughputRun::label, ThroughputRun::cost);
+        var charts = new ArrayList<>(CheckoutCosts.chart(runs, ThroughputRun::label, ThroughputRun::cost));
+        if (capacity != null) {
+            charts.add(CapacityTables.chart(capacity));
+        }
+        return charts;
     }
 
     private static Optional<ResourceUsage.ProcessUsage> usage(ThroughputRun run, String kind) {

@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.throughput;
 
+import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
@@ -15,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param label the strategy, with {@code #n} when there is more than one round
  * @param repetition the round, 1 for the first; 0 for a warm-up
- * @param productId the run's hot product, with one unit per prepared order
+ * @param keys how the run's checkouts spread over products ({@code hot}, {@code uniform:N}...)
+ * @param productId the run's product, with one unit per prepared order; {@code null} for spread keys
  * @param orders orders prepared for the run
  * @param seconds the loop, from the start of its clients until the last one stopped
  * @param sent checkouts sent and answered
@@ -35,7 +37,8 @@ public record ThroughputRun(
         String label,
         String strategy,
         int repetition,
-        UUID productId,
+        String keys,
+        @Nullable UUID productId,
         int orders,
         double seconds,
         long sent,
@@ -53,6 +56,9 @@ public record ThroughputRun(
         ResourceUsage resources,
         RunInvariants.@Nullable Summary invariants) {
 
+    /** The label of one hot product. */
+    static final String HOT = new KeyDistribution.Hot().label();
+
     public ThroughputRun {
         httpStatuses = Collections.unmodifiableMap(new TreeMap<>(httpStatuses));
     }
@@ -65,6 +71,7 @@ public record ThroughputRun(
             String label,
             String strategy,
             int repetition,
+            String keys,
             ClosedLoop.Prepared prepared,
             ClosedLoop.Result loop,
             Tail tail,
@@ -75,7 +82,10 @@ public record ThroughputRun(
                 label,
                 strategy,
                 repetition,
-                prepared.productId(),
+                keys,
+                prepared.initialStock().size() == 1
+                        ? prepared.initialStock().keySet().iterator().next()
+                        : null,
                 prepared.size(),
                 round(loop.seconds(), 3),
                 loop.sent(),

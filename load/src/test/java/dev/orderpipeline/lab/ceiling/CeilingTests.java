@@ -57,14 +57,39 @@ class CeilingTests {
             assertThat(run.batchLatency().count()).isEqualTo(run.batches());
         }
         try (var connection = database.getConnection();
-                var statement = connection.createStatement();
-                var rows = statement.executeQuery("""
-                        SELECT count(*), count(*) FILTER (WHERE outcome = 'COMPLETED') FROM processed_command
+                var statement = connection.prepareStatement("""
+                        SELECT count(*), count(*) FILTER (WHERE pc.outcome = 'COMPLETED')
+                        FROM processed_command pc JOIN orders o ON o.id = pc.order_id
+                        WHERE o.product_id = ANY(?)
                         """)) {
-            rows.next();
-            assertThat(rows.getLong(1)).isEqualTo(4L * COMMANDS);
-            assertThat(rows.getLong(2)).isEqualTo(4L * COMMANDS);
+            statement.setArray(
+                    1,
+                    connection.createArrayOf(
+                            "uuid", runs.stream().map(CeilingRun::productId).toArray()));
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                assertThat(rows.getLong(1)).isEqualTo(4L * COMMANDS);
+                assertThat(rows.getLong(2)).isEqualTo(4L * COMMANDS);
+            }
         }
+    }
+
+    /** The lock strategies' case: one checkout per transaction, many connections queueing on the one row. */
+    @Test
+    void manyWritersOnOneRowApplyEveryCommandOnce() {
+        var settings = new CeilingSettings(List.of(1), COMMANDS, Duration.ofMinutes(1), "on", 8);
+
+        var run = new Ceiling(database, settings, Progress.silent()).run().getFirst();
+
+        var truth = new InvariantChecker(database).check(run.productId(), 10 * COMMANDS);
+        assertThat(truth.holds()).as(truth.violations().toString()).isTrue();
+        assertThat(truth.completedOrders()).isEqualTo(COMMANDS);
+        assertThat(truth.payments()).isEqualTo(COMMANDS);
+        assertThat(run.warmupCommands() + run.commands()).isEqualTo(COMMANDS);
+        // every writer warms up on its own share: 125 orders each, the first 125 / 20 = 6 untimed
+        assertThat(run.warmupCommands()).isEqualTo(8 * 6);
+        assertThat(run.batchLatency().count()).isEqualTo(run.commands());
+        assertThat(run.perSecond()).isPositive();
     }
 
     @Test

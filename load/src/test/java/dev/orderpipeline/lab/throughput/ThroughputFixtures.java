@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.throughput;
 
 import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.lab.ceiling.CeilingRun;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import dev.orderpipeline.lab.pipeline.StackTarget;
@@ -34,7 +35,7 @@ final class ThroughputFixtures {
 
     static ClosedLoop.Prepared prepared(int orders) {
         return new ClosedLoop.Prepared(
-                UUID.fromString("00000000-0000-4000-8000-000000000001"),
+                Map.of(UUID.fromString("00000000-0000-4000-8000-000000000001"), orders),
                 java.util.stream.IntStream.range(0, orders)
                         .mapToObj(index -> new UUID(0x4000L, index))
                         .toList(),
@@ -52,6 +53,7 @@ final class ThroughputFixtures {
                 label,
                 "kafka",
                 1,
+                "hot",
                 prepared(12_050),
                 loop,
                 new ThroughputRun.Tail(400, 1.24, 10_000),
@@ -66,6 +68,7 @@ final class ThroughputFixtures {
                 label,
                 "db-atomic",
                 1,
+                "hot",
                 prepared(5_000),
                 loop,
                 new ThroughputRun.Tail(0, 0, 5_000),
@@ -74,9 +77,31 @@ final class ThroughputFixtures {
                 null);
     }
 
+    static final RunInvariants.Summary HELD =
+            new RunInvariants.Summary(1, 0, 1_000, 0, 0, 1_000, 0, 1_000, 0, 0, 0, 0, 1_000, List.of());
+
+    /** The probes: one partition drained 5,000 commands/s, the hot row admitted 1,500 transactions/s. */
+    static CapacityModel capacity(List<ThroughputRun> runs) {
+        var drain = new CapacityProbes.PartitionDrain(100_000, 20.0, 5_000, HELD);
+        var hotRow = new CeilingRun(1, UUID.randomUUID(), 800, 30_000, 30_000, 20.0, 1_500, 666.7, LATENCY, null, HELD);
+        return CapacityModel.of(runs, drain, hotRow, 16, 2);
+    }
+
     static ThroughputReport report(List<ThroughputRun> runs) {
+        return report(runs, null);
+    }
+
+    static ThroughputReport report(List<ThroughputRun> runs, @Nullable CapacityModel capacity) {
         var settings = new ThroughputSettings(
-                List.of("kafka", "db-atomic"), 50, Duration.ofSeconds(8), Duration.ofSeconds(2), 1, 5000);
+                List.of("kafka", "db-atomic"),
+                List.of("hot"),
+                50,
+                Duration.ofSeconds(8),
+                Duration.ofSeconds(2),
+                1,
+                5000,
+                100_000,
+                16);
         var header = new ReportHeader(
                 "throughput",
                 Map.of("loadAverage", "at start 1.00 0.50 0.20; at end 2.00 1.00 0.50"),
@@ -84,6 +109,6 @@ final class ThroughputFixtures {
                 Map.of(),
                 Instant.parse("2025-01-01T00:00:00Z"),
                 Instant.parse("2025-01-01T00:01:00Z"));
-        return new ThroughputReport(header, settings, runs, List.of("naive"));
+        return new ThroughputReport(header, settings, runs, List.of("naive"), capacity);
     }
 }

@@ -1,0 +1,135 @@
+package dev.orderpipeline.lab.throughput;
+
+import dev.orderpipeline.lab.measure.Latency;
+import dev.orderpipeline.lab.report.Cells;
+import dev.orderpipeline.lab.report.Chart;
+import dev.orderpipeline.lab.report.Column;
+import dev.orderpipeline.lab.report.Table;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The capacity model as a reader sees it: the rates by cores with what bounds each, its inputs, and a chart. */
+final class CapacityTables {
+
+    static final String CHART_FILE = "capacity-model";
+
+    private static final String ASSUMPTIONS = "Assumptions. Each of order-api, the broker, the workers and PostgreSQL"
+            + " has the column's cores to itself, and a checkout costs each what it cost in this run (the CPU per"
+            + " decided checkout, the mean of the runs): a component allows cores x 1000 / its ms checkouts per"
+            + " second. A lock strategy's path is order-api and PostgreSQL only. One hot product is bound besides by"
+            + " what serializes it, which cores do not move: for the pipeline one partition, whose commands one"
+            + " consumer applies in order (the drain probe's rate, measured on the shared cores, so a floor); for a"
+            + " lock strategy the product's row, held by one transaction at a time through its commit's WAL flush"
+            + " (the hot-row probe: one checkout per transaction on many connections, no API, PostgreSQL with the"
+            + " cores to itself). Spread keys: enough partitions and worker processes that no partition binds"
+            + " (at least rate / the partition's rate), and a lock strategy pays what it paid here on those keys."
+            + " Not modelled: a network between the components (here loopback), disks busier than one flush at a"
+            + " time, memory, and contention that grows with the rate. This machine: everything, the lab's load"
+            + " generator included, on its cores together, against what the runs decided per sampled second.";
+
+    private CapacityTables() {}
+
+    static List<Table> tables(CapacityModel model) {
+        return List.of(rates(model), inputs(model));
+    }
+
+    private static Table rates(CapacityModel model) {
+        var columns = new ArrayList<Column<CapacityModel.Estimate>>();
+        columns.add(Column.of("Strategy", CapacityModel.Estimate::strategy));
+        columns.add(Column.of("Keys", CapacityModel.Estimate::keys));
+        for (var index = 0; index < model.cores().size(); index++) {
+            var at = index;
+            var cores = model.cores().get(index);
+            columns.add(Column.of(
+                    cores + (cores == 1 ? " core" : " cores") + " each",
+                    estimate -> rate(estimate.rates().get(at))));
+        }
+        columns.add(Column.of(
+                "This machine (" + model.machineCores() + " cores): model", estimate -> rate(estimate.thisMachine())));
+        columns.add(Column.of("measured", estimate -> perSecond(estimate.measuredPerSecond())));
+        columns.add(Column.of(
+                "measured / model",
+                estimate -> estimate.thisMachine().perSecond() > 0
+                        ? Cells.decimal(
+                                estimate.measuredPerSecond()
+                                        / estimate.thisMachine().perSecond(),
+                                2)
+                        : Cells.NOT_AVAILABLE));
+        return Table.of(
+                "Capacity model: checkouts/s by cores per component (what bounds it)",
+                columns,
+                model.estimates(),
+                ASSUMPTIONS);
+    }
+
+    private static Table inputs(CapacityModel model) {
+        var drain = model.partitionDrain();
+        var hotRow = model.hotRow();
+        var rows = List.of(
+                List.of(
+                        CapacityModel.PARTITION,
+                        perSecond(drain.perSecond()),
+                        String.format(
+                                Locale.ROOT,
+                                "%d checkouts of one product sent to the command topic at once, decided by one"
+                                        + " worker in %.2f s",
+                                drain.commands(),
+                                drain.seconds()),
+                        Cells.invariants(drain.invariants())),
+                List.of(
+                        CapacityModel.HOT_ROW,
+                        perSecond(hotRow.perSecond()),
+                        String.format(
+                                Locale.ROOT,
+                                "%d checkouts on one product, one per transaction, by %d connections at once in"
+                                        + " %.2f s; a transaction's p50 %s, p99 %s",
+                                hotRow.commands(),
+                                model.hotRowWriters(),
+                                hotRow.seconds(),
+                                Cells.duration(hotRow.batchLatency(), Latency::p50Ms),
+                                Cells.duration(hotRow.batchLatency(), Latency::p99Ms)),
+                        Cells.invariants(hotRow.invariants())));
+        return new Table(
+                "Capacity model: the probes",
+                List.of("Bound", "Rate", "Measured as", "Invariants"),
+                rows,
+                "Run after the loops on the same stack. The CPU per checkout comes from the runs above.");
+    }
+
+    /** Checkouts/s by cores, a line per strategy, a panel per key distribution; both axes logarithmic. */
+    static Chart chart(CapacityModel model) {
+        var byKeys = new LinkedHashMap<String, Map<String, List<Chart.Point>>>();
+        for (var estimate : model.estimates()) {
+            var points = estimate.rates().stream()
+                    .map(rate -> new Chart.Point(rate.cores(), rate.perSecond()))
+                    .toList();
+            byKeys.computeIfAbsent(estimate.keys(), keys -> new LinkedHashMap<>())
+                    .put(estimate.strategy(), points);
+        }
+        var panels = byKeys.entrySet().stream()
+                .map(keys -> new Chart.Panel(keys.getKey(), keys.getValue(), List.of()))
+                .toList();
+        return new Chart.Panels(
+                CHART_FILE,
+                "Capacity model: sustainable checkouts/s by cores per component",
+                "from this run's CPU per checkout, partition drain and hot-row ceiling; assumptions in the report",
+                "cores per component",
+                "checkouts/s",
+                Chart.Scale.LOG,
+                Chart.Scale.LOG,
+                true,
+                Math.min(2, panels.size()),
+                panels);
+    }
+
+    private static String rate(CapacityModel.Rate rate) {
+        return perSecond(rate.perSecond()) + " (" + rate.bound() + ")";
+    }
+
+    private static String perSecond(double perSecond) {
+        return String.format(Locale.ROOT, "%,.0f/s", perSecond);
+    }
+}
