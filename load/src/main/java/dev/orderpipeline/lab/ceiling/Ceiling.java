@@ -124,6 +124,7 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
         var perSecond = seconds > 0 ? timed.commands() / seconds : 0;
         return new CeilingRun(
                 batchSize,
+                settings.writers(),
                 productId,
                 timed.warmupCommands(),
                 timed.commands(),

@@ -21,15 +21,14 @@ import org.jspecify.annotations.Nullable;
  * next to the figures.
  *
  * @param machineCores the cores the run's processes shared
- * @param hotRowWriters the connections of the hot-row probe
+ * @param hotRow the hot-row probe, a run per count of writers: the row admits the best of them
  * @param estimates per strategy and key distribution, in the order of the runs
  */
 public record CapacityModel(
         List<Integer> cores,
         int machineCores,
         CapacityProbes.PartitionDrain partitionDrain,
-        CeilingRun hotRow,
-        int hotRowWriters,
+        List<CeilingRun> hotRow,
         List<Estimate> estimates) {
 
     /** The cores per component the model is evaluated for. */
@@ -40,7 +39,13 @@ public record CapacityModel(
 
     public CapacityModel {
         cores = List.copyOf(cores);
+        hotRow = List.copyOf(hotRow);
         estimates = List.copyOf(estimates);
+    }
+
+    /** What the hot row admits: the best of its probe's runs. */
+    public double hotRowPerSecond() {
+        return hotRow.stream().mapToDouble(CeilingRun::perSecond).max().orElse(0);
     }
 
     /**
@@ -74,19 +79,17 @@ public record CapacityModel(
 
     /** The model of the runs that have a cost. */
     static CapacityModel of(
-            List<ThroughputRun> runs,
-            CapacityProbes.PartitionDrain drain,
-            CeilingRun hotRow,
-            int hotRowWriters,
-            int machineCores) {
+            List<ThroughputRun> runs, CapacityProbes.PartitionDrain drain, List<CeilingRun> hotRow, int machineCores) {
         var groups = runs.stream()
                 .filter(run -> run.cost() != null)
                 .collect(Collectors.groupingBy(
                         run -> List.of(run.strategy(), run.keys()), LinkedHashMap::new, Collectors.toList()));
+        var hotRowPerSecond =
+                hotRow.stream().mapToDouble(CeilingRun::perSecond).max().orElse(0);
         var estimates = groups.values().stream()
-                .map(group -> estimate(group, drain.perSecond(), hotRow.perSecond(), machineCores))
+                .map(group -> estimate(group, drain.perSecond(), hotRowPerSecond, machineCores))
                 .toList();
-        return new CapacityModel(CORES, machineCores, drain, hotRow, hotRowWriters, estimates);
+        return new CapacityModel(CORES, machineCores, drain, hotRow, estimates);
     }
 
     private static Estimate estimate(

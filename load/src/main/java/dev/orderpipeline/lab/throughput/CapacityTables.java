@@ -67,31 +67,32 @@ final class CapacityTables {
 
     private static Table inputs(CapacityModel model) {
         var drain = model.partitionDrain();
-        var hotRow = model.hotRow();
-        var rows = List.of(
-                List.of(
-                        CapacityModel.PARTITION,
-                        perSecond(drain.perSecond()),
-                        String.format(
-                                Locale.ROOT,
-                                "%d checkouts of one product sent to the command topic at once, decided by one"
-                                        + " worker in %.2f s",
-                                drain.commands(),
-                                drain.seconds()),
-                        Cells.invariants(drain.invariants())),
-                List.of(
-                        CapacityModel.HOT_ROW,
-                        perSecond(hotRow.perSecond()),
-                        String.format(
-                                Locale.ROOT,
-                                "%d checkouts on one product, one per transaction, by %d connections at once in"
-                                        + " %.2f s; a transaction's p50 %s, p99 %s",
-                                hotRow.commands(),
-                                model.hotRowWriters(),
-                                hotRow.seconds(),
-                                Cells.duration(hotRow.batchLatency(), Latency::p50Ms),
-                                Cells.duration(hotRow.batchLatency(), Latency::p99Ms)),
-                        Cells.invariants(hotRow.invariants())));
+        var rows = new ArrayList<List<String>>();
+        rows.add(List.of(
+                CapacityModel.PARTITION,
+                perSecond(drain.perSecond()),
+                String.format(
+                        Locale.ROOT,
+                        "%d checkouts of one product sent to the command topic at once, decided by one worker in %.2f s",
+                        drain.commands(),
+                        drain.seconds()),
+                Cells.invariants(drain.invariants())));
+        var best = model.hotRowPerSecond();
+        for (var run : model.hotRow()) {
+            rows.add(List.of(
+                    CapacityModel.HOT_ROW + (run.perSecond() == best ? " (the best: the model's)" : ""),
+                    perSecond(run.perSecond()),
+                    String.format(
+                            Locale.ROOT,
+                            "%d checkouts on one product, one per transaction, by %d connection(s) at once in %.2f s;"
+                                    + " a transaction's p50 %s, p99 %s",
+                            run.commands(),
+                            run.writers(),
+                            run.seconds(),
+                            Cells.duration(run.batchLatency(), Latency::p50Ms),
+                            Cells.duration(run.batchLatency(), Latency::p99Ms)),
+                    Cells.invariants(run.invariants())));
+        }
         return new Table(
                 "Capacity model: the probes",
                 List.of("Bound", "Rate", "Measured as", "Invariants"),

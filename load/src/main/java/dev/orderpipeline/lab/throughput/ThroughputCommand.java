@@ -81,7 +81,8 @@ public final class ThroughputCommand extends LabCommand {
             paramLabel = "COMMANDS",
             description = "After the runs, the capacity model's probes: COMMANDS checkouts of one product sent to the"
                     + " command topic for the worker to drain (one partition's rate), then the hot row's ceiling"
-                    + " (at most 40,000 checkouts, one per transaction, on --hot-row-writers connections, no API);"
+                    + " (one checkout per transaction for 10 s on each of --hot-row-writers connection counts, no"
+                    + " API);"
                     + " 0: no model. Needs the database and the broker.")
     int drainCommands = 100_000;
 
@@ -89,8 +90,10 @@ public final class ThroughputCommand extends LabCommand {
             order = 9,
             names = "--hot-row-writers",
             paramLabel = "N",
-            description = "Connections of the hot-row probe, all on one product.")
-    int hotRowWriters = 16;
+            split = ",",
+            description = "Connections of the hot-row probe, all on one product, a run per count; the row admits the"
+                    + " best of them.")
+    List<Integer> hotRowWriters = new ArrayList<>(List.of(1, 4, 16));
 
     @Override
     protected boolean comparesLockStrategies() {

@@ -86,8 +86,7 @@ public final class ThroughputExperiment {
         var drain = CapacityProbes.drain(database, bootstrapServers, settings.drainCommands(), progress);
         var hotRow = CapacityProbes.hotRow(database, settings.hotRowWriters(), settings.drainCommands(), progress);
         var machineCores = Runtime.getRuntime().availableProcessors();
-        return new Outcome(
-                runs, skipped, CapacityModel.of(runs, drain, hotRow, settings.hotRowWriters(), machineCores));
+        return new Outcome(runs, skipped, CapacityModel.of(runs, drain, hotRow, machineCores));
     }
 
     private String label(String strategy, KeyDistribution keys, int repetition) {

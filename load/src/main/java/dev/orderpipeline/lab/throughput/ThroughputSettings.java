@@ -13,7 +13,7 @@ import java.util.List;
  * @param maxRate checkouts per second of a run its orders are prepared for: a faster loop runs out of them and stops
  *     early (the orders not sent are removed after the run)
  * @param drainCommands commands of the partition-drain probe for the capacity model; 0: no model
- * @param hotRowWriters connections of the hot-row probe for the capacity model
+ * @param hotRowWriters connection counts of the hot-row probe for the capacity model, one run each
  */
 public record ThroughputSettings(
         List<String> strategies,
@@ -24,7 +24,7 @@ public record ThroughputSettings(
         int repetitions,
         int maxRate,
         int drainCommands,
-        int hotRowWriters) {
+        List<Integer> hotRowWriters) {
 
     public ThroughputSettings {
         strategies = List.copyOf(strategies);
@@ -37,7 +37,9 @@ public record ThroughputSettings(
         Require.positive("repetitions", repetitions);
         Require.positive("max rate", maxRate);
         Require.notNegative("drain commands", drainCommands);
-        Require.positive("hot-row writers", hotRowWriters);
+        hotRowWriters = List.copyOf(hotRowWriters);
+        Require.notEmpty("hot-row writer count", hotRowWriters);
+        hotRowWriters.forEach(writers -> Require.positive("hot-row writers", writers));
     }
 
     public List<KeyDistribution> distributions() {

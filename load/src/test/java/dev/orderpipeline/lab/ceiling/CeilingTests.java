@@ -88,6 +88,7 @@ class CeilingTests {
         assertThat(run.warmupCommands() + run.commands()).isEqualTo(COMMANDS);
         // every writer warms up on its own share: 125 orders each, the first 125 / 20 = 6 untimed
         assertThat(run.warmupCommands()).isEqualTo(8 * 6);
+        assertThat(run.writers()).isEqualTo(8);
         assertThat(run.batchLatency().count()).isEqualTo(run.commands());
         assertThat(run.perSecond()).isPositive();
     }

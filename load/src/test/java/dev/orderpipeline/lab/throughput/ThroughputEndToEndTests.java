@@ -7,6 +7,7 @@ import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.Postgres;
 import dev.orderpipeline.infra.StackConfig;
 import dev.orderpipeline.invariants.InvariantChecker;
+import dev.orderpipeline.lab.ceiling.CeilingRun;
 import dev.orderpipeline.lab.compare.CheckoutCosts;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Progress;
@@ -55,7 +56,7 @@ class ThroughputEndToEndTests {
         var strategies = List.of(Strategies.KAFKA, "db-atomic");
         var keys = List.of("hot", "uniform:20");
         var settings = new ThroughputSettings(
-                strategies, keys, 8, Duration.ofSeconds(4), Duration.ofSeconds(2), 1, 1000, 3_000, 4);
+                strategies, keys, 8, Duration.ofSeconds(4), Duration.ofSeconds(2), 1, 1000, 3_000, List.of(1, 4));
 
         ThroughputReport report;
         try (var target = StackTarget.start(config, 1, Duration.ofSeconds(30))) {
@@ -135,8 +136,11 @@ class ThroughputEndToEndTests {
         assertThat(capacity.partitionDrain().commands()).isEqualTo(3_000);
         assertThat(capacity.partitionDrain().perSecond()).isPositive();
         assertThat(capacity.partitionDrain().invariants().holds()).isTrue();
-        assertThat(capacity.hotRow().perSecond()).isPositive();
-        assertThat(capacity.hotRow().invariants().holds()).isTrue();
+        assertThat(capacity.hotRow()).extracting(CeilingRun::writers).containsExactly(1, 4);
+        for (var hotRow : capacity.hotRow()) {
+            assertThat(hotRow.perSecond()).isPositive();
+            assertThat(hotRow.invariants().holds()).isTrue();
+        }
         assertThat(capacity.estimates())
                 .extracting(CapacityModel.Estimate::strategy, CapacityModel.Estimate::keys)
                 .containsExactly(

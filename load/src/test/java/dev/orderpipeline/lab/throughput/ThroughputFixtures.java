@@ -80,11 +80,14 @@ final class ThroughputFixtures {
     static final RunInvariants.Summary HELD =
             new RunInvariants.Summary(1, 0, 1_000, 0, 0, 1_000, 0, 1_000, 0, 0, 0, 0, 1_000, List.of());
 
-    /** The probes: one partition drained 5,000 commands/s, the hot row admitted 1,500 transactions/s. */
+    /** The probes: one partition drained 5,000 commands/s, the hot row 1,200 transactions/s alone, 1,500 on four. */
     static CapacityModel capacity(List<ThroughputRun> runs) {
         var drain = new CapacityProbes.PartitionDrain(100_000, 20.0, 5_000, HELD);
-        var hotRow = new CeilingRun(1, UUID.randomUUID(), 800, 30_000, 30_000, 20.0, 1_500, 666.7, LATENCY, null, HELD);
-        return CapacityModel.of(runs, drain, hotRow, 16, 2);
+        var alone =
+                new CeilingRun(1, 1, UUID.randomUUID(), 200, 12_000, 12_000, 10.0, 1_200, 833.3, LATENCY, null, HELD);
+        var many =
+                new CeilingRun(1, 4, UUID.randomUUID(), 800, 15_000, 15_000, 10.0, 1_500, 666.7, LATENCY, null, HELD);
+        return CapacityModel.of(runs, drain, List.of(alone, many), 2);
     }
 
     static ThroughputReport report(List<ThroughputRun> runs) {
@@ -101,7 +104,7 @@ final class ThroughputFixtures {
                 1,
                 5000,
                 100_000,
-                16);
+                List.of(1, 4));
         var header = new ReportHeader(
                 "throughput",
                 Map.of("loadAverage", "at start 1.00 0.50 0.20; at end 2.00 1.00 0.50"),
