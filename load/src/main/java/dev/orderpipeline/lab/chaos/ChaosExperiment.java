@@ -4,6 +4,7 @@ import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.FaultRun.Decoys;
 import dev.orderpipeline.lab.chaos.FaultRun.PoisonSent;
 import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.measure.ResourceUsage;
 import dev.orderpipeline.lab.pipeline.ApiClient;
 import dev.orderpipeline.lab.pipeline.Orders;
 import dev.orderpipeline.lab.pipeline.StackTarget;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one chaos experiment against the pipeline the lab started: prepares the products and orders, starts the
  * sustained load, injects the faults one after the other with a recovery after each, stops the load, waits for the
- * pipeline to settle, and hands what the database and the topics say to {@link ChaosJudge}.
+ * pipeline to settle, and hands what the database and the topics say, with what the pipeline used in each phase, to
+ * {@link ChaosJudge}.
  */
 public final class ChaosExperiment {
 
@@ -106,17 +108,18 @@ public final class ChaosExperiment {
             ChaosDatabase database,
             PoisonSent poison) {
         var faults = new ArrayList<FaultWindow>();
-        try (var load = new ChaosLoad(
-                        target.apis(),
-                        http,
-                        requestTimeout,
-                        prepared.orders(),
-                        settings.rate(),
-                        settings.maxInFlight(),
-                        settings.maxAttempts(),
-                        clock,
-                        progress)
-                .start()) {
+        try (var resources = PhaseSampler.start(target);
+                var load = new ChaosLoad(
+                                target.apis(),
+                                http,
+                                requestTimeout,
+                                prepared.orders(),
+                                settings.rate(),
+                                settings.maxInFlight(),
+                                settings.maxAttempts(),
+                                clock,
+                                progress)
+                        .start()) {
             var run = new FaultRun(
                     target.stack(),
                     settings,
@@ -129,11 +132,12 @@ public final class ChaosExperiment {
                     prepared.decoys(),
                     progress,
                     window -> recover(window, faults, load, database),
-                    poison);
+                    poison,
+                    resources);
             progress.phase("warm-up", 0);
             FaultRun.pause(settings.warmup());
             inject(run);
-            return finish(load, prepared.orders().size(), database, clock, faults);
+            return finish(load, resources, prepared.orders().size(), database, clock, faults);
         }
     }
 
@@ -146,13 +150,23 @@ public final class ChaosExperiment {
         }
     }
 
-    /** What the load did, and the faults injected under it. */
+    /** What the load did, the faults injected under it and what the pipeline used in each phase. */
     private record Loaded(
-            List<Attempt> attempts, long scheduled, long dropped, double arrivalsEndedAt, List<FaultWindow> faults) {}
+            List<Attempt> attempts,
+            long scheduled,
+            long dropped,
+            double arrivalsEndedAt,
+            List<FaultWindow> faults,
+            List<ResourceUsage> usage) {}
 
-    /** Stops the load, lets its retries settle and waits for the last decisions. */
+    /** Stops the load, lets its retries settle and waits for the last decisions, which the last phase takes in. */
     private Loaded finish(
-            ChaosLoad load, int prepared, ChaosDatabase database, RunClock clock, List<FaultWindow> faults) {
+            ChaosLoad load,
+            PhaseSampler resources,
+            int prepared,
+            ChaosDatabase database,
+            RunClock clock,
+            List<FaultWindow> faults) {
         load.stop();
         if (load.ranOutOfOrders()) {
             notes.add(String.format(
@@ -169,8 +183,9 @@ public final class ChaosExperiment {
         }
         var faultsEnd = faults.stream().mapToDouble(FaultWindow::end).max().orElse(clock.now());
         awaitDecisions(load, database, clock, faultsEnd);
+        var usage = resources.stop();
         load.unexpectedBodies().forEach(body -> notes.add("Unexpected answer " + body));
-        return new Loaded(load.attempts(), load.scheduled(), load.dropped(), load.arrivalsEndedAt(), faults);
+        return new Loaded(load.attempts(), load.scheduled(), load.dropped(), load.arrivalsEndedAt(), faults, usage);
     }
 
     /** What the database and the topics say about the run, beside what the load did. */
@@ -210,6 +225,7 @@ public final class ChaosExperiment {
                 loaded.dropped(),
                 loaded.arrivalsEndedAt(),
                 decidedAt,
+                loaded.usage(),
                 database.books(products, prepared.stocks()),
                 database.repeatedEffects(retried),
                 found.poison(),

@@ -14,6 +14,7 @@ import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
 import dev.orderpipeline.lab.chaos.ChaosRun.RetryFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.TopicFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.WorkerRestart;
+import dev.orderpipeline.lab.compare.CheckoutCosts;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.Column;
@@ -72,7 +73,9 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
         if (run.faults().stream().anyMatch(fault -> fault.restart() != null)) {
             tables.add(restarts());
         }
-        tables.addAll(List.of(faults(), products()));
+        tables.add(faults());
+        tables.addAll(costs());
+        tables.add(products());
         if (run.carts() != null) {
             tables.add(carts());
         }
@@ -123,11 +126,7 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                                 ? "-"
                                 : phase.caughtUpAfter() == null ? "never" : seconds(phase.caughtUpAfter())),
                 Column.of("Longest stall", phase -> seconds(phase.longestStall())),
-                Column.of(
-                        "Valid commands dead-lettered",
-                        phase -> phase.validDeadLettered() == null
-                                ? Cells.NOT_AVAILABLE
-                                : Long.toString(phase.validDeadLettered())),
+                Column.of("Valid commands dead-lettered", phase -> Cells.integer(phase.validDeadLettered())),
                 count("202", phase -> phase.count("202")),
                 count("503", phase -> phase.count("503")),
                 count("5xx", PhaseFigures::serverErrors),
@@ -233,6 +232,21 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                                 fault -> fault.failure() == null ? fault.detail() : "FAILED: " + fault.failure())),
                 run.faults(),
                 "");
+    }
+
+    /** The cost per checkout of each phase, if the run measured it. */
+    private List<Table> costs() {
+        return CheckoutCosts.table("Phase", run.phases(), PhaseFigures::name, PhaseFigures::cost).stream()
+                .map(table -> new Table(
+                        table.title(),
+                        table.columns(),
+                        table.rows(),
+                        table.note() + " Here the run is a phase (from its fault's start to the next fault's start,"
+                                + " the last one until the last decision) and its checkouts those the database decided"
+                                + " in it. A process the fault started (a worker or the broker restarted, the replay's"
+                                + " worker) counts from its start; PostgreSQL's own stop and start do not, and the WAL"
+                                + " of a phase in which it restarted is n/a."))
+                .toList();
     }
 
     private Table products() {
@@ -360,7 +374,7 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
         var open = new LinkedHashMap<String, List<Chart.Point>>();
         open.put("accepted, not yet decided", series(ChaosSecond::open));
         var faults = faultWindows();
-        return List.of(
+        var charts = new ArrayList<Chart>(List.of(
                 new Chart.Lines(
                                 "timeline",
                                 "Checkouts per second under faults (each fault's window shaded)",
@@ -374,7 +388,9 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                                 "seconds since the load started",
                                 "checkouts",
                                 open)
-                        .withEvents(faults));
+                        .withEvents(faults)));
+        charts.addAll(CheckoutCosts.chart(run.phases(), PhaseFigures::name, PhaseFigures::cost));
+        return charts;
     }
 
     /** Each fault from its start to its end, labelled short: the kill's number, else the kind. */

@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.chaos;
 
+import dev.orderpipeline.lab.measure.CheckoutCost;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -99,6 +100,9 @@ public record ChaosRun(
      * @param cartsMidSaga carts in flight while the phase's fault lasted (accepted before its end, decided after its
      *     start, or never): the sagas it cut through; null for the first phase and in reports written before carts
      *     were in the load
+     * @param cost what a checkout decided in the phase cost the pipeline (its CPU, lock waits and WAL over the
+     *     phase, by the checkouts the database decided in it); null when none was decided and in reports written
+     *     before it was measured
      */
     public record PhaseFigures(
             String name,
@@ -116,7 +120,8 @@ public record ChaosRun(
             @Nullable Double maxTimeToFinal,
             @Nullable Long validDeadLettered,
             @Nullable Long cartsAccepted,
-            @Nullable Long cartsMidSaga) {
+            @Nullable Long cartsMidSaga,
+            @Nullable CheckoutCost cost) {
 
         public PhaseFigures {
             statuses = new TreeMap<>(statuses);

@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
  * @param databaseFaults the database faults that leave PostgreSQL up
  * @param decoys the decoy orders poison records name, if poison is injected
  * @param recovery what follows each fault window: load until the pipeline caught up
+ * @param resources what the pipeline uses, cut into phases at each fault's start
  */
 record FaultRun(
         LocalStack stack,
@@ -37,7 +38,8 @@ record FaultRun(
         @Nullable Decoys decoys,
         Progress progress,
         Consumer<FaultWindow> recovery,
-        PoisonSent poison) {
+        PoisonSent poison,
+        PhaseSampler resources) {
 
     private static final Logger log = LoggerFactory.getLogger(FaultRun.class);
     private static final String WORKER_NAME = "checkout-worker-\\d+";
@@ -96,8 +98,12 @@ record FaultRun(
         Done run(double start);
     }
 
-    /** Runs a fault's steps into its window; one that throws gives a window with the failure. */
+    /**
+     * Runs a fault's steps into its window, a phase of its own for the resources; one that throws gives a window with
+     * the failure.
+     */
     FaultWindow carryOut(FaultKind kind, String name, Steps steps) {
+        resources.nextPhase();
         var start = clock.now();
         try {
             var done = steps.run(start);
@@ -106,6 +112,9 @@ record FaultRun(
             log.error("{} failed", name, ex);
             var why = ex.getMessage() == null ? "unknown failure" : ex.getMessage();
             return new FaultWindow(kind, name, start, clock.now(), "not carried out", why, null);
+        } finally {
+            // a worker, the broker or PostgreSQL may run as another process now
+            resources.processesChanged();
         }
     }
 

@@ -57,6 +57,8 @@ final class Replay {
                 return follow(run, group, replayed, start, run.clock().now());
             } finally {
                 if (worker != null && worker.isAlive()) {
+                    // the replaying worker started after the phase's sampling: counted from its start
+                    run.resources().processesChanged();
                     worker.stop();
                 }
             }

@@ -82,6 +82,18 @@ class ChaosEndToEndTests {
                 .singleElement()
                 .satisfies(fault -> assertThat(fault.detail()).contains("SIGKILL", "exit code 137"));
         assertBooksBalance(run);
+        // the steady phase and the kill's, each costed by what the pipeline used in it
+        assertThat(run.phases())
+                .hasSize(2)
+                .allSatisfy(phase -> assertThat(phase.cost())
+                        .as(phase.name())
+                        .isNotNull()
+                        .satisfies(cost -> {
+                            assertThat(cost.decided()).isPositive();
+                            assertThat(cost.apiCpuMs()).isPositive();
+                            assertThat(cost.workerCpuMs()).isPositive();
+                            assertThat(cost.brokerCpuMs()).isPositive();
+                        }));
     }
 
     @Test

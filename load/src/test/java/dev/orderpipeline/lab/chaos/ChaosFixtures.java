@@ -4,6 +4,7 @@ import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
 import dev.orderpipeline.lab.chaos.ChaosRun.TopicFigures;
+import dev.orderpipeline.lab.measure.ResourceUsage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,6 +26,8 @@ final class ChaosFixtures {
     TopicFigures topics = new TopicFigures(0, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), List.of());
     List<ProductBooks> books = List.of();
     ChaosRun.@Nullable CartFigures carts;
+    /** What the pipeline used in each phase; none: not sampled. */
+    List<ResourceUsage> usage = List.of();
 
     static ChaosSettings settings(FaultKind... faults) {
         return new ChaosSettings(
@@ -127,6 +130,7 @@ final class ChaosFixtures {
                 0,
                 arrivalsEndedAt,
                 decidedAt,
+                usage,
                 books,
                 retriedEffects,
                 poison,
