@@ -174,9 +174,9 @@ class ComposeFilesTests {
 
             var text = Files.readString(dockerfile);
             assertThat(text)
-                    .contains("FROM maven:3.9-eclipse-temurin-21 AS build")
+                    .contains("FROM maven:3.9-eclipse-temurin-25 AS build")
                     .contains("-pl " + app + " -am")
-                    .contains("FROM eclipse-temurin:21-jre")
+                    .contains("FROM eclipse-temurin:25-jre")
                     .contains("EXPOSE " + stack.serverPort(app));
             assertThat(text)
                     .as("%s takes its JVM flags from the jvm.options the launchers read", app)
