@@ -54,6 +54,14 @@ public final class ThroughputCommand extends LabCommand {
                     "Before each measured run, the same loop this long, not reported (JIT, connections); 0: none.")
     int warmupSeconds = 20;
 
+    @Option(
+            order = 5,
+            names = "--stack-warmup",
+            paramLabel = "SECONDS",
+            description = "Before the first round, every strategy on every key distribution for an equal share of this,"
+                    + " not reported: a JVM just started spends about twice the CPU per checkout; 0: none.")
+    int stackWarmupSeconds = 90;
+
     @Option(order = 5, names = "--repetitions", paramLabel = "N", description = "Rounds of all strategies.")
     int repetitions = 2;
 
@@ -113,6 +121,7 @@ public final class ThroughputCommand extends LabCommand {
                 connections,
                 Duration.ofSeconds(durationSeconds),
                 Duration.ofSeconds(warmupSeconds),
+                Duration.ofSeconds(stackWarmupSeconds),
                 repetitions,
                 maxRate,
                 drainCommands,

@@ -71,6 +71,7 @@ public final class ThroughputExperiment {
         var available = Strategies.offered(target, settings.strategies(), progress, skipped::add);
         var runs = new ArrayList<ThroughputRun>();
         var total = settings.repetitions() * settings.keys().size() * available.size();
+        warmUpStack(available);
         for (var repetition = 1; repetition <= settings.repetitions(); repetition++) {
             for (var keys : settings.distributions()) {
                 for (var strategy : available) {
@@ -89,9 +90,25 @@ public final class ThroughputExperiment {
         return new Outcome(runs, skipped, CapacityModel.of(runs, drain, hotRow, machineCores));
     }
 
+    /** Every strategy on every key distribution in turn, for an equal share of the stack's warm-up, unreported. */
+    private void warmUpStack(List<String> strategies) {
+        if (!settings.stackWarmup().isPositive()) {
+            return;
+        }
+        var share = settings.stackWarmup()
+                .dividedBy((long) strategies.size() * settings.keys().size());
+        for (var keys : settings.distributions()) {
+            for (var strategy : strategies) {
+                var warm = runOne(strategy, keys, 0, label(strategy, keys, 0) + " stack warm-up", share);
+                progress.note(String.format(
+                        Locale.ROOT, "%s: %.0f checkouts/s (not reported)", warm.label(), warm.checkoutsPerSecond()));
+            }
+        }
+    }
+
     private String label(String strategy, KeyDistribution keys, int repetition) {
         var label = settings.keys().size() == 1 ? strategy : strategy + " " + keys.label();
-        return settings.repetitions() == 1 ? label : label + " #" + repetition;
+        return settings.repetitions() == 1 || repetition == 0 ? label : label + " #" + repetition;
     }
 
     /** The warm-up, unreported, then the measured run. */

@@ -45,7 +45,7 @@ public record ThroughputReport(
                 Locale.ROOT,
                 "A closed loop on %s: %d clients, each sending its next checkout as soon as the previous"
                         + " one is answered, for %d s per run after an unreported warm-up of %d s; %d round(s), the"
-                        + " strategies interleaved in each. CPU is read from /proc over the loop and the wait until"
+                        + " strategies interleaved in each, after %d s of all of them to warm the stack up. CPU is read from /proc over the loop and the wait until"
                         + " every answered order is final, and divided by the decided checkouts. The lab runs on"
                         + " the same %d cores as what it measures: its own CPU is in the last column, the load"
                         + " average in the header.",
@@ -56,6 +56,7 @@ public record ThroughputReport(
                 settings.duration().toSeconds(),
                 settings.warmup().toSeconds(),
                 settings.repetitions(),
+                settings.stackWarmup().toSeconds(),
                 header.machine().cores());
     }
 

@@ -10,6 +10,8 @@ import java.util.List;
  * preceded by an unreported warm-up; the fields are the options of {@code bin/lab throughput}.
  *
  * @param keys how the checkouts spread over products, as {@link KeyDistribution} labels
+ * @param stackWarmup before the first round, every strategy on every key distribution for an equal share of this,
+ *     unreported: a JVM just started spends about twice the CPU per checkout
  * @param maxRate checkouts per second of a run its orders are prepared for: a faster loop runs out of them and stops
  *     early (the orders not sent are removed after the run)
  * @param drainCommands commands of the partition-drain probe for the capacity model; 0: no model
@@ -21,6 +23,7 @@ public record ThroughputSettings(
         int connections,
         Duration duration,
         Duration warmup,
+        Duration stackWarmup,
         int repetitions,
         int maxRate,
         int drainCommands,
@@ -34,6 +37,7 @@ public record ThroughputSettings(
         Require.positive("connections", connections);
         Require.positive("duration", duration);
         Require.notNegative("warm-up", warmup);
+        Require.notNegative("stack warm-up", stackWarmup);
         Require.positive("repetitions", repetitions);
         Require.positive("max rate", maxRate);
         Require.notNegative("drain commands", drainCommands);

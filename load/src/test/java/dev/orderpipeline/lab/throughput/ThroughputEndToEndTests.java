@@ -56,7 +56,16 @@ class ThroughputEndToEndTests {
         var strategies = List.of(Strategies.KAFKA, "db-atomic");
         var keys = List.of("hot", "uniform:20");
         var settings = new ThroughputSettings(
-                strategies, keys, 8, Duration.ofSeconds(4), Duration.ofSeconds(2), 1, 1000, 3_000, List.of(1, 4));
+                strategies,
+                keys,
+                8,
+                Duration.ofSeconds(4),
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(4),
+                1,
+                1000,
+                3_000,
+                List.of(1, 4));
 
         ThroughputReport report;
         try (var target = StackTarget.start(config, 1, Duration.ofSeconds(30))) {

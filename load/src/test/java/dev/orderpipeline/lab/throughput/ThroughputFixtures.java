@@ -101,6 +101,7 @@ final class ThroughputFixtures {
                 50,
                 Duration.ofSeconds(8),
                 Duration.ofSeconds(2),
+                Duration.ZERO,
                 1,
                 5000,
                 100_000,
