@@ -45,6 +45,10 @@ public record CapacityModel(
 
     /** What the hot row admits: the best of its probe's runs. */
     public double hotRowPerSecond() {
+        return best(hotRow);
+    }
+
+    private static double best(List<CeilingRun> hotRow) {
         return hotRow.stream().mapToDouble(CeilingRun::perSecond).max().orElse(0);
     }
 
@@ -84,8 +88,7 @@ public record CapacityModel(
                 .filter(run -> run.cost() != null)
                 .collect(Collectors.groupingBy(
                         run -> List.of(run.strategy(), run.keys()), LinkedHashMap::new, Collectors.toList()));
-        var hotRowPerSecond =
-                hotRow.stream().mapToDouble(CeilingRun::perSecond).max().orElse(0);
+        var hotRowPerSecond = best(hotRow);
         var estimates = groups.values().stream()
                 .map(group -> estimate(group, drain.perSecond(), hotRowPerSecond, machineCores))
                 .toList();
