@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The stack a backlog experiment (drain, scale, rebalance) runs on, started without workers, and the steps each of
@@ -20,6 +22,9 @@ import java.util.concurrent.ExecutionException;
  * the processes sampled; the results and the invariants read after it. Closing it stops the workers it started.
  */
 public final class StackSession implements AutoCloseable {
+
+    /** How long the results may still be arriving after the group's lag reached zero. */
+    private static final Duration RESULTS_SETTLE = Duration.ofSeconds(30);
 
     /** Often enough for the CPU and RSS peaks, rare enough to cost the machine little during a long run. */
     private static final Duration SAMPLING = Duration.ofMillis(500);
@@ -140,14 +145,27 @@ public final class StackSession implements AutoCloseable {
         }
     }
 
-    /** The run's results as checkout.results holds them since {@code from}; see {@link ResultsScan#read}. */
+    /**
+     * The run's results as checkout.results holds them since {@code from}; see {@link ResultsScan#read}. A worker
+     * publishes a poll's results after its transaction, so the group's lag can reach zero before the last of them is
+     * on the topic: while results are missing and the topic still grows, it is read again, for at most
+     * {@link #RESULTS_SETTLE}.
+     */
     public ResultsScan.Summary results(Marks from, Backlog backlog, long[] sentAtMillis) {
-        return ResultsScan.read(
-                target.bootstrapServers(),
-                from.results(),
-                watch.endOffsets(Topics.CHECKOUT_RESULTS),
-                backlog,
-                sentAtMillis);
+        var deadline = System.nanoTime() + RESULTS_SETTLE.toNanos();
+        var to = watch.endOffsets(Topics.CHECKOUT_RESULTS);
+        while (true) {
+            var results = ResultsScan.read(target.bootstrapServers(), from.results(), to, backlog, sentAtMillis);
+            if (results.orders() >= backlog.size() || System.nanoTime() - deadline > 0) {
+                return results;
+            }
+            LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+            var later = watch.endOffsets(Topics.CHECKOUT_RESULTS);
+            if (later.equals(to)) {
+                return results;
+            }
+            to = later;
+        }
     }
 
     /** The database's verdict on the run's products. */
