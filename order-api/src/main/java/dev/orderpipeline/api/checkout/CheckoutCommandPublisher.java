@@ -7,8 +7,6 @@ import dev.orderpipeline.contract.Topics;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RetriableException;
 import org.jspecify.annotations.Nullable;
@@ -61,7 +59,10 @@ final class CheckoutCommandPublisher {
 
     private void send(ProducerRecord<String, Object> record, UUID commandId, UUID orderId) {
         try {
-            var sent = kafka.send(record).get(properties.publishTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            // No timeout of our own: the producer bounds the wait itself (send() blocks at most max.block.ms, and
+            // the future completes, acknowledged or failed, within delivery.timeout.ms of it), and a timed wait on a
+            // virtual thread schedules and cancels a timer per checkout: 8 % of the API's CPU in a profile
+            var sent = kafka.send(record).get();
             log.debug(
                     "Published checkout command {} for order {} to partition {} of {}",
                     commandId,
@@ -78,8 +79,6 @@ final class CheckoutCommandPublisher {
             if (!brokerTrouble(ex)) {
                 throw ex;
             }
-            throw unavailable(commandId, orderId, ex);
-        } catch (TimeoutException ex) {
             throw unavailable(commandId, orderId, ex);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();

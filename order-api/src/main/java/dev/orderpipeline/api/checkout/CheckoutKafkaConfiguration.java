@@ -1,6 +1,5 @@
 package dev.orderpipeline.api.checkout;
 
-import dev.orderpipeline.contract.CheckoutResult;
 import dev.orderpipeline.contract.Topics;
 import java.time.Duration;
 import java.util.HashMap;
@@ -15,6 +14,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,17 +26,14 @@ import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.listener.ContainerProperties.AckMode;
 import org.springframework.kafka.listener.ContainerProperties.AssignmentCommitOption;
-import org.springframework.kafka.support.serializer.ErrorHandlingDeserializer;
-import org.springframework.kafka.support.serializer.JacksonJsonDeserializer;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The results consumer. Every instance must see every result (the request waiting for one may be on any
  * instance), so each reads all partitions of the results topic itself, assigned by hand rather than through a
  * consumer group: there is nothing to share, no offset worth keeping (a result from before the instance started has
  * nobody waiting for it here, so it starts at the end), and a group per instance would outlive the instance in the
- * broker. A record that does not read as a {@link CheckoutResult} is logged and skipped by the error handler instead
- * of blocking its partition.
+ * broker. Values stay bytes until the listener knows that a request here waits for the record's order: every
+ * instance reads every result, and most of them are for requests of other instances, or for none.
  */
 @Configuration(proxyBeanMethods = false)
 class CheckoutKafkaConfiguration {
@@ -49,8 +46,8 @@ class CheckoutKafkaConfiguration {
     private static final Logger log = LoggerFactory.getLogger(CheckoutKafkaConfiguration.class);
 
     @Bean(RESULTS_CONTAINER_FACTORY)
-    ConcurrentKafkaListenerContainerFactory<String, CheckoutResult> checkoutResultsContainerFactory(
-            ConsumerFactory<?, ?> bootConsumerFactory, JsonMapper jsonMapper) {
+    ConcurrentKafkaListenerContainerFactory<String, byte[]> checkoutResultsContainerFactory(
+            ConsumerFactory<?, ?> bootConsumerFactory) {
         // start from Boot's consumer settings (bootstrap servers, security, client tuning) and own the rest
         var config = new HashMap<>(bootConsumerFactory.getConfigurationProperties());
         // no group: a consumer without one joins nothing and commits nothing, so it leaves nothing in the broker
@@ -59,10 +56,9 @@ class CheckoutKafkaConfiguration {
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         // without committed offsets every partition starts where this says: at the end
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-        var values = new ErrorHandlingDeserializer<CheckoutResult>(
-                new JacksonJsonDeserializer<>(CheckoutResult.class, jsonMapper, false));
-        var factory = new ConcurrentKafkaListenerContainerFactory<String, CheckoutResult>();
-        factory.setConsumerFactory(new DefaultKafkaConsumerFactory<>(config, new StringDeserializer(), values));
+        var factory = new ConcurrentKafkaListenerContainerFactory<String, byte[]>();
+        factory.setConsumerFactory(
+                new DefaultKafkaConsumerFactory<>(config, new StringDeserializer(), new ByteArrayDeserializer()));
         // the listener never acknowledges, and the container commits neither positions on assignment nor after
         // handling a record: there is no group to commit to
         factory.getContainerProperties().setAckMode(AckMode.MANUAL);

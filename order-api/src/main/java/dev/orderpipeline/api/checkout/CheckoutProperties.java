@@ -10,8 +10,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * How checkout behaves.
  *
  * @param maxWait the longest {@code Prefer: wait} honoured; longer requests are cut to it
- * @param publishTimeout how long a request waits for the broker to acknowledge a command; the producer's own
- *     bounds ({@code max.block.ms}, {@code delivery.timeout.ms}) normally end the wait first
  * @param retryAfter what a 503 tells clients to wait before retrying, on every endpoint (a database failure outside
  *     checkout included)
  * @param maxWaiters how many checkouts of this instance may wait for their decision at once ({@code Prefer: wait});
@@ -21,21 +19,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("orderpipeline.checkout")
 public record CheckoutProperties(
         @DefaultValue("30s") Duration maxWait,
-        @DefaultValue("15s") Duration publishTimeout,
         @DefaultValue("5s") Duration retryAfter,
         @DefaultValue("10000") int maxWaiters)
         implements RetryAfterSetting {
 
     public CheckoutProperties {
         Objects.requireNonNull(maxWait, "maxWait");
-        Objects.requireNonNull(publishTimeout, "publishTimeout");
         Objects.requireNonNull(retryAfter, "retryAfter");
         if (maxWait.toSeconds() < 1) {
             throw new IllegalArgumentException("orderpipeline.checkout.max-wait must be at least 1s, was " + maxWait);
-        }
-        if (!publishTimeout.isPositive()) {
-            throw new IllegalArgumentException(
-                    "orderpipeline.checkout.publish-timeout must be positive, was " + publishTimeout);
         }
         if (maxWaiters < 0) {
             throw new IllegalArgumentException(

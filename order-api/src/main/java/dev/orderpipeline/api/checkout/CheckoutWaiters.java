@@ -79,6 +79,11 @@ final class CheckoutWaiters implements SmartLifecycle {
         }
     }
 
+    /** Whether a request here waits for the order's result. */
+    boolean awaits(UUID orderId) {
+        return count.get() > 0 && waiting.containsKey(orderId);
+    }
+
     int waiting() {
         return count.get();
     }

@@ -4,6 +4,7 @@ import dev.orderpipeline.api.web.ProblemKind;
 import dev.orderpipeline.api.web.ProblemWriter;
 import jakarta.servlet.DispatcherType;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import javax.crypto.spec.SecretKeySpec;
@@ -108,7 +109,7 @@ public class SecurityConfiguration {
                         .hasRole(ADMIN)
                         .anyRequest()
                         .authenticated())
-                .oauth2ResourceServer(server -> server.jwt(jwt -> jwt.decoder(decoder)
+                .oauth2ResourceServer(server -> server.jwt(jwt -> jwt.decoder(verifiedOnce(decoder, tokens))
                                 .jwtAuthenticationConverter(new CallerTokenConverter(tokens.rolesClaim())))
                         .authenticationEntryPoint(problems)
                         .accessDeniedHandler(problems)
@@ -139,6 +140,13 @@ public class SecurityConfiguration {
     @Bean
     SecurityObservationSettings securityObservationSettings() {
         return SecurityObservationSettings.noObservations();
+    }
+
+    private static JwtDecoder verifiedOnce(JwtDecoder decoder, TokenProperties tokens) {
+        return tokens.verifiedTokens() == 0
+                ? decoder
+                : new VerifiedTokenCache(
+                        decoder, tokens.verifiedTokens(), tokens.verifiedTokenMaxAge(), Clock.systemUTC());
     }
 
     /**

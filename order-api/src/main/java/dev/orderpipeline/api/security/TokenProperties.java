@@ -1,6 +1,7 @@
 package dev.orderpipeline.api.security;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -16,12 +17,18 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param developmentIssuer the {@code iss} that tokens signed with the development key must carry
  * @param rolesClaim the claim holding the caller's roles as an array of names, whichever key verified the token;
  *     identity providers name it differently ({@code roles}, {@code groups}, a namespaced URI)
+ * @param verifiedTokens how many distinct tokens, once verified, are kept so that they are not verified again with
+ *     every request ({@link VerifiedTokenCache}); 0 verifies every request's token
+ * @param verifiedTokenMaxAge how long a verified token is kept at most (and never past its expiry): how soon a key
+ *     removed from the identity provider's JWK set stops the tokens it signed
  */
 @ConfigurationProperties("orderpipeline.security")
 record TokenProperties(
         @Nullable String developmentKey,
         @DefaultValue("order-pipeline-development") String developmentIssuer,
-        @DefaultValue("roles") String rolesClaim) {
+        @DefaultValue("roles") String rolesClaim,
+        @DefaultValue("2048") int verifiedTokens,
+        @DefaultValue("5m") Duration verifiedTokenMaxAge) {
 
     static final int MIN_KEY_BYTES = 32;
 
@@ -38,6 +45,14 @@ record TokenProperties(
         }
         if (rolesClaim.isBlank()) {
             throw new IllegalArgumentException("orderpipeline.security.roles-claim must not be blank");
+        }
+        if (verifiedTokens < 0) {
+            throw new IllegalArgumentException(
+                    "orderpipeline.security.verified-tokens must not be negative, was " + verifiedTokens);
+        }
+        if (!verifiedTokenMaxAge.isPositive()) {
+            throw new IllegalArgumentException(
+                    "orderpipeline.security.verified-token-max-age must be positive, was " + verifiedTokenMaxAge);
         }
     }
 }

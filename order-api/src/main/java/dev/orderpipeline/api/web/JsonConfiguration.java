@@ -2,10 +2,12 @@ package dev.orderpipeline.api.web;
 
 import java.util.List;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.boot.http.converter.autoconfigure.ServerHttpMessageConvertersCustomizer;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Scope;
+import org.springframework.core.annotation.Order;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.DeserializationFeature;
@@ -41,6 +43,13 @@ class JsonConfiguration {
                 JsonFactory.builder().streamReadConstraints(constraints).build());
         customizers.forEach(customizer -> customizer.customize(builder));
         return builder;
+    }
+
+    /** JSON responses with their length rather than chunked ({@link SizedJsonConverter}); after Boot's, which it replaces. */
+    @Bean
+    @Order(1)
+    ServerHttpMessageConvertersCustomizer sizedJsonResponses(JsonMapper mapper) {
+        return converters -> converters.withJsonConverter(new SizedJsonConverter(mapper));
     }
 
     @Bean

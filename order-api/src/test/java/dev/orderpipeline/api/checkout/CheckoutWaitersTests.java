@@ -20,8 +20,7 @@ class CheckoutWaitersTests {
     private static CheckoutWaiters waiters(int maxWaiters) {
         var waiters = new CheckoutWaiters(
                 new SimpleMeterRegistry(),
-                new CheckoutProperties(
-                        Duration.ofSeconds(30), Duration.ofSeconds(15), Duration.ofSeconds(5), maxWaiters));
+                new CheckoutProperties(Duration.ofSeconds(30), Duration.ofSeconds(5), maxWaiters));
         waiters.start();
         return waiters;
     }

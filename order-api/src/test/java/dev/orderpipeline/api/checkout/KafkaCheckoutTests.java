@@ -13,6 +13,7 @@ import dev.orderpipeline.contract.Headers;
 import dev.orderpipeline.contract.Topics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,6 +46,10 @@ class KafkaCheckoutTests extends ApiTestSupport {
         assertThat(response.status()).as(response::toString).isEqualTo(202);
         assertThat(response.header("Location")).contains("/api/orders/" + orderId);
         assertThat(response.header("Preference-Applied")).isEmpty();
+        // written whole, with its length: not chunked
+        assertThat(response.header("Content-Length"))
+                .contains(Integer.toString(response.body().getBytes(StandardCharsets.UTF_8).length));
+        assertThat(response.header("Transfer-Encoding")).isEmpty();
         var body = response.json();
         assertThat(body.get("orderId").asString()).isEqualTo(orderId.toString());
         assertThat(body.get("commandId").asString())

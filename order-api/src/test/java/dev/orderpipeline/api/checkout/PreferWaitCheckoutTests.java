@@ -3,6 +3,7 @@ package dev.orderpipeline.api.checkout;
 import static dev.orderpipeline.api.TestTokens.AUTHORIZATION;
 import static dev.orderpipeline.api.TestTokens.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.orderpipeline.api.ApiTestSupport;
 import dev.orderpipeline.contract.CheckoutCommand;
@@ -12,6 +13,7 @@ import dev.orderpipeline.contract.RejectReason;
 import dev.orderpipeline.contract.Topics;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -50,7 +52,9 @@ class PreferWaitCheckoutTests extends ApiTestSupport {
 
     @AfterEach
     void nobodyIsLeftWaiting() {
-        assertThat(waiters.waiting()).isZero();
+        // the wait is closed when the request completes, which can be just after the client has the whole answer
+        await().atMost(Duration.ofSeconds(2))
+                .untilAsserted(() -> assertThat(waiters.waiting()).isZero());
     }
 
     @Test
@@ -104,7 +108,13 @@ class PreferWaitCheckoutTests extends ApiTestSupport {
         }
         var alice = newUser();
         var orderId = createOrderId(alice);
-        var responder = respond(orderId, CheckoutOutcome.COMPLETED, null, true);
+        // read only because a request waits for this order: garbage and a broken result under its key come first
+        var responder = respond(
+                orderId,
+                CheckoutOutcome.COMPLETED,
+                null,
+                true,
+                List.of("not json at all", "{\"orderId\": \"%s\", \"outcome\": \"REJECTED\"}".formatted(orderId)));
 
         var response = api.post(
                 "/api/orders/" + orderId + "/checkout", null, AUTHORIZATION, bearer(alice), "Prefer", "wait=3");
@@ -174,6 +184,16 @@ class PreferWaitCheckoutTests extends ApiTestSupport {
      */
     private CompletableFuture<Void> respond(
             UUID orderId, CheckoutOutcome outcome, @Nullable RejectReason reason, boolean publishResult) {
+        return respond(orderId, outcome, reason, publishResult, List.of());
+    }
+
+    /** Plays the worker for one order; {@code garbage} goes on the results topic under the order's key first. */
+    private CompletableFuture<Void> respond(
+            UUID orderId,
+            CheckoutOutcome outcome,
+            @Nullable RejectReason reason,
+            boolean publishResult,
+            List<String> garbage) {
         return CompletableFuture.runAsync(() -> {
             try (var tap = new CommandTap(broker.getBrokersAsString());
                     var producer = producer()) {
@@ -196,6 +216,10 @@ class PreferWaitCheckoutTests extends ApiTestSupport {
                         .param("reason", reason == null ? null : reason.name())
                         .param("id", orderId)
                         .update();
+                for (var value : garbage) {
+                    producer.send(new ProducerRecord<>(Topics.CHECKOUT_RESULTS, orderId.toString(), value))
+                            .get(10, TimeUnit.SECONDS);
+                }
                 if (publishResult) {
                     var result = new CheckoutResult(
                             command.commandId(), orderId, command.productId(), outcome, reason, false, Instant.now());
