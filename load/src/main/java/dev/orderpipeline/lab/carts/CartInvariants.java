@@ -78,32 +78,13 @@ public record CartInvariants(List<ProductBooks> products, CartOutcomes outcomes)
         return List.copyOf(violations);
     }
 
-    public long initialStock() {
-        return sum(ProductBooks::initialStock);
-    }
-
-    public long stockLeft() {
-        return sum(ProductBooks::stockLeft);
-    }
-
-    public long sold() {
-        return sum(ProductBooks::sold);
-    }
-
-    public long held() {
-        return sum(ProductBooks::held);
-    }
-
-    public long heldOnceFinal() {
-        return sum(ProductBooks::heldOnceFinal);
-    }
-
     /** Products whose stock + sold + held differs from their initial stock. */
     public long productsOff() {
         return products.stream().filter(books -> books.drift() != 0).count();
     }
 
-    private long sum(ToLongFunction<ProductBooks> figure) {
+    /** A figure of the books summed over the run's products, e.g. {@code sum(ProductBooks::sold)}. */
+    public long sum(ToLongFunction<ProductBooks> figure) {
         return products.stream().mapToLong(figure).sum();
     }
 }

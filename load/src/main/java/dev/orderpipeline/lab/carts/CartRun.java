@@ -1,7 +1,5 @@
 package dev.orderpipeline.lab.carts;
 
-import java.util.List;
-import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,15 +14,9 @@ import org.jspecify.annotations.Nullable;
  */
 public record CartRun(
         String strategy,
-        List<UUID> productIds,
         BurstFigures burst,
         @Nullable Long abortedTransactions,
         @Nullable Long deadlocks,
         long decisionsMissing,
         boolean finalTimedOut,
-        CartInvariants invariants) {
-
-    public CartRun {
-        productIds = List.copyOf(productIds);
-    }
-}
+        CartInvariants invariants) {}

@@ -1,8 +1,8 @@
 package dev.orderpipeline.lab.carts;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.IntStream;
 
 /**
  * Which products each buyer's cart holds, in line order. Buyers come in pairs: both carts of a pair hold the same
@@ -25,15 +25,14 @@ final class CartShapes {
             throw new IllegalArgumentException(
                     "a cart needs 2 to " + products.size() + " distinct products, not " + lines);
         }
-        var shapes = new ArrayList<List<UUID>>(carts);
-        for (var cart = 0; cart < carts; cart++) {
-            var start = (cart / 2) % products.size();
-            var cartProducts = new ArrayList<UUID>(lines);
-            for (var line = 0; line < lines; line++) {
-                cartProducts.add(products.get((start + line) % products.size()));
-            }
-            shapes.add(cart % 2 == 0 ? List.copyOf(cartProducts) : List.copyOf(cartProducts.reversed()));
-        }
-        return List.copyOf(shapes);
+        return IntStream.range(0, carts)
+                .mapToObj(cart -> {
+                    var start = (cart / 2) % products.size();
+                    var inLineOrder = IntStream.range(0, lines)
+                            .mapToObj(line -> products.get((start + line) % products.size()))
+                            .toList();
+                    return cart % 2 == 0 ? inLineOrder : inLineOrder.reversed();
+                })
+                .toList();
     }
 }

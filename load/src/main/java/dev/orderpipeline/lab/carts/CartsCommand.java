@@ -1,12 +1,11 @@
 package dev.orderpipeline.lab.carts;
 
-import dev.orderpipeline.lab.LabCommand;
+import dev.orderpipeline.lab.compare.BurstCommand;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.pipeline.Target;
 import dev.orderpipeline.lab.report.LabReport;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -25,26 +24,13 @@ import picocli.CommandLine.Option;
                     + " invariants as the database has them.",
             "Writes report.json, report.md and report.html with PNG charts to the output folder."
         })
-public final class CartsCommand extends LabCommand {
+public final class CartsCommand extends BurstCommand {
 
     @Option(order = 1, names = "--products", paramLabel = "N", description = "Hot products per run.")
     int products = 3;
 
-    @Option(order = 2, names = "--initial-stock", paramLabel = "N", description = "Units of each fresh product.")
-    int initialStock = 100;
-
-    @Option(
-            order = 3,
-            names = "--parallel",
-            paramLabel = "N",
-            description = "Buyers whose checkouts are released together.")
-    int parallel = 300;
-
     @Option(order = 4, names = "--lines", paramLabel = "N", description = "Products per cart (2 to PRODUCTS).")
     int lines = 2;
-
-    @Option(order = 5, names = "--quantity", paramLabel = "N", description = "Units per line.")
-    int quantity = 1;
 
     @Option(
             order = 6,
@@ -56,26 +42,6 @@ public final class CartsCommand extends LabCommand {
             showDefaultValue = Visibility.NEVER)
     List<String> strategies = new ArrayList<>(CartStrategies.ALL);
 
-    @Option(
-            order = 7,
-            names = "--final-timeout",
-            paramLabel = "SECONDS",
-            description = "How long to wait for every cart to become final after the checkouts.")
-    int finalTimeoutSeconds = 120;
-
-    @Option(
-            order = 8,
-            names = "--warmup",
-            paramLabel = "N",
-            description = "Carts per strategy checked out before its measured run, not reported (JIT, connections);"
-                    + " 0: none.")
-    int warmup = 100;
-
-    @Override
-    protected boolean comparesLockStrategies() {
-        return true;
-    }
-
     @Override
     protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results) {
         var settings = new CartsSettings(
@@ -85,7 +51,7 @@ public final class CartsCommand extends LabCommand {
                 lines,
                 quantity,
                 Strategies.named(strategies),
-                Duration.ofSeconds(finalTimeoutSeconds),
+                finalTimeout(),
                 warmup);
         var outcome = new CartsExperiment(target, settings, progress, results).run();
         return new CartsReport(header(target), settings, outcome.runs(), outcome.skipped());

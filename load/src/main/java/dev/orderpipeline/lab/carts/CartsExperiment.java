@@ -1,15 +1,14 @@
 package dev.orderpipeline.lab.carts;
 
+import dev.orderpipeline.lab.compare.BurstExperiment;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.Burst;
 import dev.orderpipeline.lab.pipeline.Database;
 import dev.orderpipeline.lab.pipeline.Orders;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
-import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.pipeline.Target;
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * not timed; pairs of carts list the same products in opposite orders), all checkouts released at once and spread
  * round-robin over the API replicas, then a wait until the database has every cart final, then its verdict.
  */
-public final class CartsExperiment {
+public final class CartsExperiment implements BurstExperiment.Workload<CartRun> {
 
     /** The answer of a strategy that decided in the request. */
     private static final String DECIDED = "200";
@@ -65,45 +64,51 @@ public final class CartsExperiment {
         this.results = results;
     }
 
-    /** The runs, and the strategies the API does not offer. */
-    public record Outcome(List<CartRun> runs, List<String> skipped) {}
+    public BurstExperiment.Outcome<CartRun> run() {
+        return BurstExperiment.run(target, settings.strategies(), 1, progress, this);
+    }
 
-    public Outcome run() {
-        var skipped = new ArrayList<String>();
-        var runs = new ArrayList<CartRun>();
-        var offered =
-                Strategies.offered(target, settings.strategies(), CartStrategies::checkoutName, progress, skipped::add);
-        for (var strategy : offered) {
-            if (settings.warmup() > 0) {
-                var warmup = runOne(strategy, strategy + " warm-up", settings.warmup());
-                progress.note(String.format(
-                        Locale.ROOT,
-                        "%s warm-up: %d carts (not reported)",
-                        strategy,
-                        warmup.burst().carts()));
-            }
-            var run = runOne(strategy, strategy, settings.parallel());
-            progress.note(String.format(
-                    Locale.ROOT,
-                    "%s: completed %d, rejected %d, %.1f carts/s, p99 %.0f ms, aborted %s, deadlocks %s%s",
-                    strategy,
-                    run.invariants().outcomes().completed(),
-                    run.invariants().outcomes().rejected(),
-                    run.burst().decidedPerSecond(),
-                    run.burst().toDecision().p99Ms(),
-                    run.abortedTransactions(),
-                    run.deadlocks(),
-                    run.invariants().holds()
-                            ? ""
-                            : "  VIOLATED: "
-                                    + String.join("; ", run.invariants().violations())));
-            runs.add(run);
+    @Override
+    public String apiName(String strategy) {
+        return CartStrategies.checkoutName(strategy);
+    }
+
+    @Override
+    public void warmUp(String strategy) {
+        if (settings.warmup() > 0) {
+            runOne(strategy, strategy + " warm-up", settings.warmup());
+            progress.note(strategy + " warm-up: " + settings.warmup() + " carts (not reported)");
         }
-        return new Outcome(runs, skipped);
+    }
+
+    @Override
+    public CartRun run(String strategy, int repetition, String label) {
+        return runOne(strategy, label, settings.parallel());
+    }
+
+    @Override
+    public String describe(CartRun run) {
+        return String.format(
+                Locale.ROOT,
+                "%s: completed %d, rejected %d, %.1f carts/s, p99 %.0f ms, aborted %s, deadlocks %s%s",
+                run.strategy(),
+                run.invariants().outcomes().completed(),
+                run.invariants().outcomes().rejected(),
+                run.burst().decidedPerSecond(),
+                run.burst().toDecision().p99Ms(),
+                run.abortedTransactions(),
+                run.deadlocks(),
+                BurstExperiment.violated(run.invariants().violations()));
     }
 
     /** A run's fresh products (with the stock they start with), its buyers and their carts, by index. */
     private record Prepared(Map<UUID, Integer> initialStock, List<String> users, List<UUID> carts) {}
+
+    /**
+     * The checkouts as the lab and the database saw them: the carts whose checkout failed, that nothing will decide,
+     * and when the database was first seen to have each other one decided.
+     */
+    private record Watched(Burst burst, Set<UUID> undecided, Map<UUID, Long> seen) {}
 
     private CartRun runOne(String strategy, String label, int carts) {
         var prepared = prepare(label, carts);
@@ -111,39 +116,25 @@ public final class CartsExperiment {
         if (listener != null) {
             listener.track(prepared.carts());
         }
-        var deadlocks = new Deadlocks(database.dataSource());
-        var deadlocksBefore = deadlocks.settled();
+        var deadlocksBefore = Deadlocks.settled(database.dataSource());
         var abortedBefore = AbortedTransactions.count(target.apis(), strategy);
-
-        progress.phase(label + " checkout", carts);
-        Burst burst;
-        Set<UUID> undecided;
-        Map<UUID, Long> seen;
-        try (var watch = DecisionWatch.start(database.dataSource(), prepared.carts(), POLL)) {
-            burst = release(strategy, prepared);
-            undecided = IntStream.range(0, carts)
-                    .filter(burst::refused)
-                    .mapToObj(prepared.carts()::get)
-                    .collect(Collectors.toSet());
-            progress.phase(label + " waiting for final", carts);
-            seen = watch.await(
-                    undecided, System.nanoTime() + settings.finalTimeout().toNanos());
-        }
-        var decisions = seen;
+        var watched = checkOut(strategy, label, prepared);
+        var decisions = watched.seen();
         if (listener != null) {
-            var accepted = burst.statusCounts().getOrDefault(ACCEPTED, 0L);
+            var accepted = watched.burst().statusCounts().getOrDefault(ACCEPTED, 0L);
             listener.awaitReceived(accepted, System.nanoTime() + RESULTS_GRACE.toNanos());
             decisions = listener.receivedAt();
         }
-        var checkouts = checkouts(burst, prepared.carts(), decisions);
+        var checkouts = checkouts(watched.burst(), prepared.carts(), decisions);
         var missing = IntStream.range(0, carts)
                 .filter(index -> checkouts.get(index).decidedAt() == null
-                        && seen.containsKey(prepared.carts().get(index)))
+                        && watched.seen().containsKey(prepared.carts().get(index)))
                 .count();
         var abortedAfter = AbortedTransactions.count(target.apis(), strategy);
         var invariants = CartInvariants.read(database, prepared.initialStock(), prepared.carts());
-        var finalTimedOut =
-                prepared.carts().stream().anyMatch(cart -> !seen.containsKey(cart) && !undecided.contains(cart));
+        var finalTimedOut = prepared.carts().stream()
+                .anyMatch(cart -> !watched.seen().containsKey(cart)
+                        && !watched.undecided().contains(cart));
         if (finalTimedOut) {
             log.warn(
                     "{}: {} carts still open after {} s; the report counts them as not final",
@@ -153,10 +144,9 @@ public final class CartsExperiment {
         }
         return new CartRun(
                 strategy,
-                List.copyOf(prepared.initialStock().keySet()),
-                BurstFigures.of(burst.releasedAt(), checkouts),
+                BurstFigures.of(watched.burst().releasedAt(), checkouts),
                 abortedBefore == null || abortedAfter == null ? null : abortedAfter - abortedBefore,
-                deadlocks.settled() - deadlocksBefore,
+                Deadlocks.settled(database.dataSource()) - deadlocksBefore,
                 missing,
                 finalTimedOut,
                 invariants);
@@ -179,16 +169,22 @@ public final class CartsExperiment {
         return new Prepared(initialStock, users, placed);
     }
 
-    /** Every cart's checkout at once, round-robin over the replicas. */
-    private Burst release(String strategy, Prepared prepared) {
-        var apis = target.apis();
-        var checkoutName = CartStrategies.checkoutName(strategy);
-        return Burst.release(
-                prepared.carts().size(),
-                index -> apis.get(index % apis.size())
-                        .checkout(prepared.carts().get(index), prepared.users().get(index), checkoutName, null),
-                () -> {},
-                progress);
+    /** Releases the checkouts and waits until the database has decided every cart that can be. */
+    private Watched checkOut(String strategy, String label, Prepared prepared) {
+        var carts = prepared.carts();
+        progress.phase(label + " checkout", carts.size());
+        try (var watch = new DecisionWatch(database.dataSource(), carts, POLL)) {
+            var burst = BurstExperiment.release(
+                    target, carts, prepared.users(), apiName(strategy), null, () -> {}, progress);
+            var undecided = IntStream.range(0, carts.size())
+                    .filter(burst::refused)
+                    .mapToObj(carts::get)
+                    .collect(Collectors.toSet());
+            progress.phase(label + " waiting for final", carts.size());
+            var seen = watch.await(
+                    undecided, System.nanoTime() + settings.finalTimeout().toNanos());
+            return new Watched(burst, undecided, seen);
+        }
     }
 
     /**
@@ -197,14 +193,14 @@ public final class CartsExperiment {
      * answer the lab did not get).
      */
     private static List<BurstFigures.Checkout> checkouts(Burst burst, List<UUID> carts, Map<UUID, Long> decisions) {
-        var checkouts = new ArrayList<BurstFigures.Checkout>(carts.size());
-        for (var index = 0; index < carts.size(); index++) {
-            var status = burst.statuses()[index];
-            var answeredAt = burst.answeredAt()[index];
-            var decidedAt = DECIDED.equals(status) ? Long.valueOf(answeredAt) : decisions.get(carts.get(index));
-            checkouts.add(new BurstFigures.Checkout(answeredAt, status, decidedAt));
-        }
-        return checkouts;
+        return IntStream.range(0, carts.size())
+                .mapToObj(index -> {
+                    var status = burst.statuses()[index];
+                    var answeredAt = burst.answeredAt()[index];
+                    var decidedAt = DECIDED.equals(status) ? Long.valueOf(answeredAt) : decisions.get(carts.get(index));
+                    return new BurstFigures.Checkout(answeredAt, status, decidedAt);
+                })
+                .toList();
     }
 
     private SequencedMap<UUID, Integer> lines(List<UUID> products) {

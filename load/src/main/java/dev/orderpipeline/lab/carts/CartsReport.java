@@ -1,9 +1,9 @@
 package dev.orderpipeline.lab.carts;
 
+import dev.orderpipeline.lab.carts.CartInvariants.ProductBooks;
 import dev.orderpipeline.lab.compare.CompareReport;
 import dev.orderpipeline.lab.compare.SkippedStrategy;
 import dev.orderpipeline.lab.measure.Latency;
-import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.Column;
@@ -20,7 +20,8 @@ import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 
 /** What a carts compare found, per strategy: its tables, and a bar chart per figure. */
-public record CartsReport(ReportHeader header, CartsSettings settings, List<CartRun> runs, List<String> skipped)
+public record CartsReport(
+        ReportHeader header, CartsSettings settings, List<CartRun> runs, List<SkippedStrategy> skipped)
         implements LabReport {
 
     public CartsReport {
@@ -46,9 +47,7 @@ public record CartsReport(ReportHeader header, CartsSettings settings, List<Cart
     @Override
     public List<Table> tables() {
         var tables = new ArrayList<>(List.of(invariantTable(), burstTable(), latencyTable(), abortTable()));
-        tables.addAll(CompareReport.notRun(skipped.stream()
-                .map(strategy -> new SkippedStrategy(strategy, Strategies.UNKNOWN))
-                .toList()));
+        tables.addAll(CompareReport.notRun(skipped));
         return tables;
     }
 
@@ -58,11 +57,11 @@ public record CartsReport(ReportHeader header, CartsSettings settings, List<Cart
                 outcome("Completed", CartOutcomes::completed),
                 outcome("Rejected", CartOutcomes::rejected),
                 outcome("Not final", CartOutcomes::notFinal),
-                invariant("Units sold", CartInvariants::sold),
-                invariant("Held", CartInvariants::held),
-                invariant("Stock left", CartInvariants::stockLeft),
+                invariant("Units sold", books(ProductBooks::sold)),
+                invariant("Held", books(ProductBooks::held)),
+                invariant("Stock left", books(ProductBooks::stockLeft)),
                 invariant("Products off", CartInvariants::productsOff),
-                invariant("Held once final", CartInvariants::heldOnceFinal),
+                invariant("Held once final", books(ProductBooks::heldOnceFinal)),
                 Column.of(
                         "Verdict",
                         run -> CompareReport.verdict(
@@ -83,6 +82,10 @@ public record CartsReport(ReportHeader header, CartsSettings settings, List<Cart
         return Column.of(
                 heading,
                 run -> Long.toString(figure.applyAsLong(run.invariants().outcomes())));
+    }
+
+    private static ToLongFunction<CartInvariants> books(ToLongFunction<ProductBooks> figure) {
+        return invariants -> invariants.sum(figure);
     }
 
     private static Column<CartRun> invariant(String heading, ToLongFunction<CartInvariants> figure) {
@@ -167,10 +170,10 @@ public record CartsReport(ReportHeader header, CartsSettings settings, List<Cart
         outcomes.putAll(series("rejected", run -> run.invariants().outcomes().rejected()));
         charts.add(new Chart.Bars("outcomes", "Carts completed and rejected", "carts", true, outcomes));
         var books = new LinkedHashMap<String, Map<String, Number>>();
-        books.putAll(series("units sold", run -> run.invariants().sold()));
-        books.putAll(series("held", run -> run.invariants().held()));
-        books.putAll(series("stock left", run -> run.invariants().stockLeft()));
-        books.putAll(series("initial stock", run -> run.invariants().initialStock()));
+        books.putAll(series("units sold", run -> run.invariants().sum(ProductBooks::sold)));
+        books.putAll(series("held", run -> run.invariants().sum(ProductBooks::held)));
+        books.putAll(series("stock left", run -> run.invariants().sum(ProductBooks::stockLeft)));
+        books.putAll(series("initial stock", run -> run.invariants().sum(ProductBooks::initialStock)));
         charts.add(new Chart.Bars(
                 "invariants",
                 "Invariants: units sold + held + stock left should equal the initial stock",

@@ -23,18 +23,14 @@ final class Deadlocks {
 
     private static final int MAX_READS = 6;
 
-    private final DataSource dataSource;
-
-    Deadlocks(DataSource dataSource) {
-        this.dataSource = dataSource;
-    }
+    private Deadlocks() {}
 
     /** The count now, once it has stopped changing (or after a few seconds). */
-    long settled() {
-        var last = read();
+    static long settled(DataSource dataSource) {
+        var last = read(dataSource);
         for (var reads = 1; reads < MAX_READS; reads++) {
             pause();
-            var now = read();
+            var now = read(dataSource);
             if (now == last) {
                 return now;
             }
@@ -43,7 +39,7 @@ final class Deadlocks {
         return last;
     }
 
-    long read() {
+    private static long read(DataSource dataSource) {
         try (var connection = dataSource.getConnection();
                 var statement = connection.prepareStatement(DEADLOCKS);
                 var rows = statement.executeQuery()) {

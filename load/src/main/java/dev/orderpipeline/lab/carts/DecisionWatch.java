@@ -9,8 +9,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -26,30 +30,19 @@ final class DecisionWatch implements AutoCloseable {
             WHERE id = ANY(?) AND status IN ('COMPLETED', 'REJECTED')
             """;
 
-    private final DataSource dataSource;
-    private final Duration pause;
     private final Map<UUID, Long> seen = new ConcurrentHashMap<>();
-    private final CountDownLatch done = new CountDownLatch(1);
-    private final Thread thread;
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final Future<?> polling;
 
     /** The carts that may stay undecided for the watch to end: unknown (null) until every checkout was answered. */
     private volatile @Nullable Set<UUID> mayStayOpen;
 
     private volatile boolean stopped;
-    private volatile @Nullable RuntimeException failure;
-
-    private DecisionWatch(DataSource dataSource, Collection<UUID> carts, Duration pause) {
-        this.dataSource = dataSource;
-        this.pause = pause;
-        var open = new HashSet<>(carts);
-        thread = Thread.ofVirtual().name("lab-carts-decision-watch").unstarted(() -> poll(open));
-    }
 
     /** Starts polling now, on one connection, every {@code pause}. */
-    static DecisionWatch start(DataSource dataSource, Collection<UUID> carts, Duration pause) {
-        var watch = new DecisionWatch(dataSource, carts, pause);
-        watch.thread.start();
-        return watch;
+    DecisionWatch(DataSource dataSource, Collection<UUID> carts, Duration pause) {
+        var open = new HashSet<>(carts);
+        polling = executor.submit(() -> poll(dataSource, open, pause));
     }
 
     /**
@@ -62,14 +55,15 @@ final class DecisionWatch implements AutoCloseable {
     Map<UUID, Long> await(Set<UUID> mayStayOpen, long deadline) {
         this.mayStayOpen = Set.copyOf(mayStayOpen);
         try {
-            done.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            polling.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException ex) {
+            // the carts still open count as not final
+        } catch (ExecutionException ex) {
+            throw new IllegalStateException("could not read which carts are decided", ex.getCause());
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-        }
-        close();
-        var failed = failure;
-        if (failed != null) {
-            throw failed;
+        } finally {
+            close();
         }
         return Map.copyOf(seen);
     }
@@ -77,14 +71,16 @@ final class DecisionWatch implements AutoCloseable {
     @Override
     public void close() {
         stopped = true;
+        executor.shutdown();
         try {
-            thread.join(TimeUnit.SECONDS.toMillis(10));
+            executor.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
     }
 
-    private void poll(Set<UUID> open) {
+    private @Nullable Void poll(DataSource dataSource, Set<UUID> open, Duration pause)
+            throws SQLException, InterruptedException {
         try (var connection = dataSource.getConnection()) {
             while (true) {
                 var now = System.nanoTime();
@@ -92,26 +88,13 @@ final class DecisionWatch implements AutoCloseable {
                     seen.putIfAbsent(decided, now);
                     open.remove(decided);
                 }
-                if (finished(open)) {
-                    return;
+                var allowed = mayStayOpen;
+                if (stopped || open.isEmpty() || (allowed != null && allowed.containsAll(open))) {
+                    return null;
                 }
                 Thread.sleep(pause);
             }
-        } catch (SQLException ex) {
-            failure = new IllegalStateException("could not read which carts are decided", ex);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            failure = new IllegalStateException("interrupted while waiting for the carts' decisions", ex);
-        } catch (RuntimeException ex) {
-            failure = ex;
-        } finally {
-            done.countDown();
         }
-    }
-
-    private boolean finished(Set<UUID> stillOpen) {
-        var allowed = mayStayOpen;
-        return stopped || stillOpen.isEmpty() || (allowed != null && allowed.containsAll(stillOpen));
     }
 
     private static Set<UUID> decided(Connection connection, Set<UUID> open) throws SQLException {

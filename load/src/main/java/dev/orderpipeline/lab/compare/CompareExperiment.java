@@ -12,7 +12,6 @@ import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.pipeline.Target;
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
@@ -27,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * (prepared, not timed), all checkouts released at once by a latch and spread round-robin over the API replicas,
  * then a wait until the database has every order final, then the database's verdict.
  */
-public final class CompareExperiment {
+public final class CompareExperiment implements BurstExperiment.Workload<StrategyRun> {
 
     private static final Logger log = LoggerFactory.getLogger(CompareExperiment.class);
     private static final BigDecimal PRICE = new BigDecimal("10.00");
@@ -50,52 +49,36 @@ public final class CompareExperiment {
         this.results = results;
     }
 
-    /** The runs and the strategies the API does not offer. */
-    public record Outcome(List<StrategyRun> runs, List<SkippedStrategy> skipped) {}
-
-    public Outcome run() {
-        var skipped = new ArrayList<SkippedStrategy>();
-        var available = Strategies.offered(
-                target,
-                settings.strategies(),
-                progress,
-                strategy -> skipped.add(new SkippedStrategy(strategy, Strategies.UNKNOWN)));
-        var runs = new ArrayList<StrategyRun>();
-        // repetitions outermost: a slow drift of the machine spreads over all strategies instead of one
-        for (var repetition = 1; repetition <= settings.repetitions(); repetition++) {
-            for (var strategy : available) {
-                var label = settings.repetitions() == 1 ? strategy : strategy + " #" + repetition;
-                progress.item("strategy", runs.size() + 1, settings.repetitions() * available.size(), label);
-                if (repetition == 1 && settings.warmup() > 0) {
-                    warmUp(strategy);
-                }
-                var run = runOne(strategy, repetition, label, settings.initialStock(), settings.parallel());
-                progress.note(String.format(
-                        Locale.ROOT,
-                        "%s: completed %d, stock left %d, drift %d, %.1f s%s",
-                        label,
-                        run.invariants().completed(),
-                        run.invariants().stockLeft(),
-                        run.invariants().drift(),
-                        run.elapsedSeconds(),
-                        run.invariants().holds()
-                                ? ""
-                                : "  VIOLATED: "
-                                        + String.join("; ", run.invariants().violations())));
-                runs.add(run);
-            }
-        }
-        return new Outcome(runs, skipped);
+    public BurstExperiment.Outcome<StrategyRun> run() {
+        return BurstExperiment.run(target, settings.strategies(), settings.repetitions(), progress, this);
     }
 
-    /**
-     * The same run, smaller and not reported: the first checkouts of a strategy pay for class loading, JIT
-     * compilation and new connections, which would otherwise count against whichever strategy runs first.
-     */
-    private void warmUp(String strategy) {
+    /** The same run, smaller: half as many units as buyers, so it both sells and rejects. */
+    @Override
+    public void warmUp(String strategy) {
         var buyers = Math.min(settings.warmup(), settings.parallel());
-        var run = runOne(strategy, 0, strategy + " warm-up", Math.max(1, buyers / 2), buyers);
-        progress.note(String.format(Locale.ROOT, "%s: %d checkouts (not reported)", run.label(), buyers));
+        if (buyers > 0) {
+            var run = runOne(strategy, 0, strategy + " warm-up", Math.max(1, buyers / 2), buyers);
+            progress.note(String.format(Locale.ROOT, "%s: %d checkouts (not reported)", run.label(), buyers));
+        }
+    }
+
+    @Override
+    public StrategyRun run(String strategy, int repetition, String label) {
+        return runOne(strategy, repetition, label, settings.initialStock(), settings.parallel());
+    }
+
+    @Override
+    public String describe(StrategyRun run) {
+        return String.format(
+                Locale.ROOT,
+                "%s: completed %d, stock left %d, drift %d, %.1f s%s",
+                run.label(),
+                run.invariants().completed(),
+                run.invariants().stockLeft(),
+                run.invariants().drift(),
+                run.elapsedSeconds(),
+                BurstExperiment.violated(run.invariants().violations()));
     }
 
     private StrategyRun runOne(String strategy, int repetition, String label, int initialStock, int parallel) {
@@ -110,10 +93,12 @@ public final class CompareExperiment {
         }
         progress.phase(label + " checkout", parallel);
         var sampler = new AtomicReference<ResourceSampler>();
-        var burst = Burst.release(
-                parallel,
-                index -> apis.get(index % apis.size())
-                        .checkout(orders.get(index), users.get(index), strategy, settings.delayMillis()),
+        var burst = BurstExperiment.release(
+                target,
+                orders,
+                users,
+                strategy,
+                settings.delayMillis(),
                 () -> sampler.set(
                         ResourceSampler.start(target.processes(), target.database(), ResourceSampler.DEFAULT_INTERVAL)),
                 progress);

@@ -1,6 +1,8 @@
 package dev.orderpipeline.lab.carts;
 
+import dev.orderpipeline.lab.compare.SkippedStrategy;
 import dev.orderpipeline.lab.measure.Latency;
+import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.report.Machine;
 import dev.orderpipeline.lab.report.ReportHeader;
 import java.time.Duration;
@@ -51,9 +53,6 @@ final class CartsFixtures {
         var toAnswer = saga ? new Latency(300, 5, 60, 55, 90, 100, 140, 150, 151) : toDecision;
         return new CartRun(
                 strategy,
-                books.products().stream()
-                        .map(CartInvariants.ProductBooks::productId)
-                        .toList(),
                 new BurstFigures(300, 300, 1.31, perSecond, toAnswer, toDecision, Map.of(saga ? "202" : "200", 300L)),
                 aborted,
                 deadlocks,
@@ -71,6 +70,7 @@ final class CartsFixtures {
                 Map.of("lab", "test"),
                 Instant.parse("2026-01-01T10:00:00Z"),
                 Instant.parse("2026-01-01T10:01:00Z"));
-        return new CartsReport(header, settings, List.of(runs), List.of("cart-optimistic"));
+        return new CartsReport(
+                header, settings, List.of(runs), List.of(new SkippedStrategy("cart-optimistic", Strategies.UNKNOWN)));
     }
 }

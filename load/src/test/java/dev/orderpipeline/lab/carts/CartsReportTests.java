@@ -2,6 +2,7 @@ package dev.orderpipeline.lab.carts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.orderpipeline.lab.carts.CartInvariants.ProductBooks;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.ReportWriter;
 import java.nio.file.Files;
@@ -39,11 +40,11 @@ class CartsReportTests {
     void sumsTheBooksOfTheRunsProductsAndNamesEachViolationsProduct() {
         var leaking = CartsFixtures.leaking();
 
-        assertThat(leaking.initialStock()).isEqualTo(200);
-        assertThat(leaking.sold()).isEqualTo(196);
-        assertThat(leaking.held()).isEqualTo(2);
-        assertThat(leaking.stockLeft()).isEqualTo(2);
-        assertThat(leaking.heldOnceFinal()).isEqualTo(2);
+        assertThat(leaking.sum(ProductBooks::initialStock)).isEqualTo(200);
+        assertThat(leaking.sum(ProductBooks::sold)).isEqualTo(196);
+        assertThat(leaking.sum(ProductBooks::held)).isEqualTo(2);
+        assertThat(leaking.sum(ProductBooks::stockLeft)).isEqualTo(2);
+        assertThat(leaking.sum(ProductBooks::heldOnceFinal)).isEqualTo(2);
         // 2 + 98 + 0 = 100 and 0 + 98 + 2 = 100: held units are on the books, so none is off
         assertThat(leaking.productsOff()).isZero();
         assertThat(leaking.holds()).isFalse();
