@@ -21,7 +21,7 @@ public abstract class BacklogCommand extends LabCommand {
 
     @Option(
             order = 8,
-            names = {"--lag-interval-ms", "--interval-ms"},
+            names = "--lag-interval-ms",
             paramLabel = "MS",
             description = "How often the group's offsets are read (the resolution of the lag over time).")
     protected int lagIntervalMillis;
