@@ -61,13 +61,4 @@ public record Backlog(
         }
         return index;
     }
-
-    /** How many orders each product got, hottest first in the distribution's order. */
-    public int[] ordersPerProduct() {
-        var counts = new int[products.size()];
-        for (var product : productOfOrder) {
-            counts[product]++;
-        }
-        return counts;
-    }
 }

@@ -1,9 +1,13 @@
 package dev.orderpipeline.lab.backlog;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.function.IntSupplier;
+import java.util.stream.IntStream;
 import picocli.CommandLine;
 
 /**
@@ -16,7 +20,8 @@ public sealed interface KeyDistribution {
     /** How many products the checkouts go to. */
     int products();
 
-    /** The command-line form, also the name in reports. */
+    /** The command-line form, also the name in reports and report.json. */
+    @JsonValue
     String label();
 
     /** A source of product indexes in {@code [0, products())} following this distribution. */
@@ -75,10 +80,8 @@ public sealed interface KeyDistribution {
 
         @Override
         public String label() {
-            var s = exponent == Math.rint(exponent)
-                    ? Long.toString((long) exponent)
-                    : String.format(Locale.ROOT, "%s", exponent);
-            return "zipf:" + products + ":" + s;
+            return "zipf:" + products + ":"
+                    + BigDecimal.valueOf(exponent).stripTrailingZeros().toPlainString();
         }
 
         /**
@@ -87,13 +90,8 @@ public sealed interface KeyDistribution {
          */
         @Override
         public IntSupplier sampler(SplittableRandom random) {
-            var cumulative = new double[products];
-            var sum = 0.0;
-            var probabilities = probabilities();
-            for (var i = 0; i < products; i++) {
-                sum += probabilities[i];
-                cumulative[i] = sum;
-            }
+            var cumulative = probabilities();
+            Arrays.parallelPrefix(cumulative, Double::sum);
             // rounding must not leave the last bucket unreachable
             cumulative[products - 1] = 1.0;
             return () -> {
@@ -105,36 +103,24 @@ public sealed interface KeyDistribution {
 
         /** The probability of each product, product 0 the most likely. */
         double[] probabilities() {
-            var weights = new double[products];
-            var total = 0.0;
-            for (var i = 0; i < products; i++) {
-                weights[i] = 1.0 / Math.pow(i + 1, exponent);
-                total += weights[i];
-            }
-            for (var i = 0; i < products; i++) {
-                weights[i] /= total;
-            }
-            return weights;
+            var weights = IntStream.range(0, products)
+                    .mapToDouble(i -> 1.0 / Math.pow(i + 1, exponent))
+                    .toArray();
+            var total = Arrays.stream(weights).sum();
+            return Arrays.stream(weights).map(weight -> weight / total).toArray();
         }
     }
 
     /** {@code hot}, {@code uniform:N} or {@code zipf:N:s}. */
+    @JsonCreator
     static KeyDistribution parse(String text) {
         var parts = text.strip().toLowerCase(Locale.ROOT).split(":", -1);
         try {
-            var form = switch (parts[0]) {
-                case "hot" -> "hot";
-                case "uniform" -> "uniform:N";
-                case "zipf" -> "zipf:N:s";
-                default -> throw new IllegalArgumentException("unknown distribution " + parts[0]);
-            };
-            if (parts.length != form.split(":").length) {
-                throw new IllegalArgumentException("write " + form);
-            }
-            return switch (parts.length) {
-                case 1 -> new Hot();
-                case 2 -> new Uniform(Integer.parseInt(parts[1]));
-                default -> new Zipf(Integer.parseInt(parts[1]), Double.parseDouble(parts[2]));
+            return switch (parts[0] + "/" + parts.length) {
+                case "hot/1" -> new Hot();
+                case "uniform/2" -> new Uniform(Integer.parseInt(parts[1]));
+                case "zipf/3" -> new Zipf(Integer.parseInt(parts[1]), Double.parseDouble(parts[2]));
+                default -> throw new IllegalArgumentException("unknown name or wrong number of parts");
             };
         } catch (IllegalArgumentException ex) {
             // a NumberFormatException too: "For input string: x" says which part is wrong

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -135,13 +135,10 @@ public final class StackSession implements AutoCloseable {
     /** What a send started by {@link #sendInBackground} did, once it is done. */
     public static CommandProducer.Sent sent(CompletableFuture<CommandProducer.Sent> sending) {
         try {
-            return sending.get();
-        } catch (ExecutionException ex) {
+            return sending.join();
+        } catch (CompletionException ex) {
             var cause = ex.getCause() == null ? ex : ex.getCause();
             throw new IllegalStateException("sending the backlog failed: " + cause.getMessage(), cause);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", ex);
         }
     }
 

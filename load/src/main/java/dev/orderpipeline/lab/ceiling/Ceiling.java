@@ -1,7 +1,6 @@
 package dev.orderpipeline.lab.ceiling;
 
 import dev.orderpipeline.contract.CheckoutCommand;
-import dev.orderpipeline.contract.RejectReason;
 import dev.orderpipeline.lab.backlog.BacklogWriter;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.backlog.RunInvariants;
@@ -12,6 +11,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
@@ -37,15 +37,14 @@ import org.jspecify.annotations.Nullable;
  *   <li>capture one payment each.
  * </ol>
  *
- * <p>Should the stock not cover a batch, the transaction is rolled back and the batch recorded as rejected instead
- * (with the large stock of a run this does not happen; the path exists so the statements are correct on their own).
- * The orders are inserted before by {@link BacklogWriter}, set-based, and not timed.
+ * <p>The product is stocked for ten times its orders, so every batch completes: a batch its stock does not cover fails
+ * the run. The orders are inserted before by {@link BacklogWriter}, set-based, and not timed.
  */
 public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress progress) {
 
     private static final String CLAIM = """
-            INSERT INTO processed_command (command_id, order_id, outcome, reject_reason)
-            SELECT v.command_id, v.order_id, ?, ?
+            INSERT INTO processed_command (command_id, order_id, outcome)
+            SELECT v.command_id, v.order_id, 'COMPLETED'
             FROM unnest(?::uuid[], ?::uuid[]) AS v(command_id, order_id)
             ON CONFLICT DO NOTHING
             RETURNING order_id
@@ -57,7 +56,7 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
             """;
 
     private static final String DECIDE_ORDERS = """
-            UPDATE orders SET status = ?, reject_reason = ?, updated_at = now()
+            UPDATE orders SET status = 'COMPLETED', updated_at = now()
             WHERE id = ANY(?::uuid[]) AND status = 'CREATED'
             """;
 
@@ -267,11 +266,10 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
             capturePayments = connection.prepareStatement(CAPTURE_PAYMENTS);
         }
 
-        /** One transaction: the batch completed, or (stock short) rejected. */
+        /** One transaction: the batch claimed, its stock taken, its orders completed and paid. */
         void apply(UUID productId, List<UUID> orderIds) throws SQLException {
-            var commandIds = orderIds.stream().map(CheckoutCommand::idFor).toArray(UUID[]::new);
-            var orders = orderIds.toArray(UUID[]::new);
-            var claimed = claim(commandIds, orders, "COMPLETED", null);
+            var claimed = claim(
+                    orderIds.stream().map(CheckoutCommand::idFor).toArray(UUID[]::new), orderIds.toArray(UUID[]::new));
             if (claimed.length == 0) {
                 connection.commit();
                 return;
@@ -281,38 +279,21 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
             takeStock.setInt(1, total);
             takeStock.setObject(2, productId);
             takeStock.setInt(3, total);
-            if (takeStock.executeUpdate() == 0) {
-                connection.rollback();
-                reject(commandIds, orders);
-                return;
-            }
+            expect("product", 1, takeStock.executeUpdate());
             var claimedArray = connection.createArrayOf("uuid", claimed);
-            expect("orders", total, decide(claimedArray, "COMPLETED", null));
+            decideOrders.setArray(1, claimedArray);
+            expect("orders", total, decideOrders.executeUpdate());
             var paymentIds = new UUID[total];
-            for (var i = 0; i < total; i++) {
-                paymentIds[i] = timeOrderedId();
-            }
+            Arrays.setAll(paymentIds, i -> timeOrderedId());
             capturePayments.setArray(1, connection.createArrayOf("uuid", paymentIds));
             capturePayments.setArray(2, claimedArray);
             expect("payment", total, capturePayments.executeUpdate());
             connection.commit();
         }
 
-        private void reject(UUID[] commandIds, UUID[] orders) throws SQLException {
-            var reason = RejectReason.INSUFFICIENT_STOCK.name();
-            var claimed = claim(commandIds, orders, "REJECTED", reason);
-            if (claimed.length > 0) {
-                expect("orders", claimed.length, decide(connection.createArrayOf("uuid", claimed), "REJECTED", reason));
-            }
-            connection.commit();
-        }
-
-        private UUID[] claim(UUID[] commandIds, UUID[] orders, String outcome, @Nullable String rejectReason)
-                throws SQLException {
-            claim.setString(1, outcome);
-            claim.setString(2, rejectReason);
-            claim.setArray(3, connection.createArrayOf("uuid", commandIds));
-            claim.setArray(4, connection.createArrayOf("uuid", orders));
+        private UUID[] claim(UUID[] commandIds, UUID[] orders) throws SQLException {
+            claim.setArray(1, connection.createArrayOf("uuid", commandIds));
+            claim.setArray(2, connection.createArrayOf("uuid", orders));
             var claimed = new ArrayList<UUID>(orders.length);
             try (var rows = claim.executeQuery()) {
                 while (rows.next()) {
@@ -322,14 +303,10 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
             return claimed.toArray(UUID[]::new);
         }
 
-        private int decide(java.sql.Array orders, String status, @Nullable String rejectReason) throws SQLException {
-            decideOrders.setString(1, status);
-            decideOrders.setString(2, rejectReason);
-            decideOrders.setArray(3, orders);
-            return decideOrders.executeUpdate();
-        }
-
-        /** The rows were claimed by this transaction: any other count is a bug, and nothing of it may stay. */
+        /**
+         * The rows were claimed by this transaction and the product holds ten times the run's orders: any other count
+         * is a bug, and nothing of it may stay.
+         */
         private void expect(String table, int expected, int actual) throws SQLException {
             if (expected != actual) {
                 connection.rollback();

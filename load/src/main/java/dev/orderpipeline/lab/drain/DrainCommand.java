@@ -27,8 +27,9 @@ import picocli.CommandLine.Option;
         })
 public final class DrainCommand extends BacklogCommand {
 
-    @Option(order = 1, names = "--commands", paramLabel = "N", description = "Checkouts in the backlog.")
-    int commands = 1_000_000;
+    public DrainCommand() {
+        super(1_000_000, 1000, 1800);
+    }
 
     @Option(
             order = 2,
@@ -40,29 +41,15 @@ public final class DrainCommand extends BacklogCommand {
 
     @Option(
             order = 3,
-            names = "--lag-interval-ms",
-            paramLabel = "MS",
-            description = "How often the group's offsets are read (the drain curve's resolution).")
-    int lagIntervalMillis = 1000;
-
-    @Option(
-            order = 4,
-            names = "--timeout",
-            paramLabel = "SECONDS",
-            description = "The drain fails if the lag is not zero by then.")
-    int timeoutSeconds = 1800;
-
-    @Option(
-            order = 5,
             names = "--with-ceiling",
             negatable = true,
             defaultValue = "true",
             fallbackValue = "true",
-            description = "Measure the ceiling after the drain, on the same database.")
+            description = "Measure the ceiling just before and just after the drain, on the same database.")
     boolean withCeiling = true;
 
     @Option(
-            order = 6,
+            order = 4,
             names = "--ceiling-batch-sizes",
             paramLabel = "K",
             split = ",",
@@ -70,14 +57,14 @@ public final class DrainCommand extends BacklogCommand {
     List<Integer> ceilingBatchSizes = new ArrayList<>(List.of(100, 500));
 
     @Option(
-            order = 7,
+            order = 5,
             names = "--ceiling-commands",
             paramLabel = "N",
             description = "Commands per ceiling batch size, at most.")
     int ceilingCommands = 200_000;
 
     @Option(
-            order = 8,
+            order = 6,
             names = "--ceiling-duration",
             paramLabel = "SECONDS",
             description = "A ceiling batch size stops after this many seconds.")
@@ -93,12 +80,7 @@ public final class DrainCommand extends BacklogCommand {
                         targetOptions.synchronousCommit().equals("server") ? "on" : targetOptions.synchronousCommit())
                 : null;
         var settings = new DrainSettings(
-                commands,
-                keys.label(),
-                Math.max(1, targetOptions.workers()),
-                Duration.ofMillis(lagIntervalMillis),
-                Duration.ofSeconds(timeoutSeconds),
-                ceiling);
+                commands, keys, Math.max(1, targetOptions.workers()), lagInterval(), timeout(), ceiling);
         var run = new DrainExperiment(stack, settings, progress).run();
         return new DrainReport(header(stack), settings, run);
     }

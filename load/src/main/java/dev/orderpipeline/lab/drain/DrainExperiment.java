@@ -5,7 +5,6 @@ import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.lab.backlog.Backlog;
 import dev.orderpipeline.lab.backlog.CommandProducer;
 import dev.orderpipeline.lab.backlog.LagFollower;
-import dev.orderpipeline.lab.backlog.LagTimeline;
 import dev.orderpipeline.lab.backlog.ResultsScan;
 import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.backlog.ServerCounters;
@@ -26,9 +25,9 @@ import java.util.stream.IntStream;
 /**
  * Runs a drain on a stack started without workers: prepares the backlog, fills the command topic with no worker
  * running, measures the ceiling on the stack's database as the drain finds it, starts the workers and follows the
- * group until its lag is zero, reads the results back, checks the invariants, stops the workers, and measures the ceiling again. The two
- * ceilings bracket the drain: on a machine shared with other work the rate a database sustains changes within
- * minutes, and a ratio against one of them alone could flatter or wrong the worker.
+ * group until its lag is zero, reads the results back, checks the invariants, stops the workers, and measures the
+ * ceiling again. The two ceilings bracket the drain: on a machine shared with other work the rate a database sustains
+ * changes within minutes, and a ratio against one of them alone could flatter or wrong the worker.
  */
 public record DrainExperiment(StackTarget target, DrainSettings settings, Progress progress) {
 
@@ -37,79 +36,18 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
 
     public DrainRun run() {
         var tag = "drain-" + UUID.randomUUID().toString().substring(0, 8);
-        var group = "lab-" + tag;
         try (var session = new StackSession(target, progress)) {
             var filled = fill(session, tag);
             // on the database the drain starts from: its million orders in the tables and their indexes
             var ceilingBefore = ceiling("before the drain");
-            var backlog = filled.backlog();
-            var database = target.database().dataSource();
-            var before = ServerCounters.read(database);
-            var clockStart = System.nanoTime();
-            var fleet = session.fleet();
-            var workers = IntStream.range(0, settings.workers())
-                    .mapToObj(i -> fleet.start(List.of("--orderpipeline.worker.group-id=" + group)))
-                    .toList();
-            var ready = CompletableFuture.supplyAsync(
-                    () -> readySeconds(fleet, workers.getFirst(), clockStart), Thread.ofVirtual()::start);
-            var sampler = session.sample();
-            progress.phase("drain with " + settings.workers() + " worker(s)", backlog.size());
-            var timeline = follow(session, group, filled, clockStart, workers);
-            var resources = sampler.stop();
-            var startToReady = ready.completeOnTimeout(0.0, 1, TimeUnit.MINUTES).join();
-
-            progress.phase("reading results and invariants", 0);
-            var results = session.results(filled.from(), backlog, new long[0]);
-            var invariants = session.invariants(backlog);
-            var after = ServerCounters.read(database);
-            var steps = workers.stream()
-                    .map(worker -> fleet.steps(worker).orElse(WorkerSteps.none()))
-                    .reduce(WorkerSteps.none(), WorkerSteps::plus);
-            fleet.stopAll();
-            var drained = new Drained(
-                    backlog.size(), timeline.drainedAtMillis(backlog.size()).orElseThrow(), results);
-            progress.note(drained.describe(invariants));
-            return new DrainRun(
-                    settings.keys(),
-                    backlog.size(),
-                    backlog.products().size(),
-                    filled.from().commands().size(),
-                    round(filled.prepareSeconds(), 2),
-                    round(filled.sent().perSecond(), 0),
-                    settings.workers(),
-                    target.stack().config().workerJvmOptions(),
-                    startToReady,
-                    round(drained.millis() / 1000.0, 3),
-                    round(drained.perSecondFromStart(), 1),
-                    round(drained.decidingSeconds(), 3),
-                    round(results.decidedPerSecond(), 1),
-                    timeline.curve(),
-                    results,
-                    resources,
-                    before != null && after != null ? after.since(before) : null,
-                    ServerCounters.settings(database),
-                    invariants,
-                    steps,
-                    ceilingBefore,
-                    ceiling("after the drain"));
-        }
-    }
-
-    /** Seconds from the clock's start until the worker reported ready; 0 if it never does (that fails the drain). */
-    private double readySeconds(WorkerFleet fleet, AppProcess worker, long clockStart) {
-        try {
-            fleet.awaitReady(worker);
-            return round((System.nanoTime() - clockStart) / 1e9, 2);
-        } catch (IllegalStateException ex) {
-            progress.note("The worker did not report ready: " + ex.getMessage());
-            return 0;
+            return drain(session, "lab-" + tag, filled, ceilingBefore);
         }
     }
 
     /** Prepares the backlog's orders and sends its commands with no worker running. */
     private Filled fill(StackSession session, String tag) {
         var preparing = System.nanoTime();
-        var backlog = session.backlog(tag, settings.distribution(), settings.commands());
+        var backlog = session.backlog(tag, settings.keys(), settings.commands());
         var prepareSeconds = (System.nanoTime() - preparing) / 1e9;
         var from = session.mark();
         progress.phase("fill " + Topics.CHECKOUT_COMMANDS, backlog.size());
@@ -124,17 +62,75 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
         return new Filled(backlog, from, prepareSeconds, sent);
     }
 
-    /** Follows the group until the backlog is drained; fails as soon as a worker exits. */
-    private LagTimeline follow(
-            StackSession session, String group, Filled filled, long clockStart, List<AppProcess> workers) {
-        var follower = new LagFollower(session.watch(), group, settings.lagInterval(), true, false);
-        return follower.follow(
-                filled.from().commands(),
-                filled.backlog().size(),
-                clockStart,
-                settings.timeout(),
-                progress,
-                (sample, consumed) -> WorkerFleet.requireAlive(workers, "the drain"));
+    /** Starts the workers, follows the group until the backlog is drained, and reads what it did. */
+    private DrainRun drain(StackSession session, String group, Filled filled, List<CeilingRun> ceilingBefore) {
+        var backlog = filled.backlog();
+        var database = target.database().dataSource();
+        var before = ServerCounters.read(database);
+        var clockStart = System.nanoTime();
+        var fleet = session.fleet();
+        var workers = IntStream.range(0, settings.workers())
+                .mapToObj(i -> fleet.start(List.of("--orderpipeline.worker.group-id=" + group)))
+                .toList();
+        var ready = CompletableFuture.supplyAsync(
+                () -> readySeconds(fleet, workers.getFirst(), clockStart), Thread.ofVirtual()::start);
+        var sampler = session.sample();
+        progress.phase("drain with " + settings.workers() + " worker(s)", backlog.size());
+        var timeline = new LagFollower(session.watch(), group, settings.lagInterval(), true, false)
+                .follow(
+                        filled.from().commands(),
+                        backlog.size(),
+                        clockStart,
+                        settings.timeout(),
+                        progress,
+                        (sample, consumed) -> WorkerFleet.requireAlive(workers, "the drain"));
+        var resources = sampler.stop();
+        var startToReady = ready.completeOnTimeout(0.0, 1, TimeUnit.MINUTES).join();
+        progress.phase("reading results and invariants", 0);
+        var results = session.results(filled.from(), backlog, new long[0]);
+        var invariants = session.invariants(backlog);
+        var after = ServerCounters.read(database);
+        var steps = workers.stream()
+                .map(worker -> fleet.steps(worker).orElse(WorkerSteps.none()))
+                .reduce(WorkerSteps.none(), WorkerSteps::plus);
+        fleet.stopAll();
+        var drained = new Drained(
+                backlog.size(), timeline.drainedAtMillis(backlog.size()).orElseThrow(), results);
+        progress.note(drained.describe(invariants));
+        return new DrainRun(
+                settings.keys().label(),
+                backlog.size(),
+                backlog.products().size(),
+                filled.from().commands().size(),
+                round(filled.prepareSeconds(), 2),
+                round(filled.sent().perSecond(), 0),
+                settings.workers(),
+                target.stack().config().workerJvmOptions(),
+                startToReady,
+                round(drained.millis() / 1000.0, 3),
+                round(drained.perSecondFromStart(), 1),
+                round(drained.decidingSeconds(), 3),
+                round(results.decidedPerSecond(), 1),
+                timeline.curve(),
+                results,
+                resources,
+                before != null && after != null ? after.since(before) : null,
+                ServerCounters.settings(database),
+                invariants,
+                steps,
+                ceilingBefore,
+                ceiling("after the drain"));
+    }
+
+    /** Seconds from the clock's start until the worker reported ready; 0 if it never does (that fails the drain). */
+    private double readySeconds(WorkerFleet fleet, AppProcess worker, long clockStart) {
+        try {
+            fleet.awaitReady(worker);
+            return round((System.nanoTime() - clockStart) / 1e9, 2);
+        } catch (IllegalStateException ex) {
+            progress.note("The worker did not report ready: " + ex.getMessage());
+            return 0;
+        }
     }
 
     /** How fast the backlog went: {@code millis} from the first worker's start to lag zero, and between the results. */

@@ -137,21 +137,26 @@ public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun 
 
     Table stepsTable() {
         var steps = run.steps();
-        var rows = new ArrayList<List<String>>();
-        var accounted = 0.0;
-        for (var step : steps.stepSeconds().entrySet()) {
-            accounted += step.getValue();
-            rows.add(stepRow(step.getKey(), step.getValue(), steps.listenerSeconds(), steps.polls()));
-        }
-        rows.add(stepRow("(listener, all steps)", steps.listenerSeconds(), steps.listenerSeconds(), steps.polls()));
-        rows.add(stepRow(
-                "(outside the steps)",
-                Math.max(0, steps.listenerSeconds() - accounted),
-                steps.listenerSeconds(),
-                steps.polls()));
-        return new Table(
+        var listener = steps.listenerSeconds();
+        var rows = new ArrayList<>(steps.stepSeconds().entrySet());
+        var accounted = rows.stream().mapToDouble(Map.Entry::getValue).sum();
+        rows.add(Map.entry("(listener, all steps)", listener));
+        rows.add(Map.entry("(outside the steps)", Math.max(0, listener - accounted)));
+        return Table.of(
                 "Where the worker's time went",
-                List.of("Step", "Seconds", "Share of the listener's time", "ms per poll"),
+                List.<Column<Map.Entry<String, Double>>>of(
+                        Column.of("Step", Map.Entry::getKey),
+                        Column.of("Seconds", row -> Cells.decimal(row.getValue(), 1)),
+                        Column.of(
+                                "Share of the listener's time",
+                                row -> listener > 0
+                                        ? String.format(Locale.ROOT, "%.0f%%", row.getValue() * 100 / listener)
+                                        : Cells.NOT_AVAILABLE),
+                        Column.of(
+                                "ms per poll",
+                                row -> steps.polls() > 0
+                                        ? Cells.decimal(row.getValue() * 1000 / steps.polls(), 2)
+                                        : Cells.NOT_AVAILABLE)),
                 rows,
                 String.format(
                         Locale.ROOT,
@@ -160,14 +165,6 @@ public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun 
                                 + " committing offsets) is outside the listener.",
                         steps.polls(),
                         steps.polls() == 0 ? 0.0 : (double) steps.records() / steps.polls()));
-    }
-
-    private static List<String> stepRow(String step, double seconds, double total, long polls) {
-        return List.of(
-                step,
-                Cells.decimal(seconds, 1),
-                total > 0 ? String.format(Locale.ROOT, "%.0f%%", seconds * 100 / total) : Cells.NOT_AVAILABLE,
-                polls > 0 ? Cells.decimal(seconds * 1000 / polls, 2) : Cells.NOT_AVAILABLE);
     }
 
     static Table processTable(ResourceUsage resources) {

@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 /** One drain; the fields are the options of {@code bin/lab drain}, a {@code null} ceiling meaning none. */
 public record DrainSettings(
         int commands,
-        String keys,
+        KeyDistribution keys,
         int workers,
         Duration lagInterval,
         Duration timeout,
@@ -17,13 +17,8 @@ public record DrainSettings(
 
     public DrainSettings {
         Require.positive("commands", commands);
-        keys = KeyDistribution.parse(keys).label();
         Require.check(workers >= 1, "at least one worker drains: " + workers);
         Require.positive("the lag interval", lagInterval);
         Require.positive("the timeout", timeout);
-    }
-
-    public KeyDistribution distribution() {
-        return KeyDistribution.parse(keys);
     }
 }

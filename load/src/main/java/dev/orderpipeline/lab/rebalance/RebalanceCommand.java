@@ -5,7 +5,6 @@ import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.LabReport;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -17,17 +16,21 @@ import picocli.CommandLine.Option;
         description = {
             "While the workers consume checkouts sent at --rate: add a worker (add), kill -9 one of two workers"
                     + " (kill), or kill -9 one of two and start it again at once under its name, its static group"
-                    + " membership (restart), when --event-at of them is committed; under the classic group protocol and the consumer protocol (KIP-848,"
-                    + " group.protocol=consumer). Measures the pause on the partitions that moved, and on the killed"
-                    + " worker's partitions (committed offsets"
-                    + " per partition read every --interval-ms), the duplicates the idempotency table absorbed, and"
-                    + " the invariants.",
+                    + " membership (restart), when --event-at of them is committed; under the classic group protocol"
+                    + " and the consumer protocol (KIP-848, group.protocol=consumer). Measures the pause on the"
+                    + " partitions that moved, and on the killed worker's partitions (committed offsets per partition"
+                    + " read every --lag-interval-ms), the duplicates the idempotency table absorbed, and the"
+                    + " invariants.",
             "The topic's partition count is --partitions (default 6)."
         })
 public final class RebalanceCommand extends BacklogCommand {
 
+    public RebalanceCommand() {
+        super(90_000, 200, 900);
+    }
+
     @Option(
-            order = 1,
+            order = 2,
             names = "--scenarios",
             paramLabel = "NAME",
             split = ",",
@@ -36,15 +39,12 @@ public final class RebalanceCommand extends BacklogCommand {
             new ArrayList<>(List.of(RebalanceSettings.ADD, RebalanceSettings.KILL, RebalanceSettings.RESTART));
 
     @Option(
-            order = 2,
+            order = 3,
             names = "--protocols",
             paramLabel = "NAME",
             split = ",",
             description = "classic and/or consumer.")
     List<String> protocols = new ArrayList<>(List.of("classic", "consumer"));
-
-    @Option(order = 3, names = "--commands", paramLabel = "N", description = "Checkouts per run.")
-    int commands = 90_000;
 
     @Option(
             order = 4,
@@ -76,16 +76,6 @@ public final class RebalanceCommand extends BacklogCommand {
             description = "Checkouts drained untimed once the first workers joined, before each run; 0: none.")
     int warmup = 20_000;
 
-    @Option(
-            order = 8,
-            names = "--interval-ms",
-            paramLabel = "MS",
-            description = "How often committed offsets and owners are read.")
-    int intervalMillis = 200;
-
-    @Option(order = 9, names = "--timeout", paramLabel = "SECONDS", description = "Longest time for one run.")
-    int timeoutSeconds = 900;
-
     @Override
     protected LabReport run(StackTarget stack, Progress progress) {
         var settings = new RebalanceSettings(
@@ -93,12 +83,12 @@ public final class RebalanceCommand extends BacklogCommand {
                 protocols,
                 commands,
                 rate,
-                keys.label(),
+                keys,
                 targetOptions.partitions(),
                 eventAt,
                 warmup,
-                Duration.ofMillis(intervalMillis),
-                Duration.ofSeconds(timeoutSeconds));
+                lagInterval(),
+                timeout());
         var runs = new RebalanceExperiment(stack, settings, progress).run();
         return new RebalanceReport(header(stack), settings, runs);
     }

@@ -75,7 +75,7 @@ public record RebalanceExperiment(StackTarget target, RebalanceSettings settings
                 scenario.equals(RebalanceSettings.ADD) ? 1 : 2,
                 settings.warmup(),
                 settings.timeout());
-        var backlog = session.backlog("rebalance-" + tag, settings.distribution(), settings.commands());
+        var backlog = session.backlog("rebalance-" + tag, settings.keys(), settings.commands());
         var from = session.mark();
         progress.phase(label, backlog.size());
         var clockStart = System.nanoTime();
@@ -162,11 +162,14 @@ public record RebalanceExperiment(StackTarget target, RebalanceSettings settings
         private final List<String> arguments;
         private final long clockStart;
         private final long threshold;
-        private final List<String> events = new CopyOnWriteArrayList<>();
+        private final List<Note> notes = new CopyOnWriteArrayList<>();
         private volatile long atMillis = -1;
         private volatile long readyMillis = -1;
         private volatile Map<Integer, String> ownersBefore = Map.of();
         private volatile @Nullable String killed;
+
+        /** Something that happened, {@code seconds} after the run's start. */
+        private record Note(double seconds, String what) {}
 
         Event(
                 String scenario,
@@ -218,23 +221,12 @@ public record RebalanceExperiment(StackTarget target, RebalanceSettings settings
                     fleet.awaitReady(worker);
                     readyMillis = noteNow(worker.name() + " ready");
                 } catch (IllegalStateException ex) {
-                    note(worker.name() + " did not get ready: " + ex.getMessage());
+                    noteNow(worker.name() + " did not get ready: " + ex.getMessage());
                 }
             });
         }
 
-        void note(String event) {
-            events.add(event);
-        }
-
-        /** The events by the time they start with. */
-        List<String> inOrder() {
-            var ordered = new ArrayList<>(events);
-            ordered.sort(Comparator.comparingDouble(RebalanceExperiment::secondsOf));
-            return ordered;
-        }
-
-        /** Notes what happened now, with the time since the run's start; returns that time. */
+        /** Notes what happened now; returns the time since the run's start. */
         private long noteNow(String what) {
             var millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - clockStart);
             noteAt(millis / 1000.0, what);
@@ -242,17 +234,15 @@ public record RebalanceExperiment(StackTarget target, RebalanceSettings settings
         }
 
         void noteAt(double seconds, String what) {
-            note(String.format(Locale.ROOT, "%.1f s: %s", seconds, what));
+            notes.add(new Note(seconds, what));
         }
-    }
 
-    /** The time an event line starts with ({@code 12.4 s: ...}); lines without one go last. */
-    static double secondsOf(String event) {
-        var end = event.indexOf(" s:");
-        try {
-            return end > 0 ? Double.parseDouble(event.substring(0, end)) : Double.MAX_VALUE;
-        } catch (NumberFormatException ex) {
-            return Double.MAX_VALUE;
+        /** The notes in time order, as {@code 12.4 s: killed lab-worker-2 with SIGKILL}. */
+        List<String> inOrder() {
+            return notes.stream()
+                    .sorted(Comparator.comparingDouble(Note::seconds))
+                    .map(note -> String.format(Locale.ROOT, "%.1f s: %s", note.seconds(), note.what()))
+                    .toList();
         }
     }
 }

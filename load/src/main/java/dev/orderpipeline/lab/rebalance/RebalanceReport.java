@@ -34,7 +34,7 @@ public record RebalanceReport(ReportHeader header, RebalanceSettings settings, L
                         + " once under its name. Committed offsets and owners are read every %d ms; a pause is"
                         + " the longest time a partition had records waiting and its committed offset did not move.",
                 settings.commands(),
-                settings.keys(),
+                settings.keys().label(),
                 settings.partitions(),
                 settings.rate() == 0 ? "all at once" : "at " + settings.rate() + "/s",
                 settings.eventAt() * 100,

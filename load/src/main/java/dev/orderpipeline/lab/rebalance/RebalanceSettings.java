@@ -12,7 +12,7 @@ public record RebalanceSettings(
         List<String> protocols,
         int commands,
         int rate,
-        String keys,
+        KeyDistribution keys,
         int partitions,
         double eventAt,
         int warmup,
@@ -34,14 +34,9 @@ public record RebalanceSettings(
         Require.check(
                 !protocols.isEmpty() && List.of("classic", "consumer").containsAll(protocols),
                 "protocols are classic and consumer: " + protocols);
-        keys = KeyDistribution.parse(keys).label();
         Require.notNegative("the rate", rate);
         Require.positive("commands", commands);
         Require.positive("partitions", partitions);
         Require.check(eventAt > 0 && eventAt < 1, "the event comes between 0 and 1 of the backlog: " + eventAt);
-    }
-
-    public KeyDistribution distribution() {
-        return KeyDistribution.parse(keys);
     }
 }

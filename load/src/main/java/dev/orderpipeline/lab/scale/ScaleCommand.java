@@ -5,7 +5,6 @@ import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.LabReport;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -23,8 +22,12 @@ import picocli.CommandLine.Option;
         })
 public final class ScaleCommand extends BacklogCommand {
 
+    public ScaleCommand() {
+        super(200_000, 250, 600);
+    }
+
     @Option(
-            order = 1,
+            order = 2,
             names = "--partition-counts",
             paramLabel = "P",
             split = ",",
@@ -32,7 +35,7 @@ public final class ScaleCommand extends BacklogCommand {
     List<Integer> partitionCounts = new ArrayList<>(List.of(1, 3, 6, 12));
 
     @Option(
-            order = 2,
+            order = 3,
             names = "--worker-counts",
             paramLabel = "W",
             split = ",",
@@ -40,7 +43,7 @@ public final class ScaleCommand extends BacklogCommand {
     List<Integer> workerCounts = new ArrayList<>(List.of(1, 2, 3));
 
     @Option(
-            order = 3,
+            order = 4,
             names = "--keys",
             paramLabel = "DISTRIBUTION",
             split = ",",
@@ -48,9 +51,6 @@ public final class ScaleCommand extends BacklogCommand {
             description = "Key distributions: hot, uniform:N, zipf:N:s.")
     List<KeyDistribution> keys = new ArrayList<>(List.of(
             new KeyDistribution.Hot(), new KeyDistribution.Uniform(10_000), new KeyDistribution.Zipf(10_000, 1.1)));
-
-    @Option(order = 4, names = "--commands", paramLabel = "N", description = "Checkouts per cell.")
-    int commands = 200_000;
 
     @Option(
             order = 5,
@@ -60,26 +60,10 @@ public final class ScaleCommand extends BacklogCommand {
                     "Checkouts (uniform:1000) drained untimed whenever workers joined, before the cells; 0: none.")
     int warmup = 20_000;
 
-    @Option(
-            order = 6,
-            names = "--lag-interval-ms",
-            paramLabel = "MS",
-            description = "How often the group's offsets are read.")
-    int lagIntervalMillis = 250;
-
-    @Option(order = 7, names = "--timeout", paramLabel = "SECONDS", description = "Longest time for one cell.")
-    int timeoutSeconds = 600;
-
     @Override
     protected LabReport run(StackTarget stack, Progress progress) {
-        var settings = new ScaleSettings(
-                partitionCounts,
-                workerCounts,
-                keys.stream().map(KeyDistribution::label).toList(),
-                commands,
-                warmup,
-                Duration.ofMillis(lagIntervalMillis),
-                Duration.ofSeconds(timeoutSeconds));
+        var settings =
+                new ScaleSettings(partitionCounts, workerCounts, keys, commands, warmup, lagInterval(), timeout());
         var cells = new ScaleExperiment(stack, settings, progress).run();
         return new ScaleReport(header(stack), settings, cells);
     }

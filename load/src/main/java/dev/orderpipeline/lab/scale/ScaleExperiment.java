@@ -38,7 +38,7 @@ public record ScaleExperiment(StackTarget target, ScaleSettings settings, Progre
                 for (var workers : settings.workerCounts()) {
                     progress.phase("P=" + partitions + ": starting workers up to " + workers, 0);
                     session.join(group, arguments, workers, settings.warmup(), settings.timeout());
-                    for (var keys : settings.distributions()) {
+                    for (var keys : settings.keys()) {
                         progress.item(
                                 "cell",
                                 cells.size() + 1,

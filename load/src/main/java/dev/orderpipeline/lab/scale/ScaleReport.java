@@ -44,7 +44,7 @@ public record ScaleReport(ReportHeader header, ScaleSettings settings, List<Scal
         var columns = new ArrayList<String>(List.of("Keys", "Partitions"));
         settings.workerCounts().forEach(workers -> columns.add(workers + " worker" + (workers == 1 ? "" : "s")));
         var rows = new ArrayList<List<String>>();
-        for (var keys : settings.distributions()) {
+        for (var keys : settings.keys()) {
             for (var partitions : settings.partitionCounts()) {
                 var row = new ArrayList<String>(List.of(keys.label(), Integer.toString(partitions)));
                 for (var workers : settings.workerCounts()) {
@@ -108,7 +108,7 @@ public record ScaleReport(ReportHeader header, ScaleSettings settings, List<Scal
     @Override
     public List<Chart> charts() {
         var charts = new ArrayList<Chart>();
-        for (var keys : settings.distributions()) {
+        for (var keys : settings.keys()) {
             var series = new LinkedHashMap<String, List<Chart.Point>>();
             for (var partitions : settings.partitionCounts()) {
                 var points = new ArrayList<Chart.Point>();
@@ -132,7 +132,7 @@ public record ScaleReport(ReportHeader header, ScaleSettings settings, List<Scal
         // lag per partition for the widest cell of each distribution: where the backlog waited
         var partitions = settings.partitionCounts().getLast();
         var workers = settings.workerCounts().getLast();
-        for (var keys : settings.distributions()) {
+        for (var keys : settings.keys()) {
             cell(partitions, workers, keys.label()).ifPresent(cell -> charts.add(lagChart(cell)));
         }
         charts.addAll(CheckoutCosts.chart(cells, ScaleCell::label, ScaleCell::cost));

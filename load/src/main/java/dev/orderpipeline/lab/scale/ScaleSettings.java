@@ -12,7 +12,7 @@ import java.util.List;
 public record ScaleSettings(
         List<Integer> partitionCounts,
         List<Integer> workerCounts,
-        List<String> keys,
+        List<KeyDistribution> keys,
         int commands,
         int warmup,
         Duration lagInterval,
@@ -21,7 +21,7 @@ public record ScaleSettings(
     public ScaleSettings {
         partitionCounts = partitionCounts.stream().distinct().sorted().toList();
         workerCounts = workerCounts.stream().distinct().sorted().toList();
-        keys = keys.stream().map(key -> KeyDistribution.parse(key).label()).toList();
+        keys = List.copyOf(keys);
         Require.check(
                 !partitionCounts.isEmpty() && !workerCounts.isEmpty() && !keys.isEmpty(),
                 "the grid needs partitions, workers and key distributions");
@@ -29,10 +29,6 @@ public record ScaleSettings(
         Require.positive("workers", workerCounts.getFirst());
         Require.notNegative("warm-up", warmup);
         Require.positive("commands", commands);
-    }
-
-    public List<KeyDistribution> distributions() {
-        return keys.stream().map(KeyDistribution::parse).toList();
     }
 
     public int cells() {

@@ -3,6 +3,8 @@ package dev.orderpipeline.lab.backlog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.orderpipeline.lab.report.ReportWriter;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -18,6 +20,16 @@ class KeyDistributionTests {
         assertThat(KeyDistribution.parse("uniform:10000").label()).isEqualTo("uniform:10000");
         assertThat(KeyDistribution.parse("zipf:10000:1.1").label()).isEqualTo("zipf:10000:1.1");
         assertThat(KeyDistribution.parse("zipf:50:2").label()).isEqualTo("zipf:50:2");
+    }
+
+    @Test
+    void isWrittenToAndReadFromReportJsonAsItsLabel() {
+        var keys = List.of(new KeyDistribution.Hot(), new KeyDistribution.Zipf(10_000, 1.1));
+
+        var json = ReportWriter.JSON.writeValueAsString(keys);
+
+        assertThat(json).isEqualToIgnoringWhitespace("[\"hot\", \"zipf:10000:1.1\"]");
+        assertThat(ReportWriter.JSON.readValue(json, KeyDistribution[].class)).containsExactlyElementsOf(keys);
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.Postgres;
 import dev.orderpipeline.infra.StackConfig;
 import dev.orderpipeline.invariants.InvariantChecker;
+import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.ceiling.CeilingSettings;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
@@ -52,7 +53,7 @@ class DrainEndToEndTests {
                 .withPartitions(3);
         var settings = new DrainSettings(
                 COMMANDS,
-                "hot",
+                new KeyDistribution.Hot(),
                 1,
                 Duration.ofMillis(500),
                 Duration.ofMinutes(5),

@@ -11,14 +11,6 @@ import org.junit.jupiter.api.Test;
 class RebalanceExperimentTests {
 
     @Test
-    void ordersEventsByTheTimeTheyStartWith() {
-        assertThat(RebalanceExperiment.secondsOf("12.4 s: killed lab-worker-2 with SIGKILL"))
-                .isEqualTo(12.4);
-        assertThat(RebalanceExperiment.secondsOf("lab-worker-2 did not get ready"))
-                .isEqualTo(Double.MAX_VALUE);
-    }
-
-    @Test
     void acceptsRestartBesideAddAndKillAndNothingElse() {
         assertThat(settings(List.of("add", "kill", " Restart ")).scenarios()).containsExactly("add", "kill", "restart");
         assertThatIllegalArgumentException()
@@ -32,7 +24,7 @@ class RebalanceExperimentTests {
                 List.of("classic"),
                 1000,
                 100,
-                new KeyDistribution.Uniform(100).label(),
+                new KeyDistribution.Uniform(100),
                 6,
                 0.3,
                 0,
