@@ -103,15 +103,7 @@ public final class ChaosExperiment {
             Prepared prepared, HttpClient http, RunClock clock, TopicReader topics, ChaosDatabase database) {
         try (var resources = PhaseSampler.start(target);
                 var load = new ChaosLoad(
-                                target.apis(),
-                                http,
-                                requestTimeout,
-                                prepared.orders(),
-                                settings.rate(),
-                                settings.maxInFlight(),
-                                settings.maxAttempts(),
-                                clock,
-                                progress)
+                                target.apis(), http, requestTimeout, prepared.orders(), settings, clock, progress)
                         .start()) {
             var run = new FaultRun(
                     target.stack(),

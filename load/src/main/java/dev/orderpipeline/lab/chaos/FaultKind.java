@@ -21,19 +21,19 @@ public enum FaultKind {
             "kill -9 #",
             settings -> settings.recovery().plusSeconds(50),
             WorkerKills::killAndStart,
-            WorkerKills::killsHitCartsMidSaga),
+            ChaosCriteria::killsHitCartsMidSaga),
     WORKER_KILL_RESTART(
             "worker-kill-restart",
             "kill -9 and restart under its name",
             settings -> settings.recovery().plusSeconds(50),
             WorkerKills::killAndRestartUnderItsName,
-            WorkerKills::restartHitsCartsMidSaga),
+            ChaosCriteria::restartHitsCartsMidSaga),
     BROKER_RESTART(
             "broker-restart",
             "broker restart",
             settings -> settings.recovery().plusSeconds(15).plus(settings.brokerDown()),
             Restarts::broker,
-            Restarts::unavailableWhileBrokerDown),
+            ChaosCriteria::unavailableWhileBrokerDown),
     DATABASE_RESTART(
             "database-restart",
             "PostgreSQL restart",
@@ -61,8 +61,8 @@ public enum FaultKind {
             "poison records",
             settings -> settings.recovery().plusSeconds(10),
             Poison::inject,
-            Poison::deadLetteredWithReason,
-            Poison::decoysUntouched);
+            ChaosCriteria::deadLetteredWithReason,
+            ChaosCriteria::decoysUntouched);
 
     /**
      * Does the fault once. A fault that cannot be carried out throws, and its window shows the failure; the run goes

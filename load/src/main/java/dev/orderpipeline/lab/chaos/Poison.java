@@ -5,11 +5,7 @@ import dev.orderpipeline.contract.CartLine;
 import dev.orderpipeline.contract.CheckoutCommand;
 import dev.orderpipeline.contract.Headers;
 import dev.orderpipeline.contract.ReservationCommand;
-import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
-import dev.orderpipeline.lab.chaos.ChaosRun.Check;
-import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
-import dev.orderpipeline.lab.report.Cells;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.Random;
 import java.util.TreeMap;
@@ -93,32 +88,6 @@ final class Poison {
         } catch (ExecutionException | TimeoutException ex) {
             throw new IllegalStateException(ex.getMessage(), ex);
         }
-    }
-
-    static Optional<Check> deadLetteredWithReason(Findings findings) {
-        var poison = findings.evidence().poison();
-        var sent = findings.evidence().sum(poison, PoisonFigures::sent);
-        var found = findings.evidence().sum(poison, PoisonFigures::deadLettered);
-        var withoutReason =
-                findings.evidence().sum(poison, figures -> figures.reasons().getOrDefault(TopicEvidence.NO_REASON, 0L));
-        return ChaosCriteria.check(
-                "every poison record in its topic's .dlt with a dlt-reason header",
-                sent + " of " + sent + ", 0 without reason",
-                found + " of " + sent + ", " + withoutReason + " without reason",
-                found == sent && withoutReason == 0);
-    }
-
-    static Optional<Check> decoysUntouched(Findings findings) {
-        var decoy = findings.evidence().decoy();
-        return ChaosCriteria.check(
-                "the orders named by poison records are untouched",
-                "stock unchanged, all CREATED, 0 payments, 0 idempotency rows",
-                decoy == null
-                        ? Cells.NOT_AVAILABLE
-                        : "stock " + decoy.stockLeft() + " of " + decoy.initialStock() + ", " + decoy.notCreated()
-                                + " not CREATED, " + decoy.payments() + " payments, " + decoy.processedRows()
-                                + " idempotency rows",
-                decoy != null && decoy.untouched());
     }
 
     /** Header on every poison record: {@code <run tag>/<kind label>}. */

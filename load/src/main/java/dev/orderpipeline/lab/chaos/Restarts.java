@@ -1,12 +1,9 @@
 package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.infra.Postgres;
-import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
-import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Optional;
 
 /** A dependency stopped, left down for a while and started again on the same data: the broker, then PostgreSQL. */
 final class Restarts {
@@ -37,19 +34,6 @@ final class Restarts {
                 took.stop(),
                 took.down(),
                 took.start()));
-    }
-
-    /** While the broker is down the API says so with a 503, neither a 500 nor silence. */
-    static Optional<Check> unavailableWhileBrokerDown(Findings findings) {
-        return findings.phases().stream()
-                .filter(phase -> phase.fault() == FaultKind.BROKER_RESTART)
-                .findFirst()
-                .map(phase -> new Check(
-                        "503 (not 500, not silence) while the broker is down",
-                        "503 > 0, 5xx other than 503 = 0",
-                        phase.count("503") + " × 503, " + phase.serverErrors() + " × other 5xx, " + phase.other()
-                                + " timeouts or errors",
-                        phase.count("503") > 0 && phase.serverErrors() == 0));
     }
 
     /**

@@ -2,8 +2,6 @@ package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
-import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
-import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.WorkerRestart;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +12,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.utils.Utils;
@@ -55,15 +52,6 @@ final class WorkerKills {
                 exit,
                 worker.pid(),
                 run.clock().now() - killed));
-    }
-
-    /** The kills must have cut through sagas for the cart criteria to say something about them. */
-    static Optional<Check> killsHitCartsMidSaga(Findings findings) {
-        return ChaosCriteria.cartsMidSaga(findings, FaultKind.WORKER_KILL);
-    }
-
-    static Optional<Check> restartHitsCartsMidSaga(Findings findings) {
-        return ChaosCriteria.cartsMidSaga(findings, FaultKind.WORKER_KILL_RESTART);
     }
 
     static Done killAndRestartUnderItsName(FaultRun run, int number, double start) {

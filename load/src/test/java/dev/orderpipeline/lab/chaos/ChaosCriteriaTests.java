@@ -36,12 +36,12 @@ class ChaosCriteriaTests {
 
         var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(FaultKind.POISON), 30));
 
-        assertThat(Poison.deadLetteredWithReason(findings))
+        assertThat(ChaosCriteria.deadLetteredWithReason(findings))
                 .get()
                 .satisfies(check -> assertThat(check.measured()).isEqualTo("1 of 2, 0 without reason"))
                 .extracting(Check::holds)
                 .isEqualTo(false);
-        assertThat(Poison.decoysUntouched(findings))
+        assertThat(ChaosCriteria.decoysUntouched(findings))
                 .get()
                 .extracting(Check::holds)
                 .isEqualTo(false);
@@ -57,7 +57,7 @@ class ChaosCriteriaTests {
 
         var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(FaultKind.BROKER_RESTART), 30));
 
-        assertThat(Restarts.unavailableWhileBrokerDown(findings))
+        assertThat(ChaosCriteria.unavailableWhileBrokerDown(findings))
                 .get()
                 .satisfies(check -> assertThat(check.measured()).startsWith("1 × 503, 1 × other 5xx"))
                 .extracting(Check::holds)
