@@ -243,7 +243,7 @@ public final class ChaosExperiment {
     }
 
     /**
-     * The orders of the load: a share of carts spread evenly among them ({@link CartOrders}), the others interleaved
+     * The orders of the load: a share of carts spread evenly among them ({@link PreparedOrder#isCart}), the others interleaved
      * over the products (the {@code k}-th order of one product is of product {@code k % products}, so that every
      * product has orders of its own whatever the carts' pattern).
      */
@@ -251,14 +251,14 @@ public final class ChaosExperiment {
         var total = settings.ordersToPrepare();
         var share = settings.hasCarts() ? settings.cartShare() : 0.0;
         var carts = (int) IntStream.range(0, total)
-                .filter(index -> CartOrders.isCart(index, share))
+                .filter(index -> PreparedOrder.isCart(index, share))
                 .count();
         var random = new Random(runTag.hashCode());
         var cartLines = IntStream.range(0, carts)
-                .mapToObj(cart -> CartOrders.lines(random, products.size()))
+                .mapToObj(cart -> PreparedOrder.lines(random, products.size()))
                 .toList();
         progress.phase("prepare " + total + " orders (" + carts + " carts)", total);
-        var placedCarts = CartOrders.create(apis, products, cartLines, "chaos-" + runTag + "-cart-", progress)
+        var placedCarts = PreparedOrder.createCarts(apis, products, cartLines, "chaos-" + runTag + "-cart-", progress)
                 .iterator();
         var singles = total - carts;
         var perProduct = new ArrayList<Iterator<PreparedOrder>>();
@@ -271,7 +271,7 @@ public final class ChaosExperiment {
         var single = 0;
         for (var index = 0; index < total; index++) {
             orders.add(
-                    CartOrders.isCart(index, share)
+                    PreparedOrder.isCart(index, share)
                             ? placedCarts.next()
                             : perProduct.get(single++ % products.size()).next());
         }
