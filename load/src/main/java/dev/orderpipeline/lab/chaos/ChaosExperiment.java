@@ -243,9 +243,9 @@ public final class ChaosExperiment {
     }
 
     /**
-     * The orders of the load: a share of carts spread evenly among them ({@link PreparedOrder#isCart}), the others interleaved
-     * over the products (the {@code k}-th order of one product is of product {@code k % products}, so that every
-     * product has orders of its own whatever the carts' pattern).
+     * The orders of the load: a share of carts spread evenly among them ({@link PreparedOrder#isCart}), the others
+     * interleaved over the products (the {@code k}-th order of one product is of product {@code k % products}, so
+     * that every product has orders of its own whatever the carts' pattern).
      */
     private List<PreparedOrder> prepareOrders(List<ApiClient> apis, List<UUID> products) {
         var total = settings.ordersToPrepare();

@@ -9,6 +9,7 @@ import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -196,12 +197,10 @@ final class Poison {
             return null;
         }
         var label = tag.substring(runTag.length() + 1);
-        for (var kind : PoisonKind.values()) {
-            if (kind.label().equals(label)) {
-                return kind;
-            }
-        }
-        return null;
+        return Arrays.stream(PoisonKind.values())
+                .filter(kind -> kind.label().equals(label))
+                .findFirst()
+                .orElse(null);
     }
 
     /** A checkout command with the headers the API sends: the worker must reject it for what it says. */
