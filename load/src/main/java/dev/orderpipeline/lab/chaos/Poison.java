@@ -46,6 +46,11 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class Poison {
 
+    /** Header on every poison record: {@code <run tag>/<kind label>}. */
+    static final String TAG_HEADER = "lab-poison";
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
     private Poison() {}
 
     static Done inject(FaultRun run, int number, double start) {
@@ -90,11 +95,6 @@ final class Poison {
             throw new IllegalStateException(ex.getMessage(), ex);
         }
     }
-
-    /** Header on every poison record: {@code <run tag>/<kind label>}. */
-    static final String TAG_HEADER = "lab-poison";
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /**
      * @param hotProducts the run's products, used as keys and as the wrong product of {@link

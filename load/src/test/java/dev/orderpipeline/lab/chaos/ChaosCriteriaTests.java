@@ -127,6 +127,18 @@ class ChaosCriteriaTests {
         assertThat(settings.plannedCheckouts()).isEqualTo(100 * 105);
     }
 
+    @Test
+    void givesEachKillAWindowOfItsOwnAndOtherFaultsOne() {
+        var settings = ChaosSettings.defaults();
+
+        assertThat(FaultKind.WORKER_KILL.windows(settings)).isEqualTo(3);
+        assertThat(FaultKind.WORKER_KILL.windowName(2)).isEqualTo("kill -9 #2");
+        // each kill 50 s and its recovery of 15 s
+        assertThat(FaultKind.WORKER_KILL.planned(settings)).isEqualTo(Duration.ofSeconds(3 * 65));
+        assertThat(FaultKind.BROKER_RESTART.windows(settings)).isEqualTo(1);
+        assertThat(FaultKind.BROKER_RESTART.windowName(1)).isEqualTo("broker restart");
+    }
+
     private static ProductBooks withDrift(ProductBooks book, long drift) {
         return new ProductBooks(
                 book.productId(),
