@@ -143,18 +143,16 @@ public final class ChaosCommand extends LabCommand {
             throw new IllegalArgumentException("chaos kills and restarts the pipeline's processes: it needs the"
                     + " pipeline the lab starts (no --api-url)");
         }
-        var target = targetOptions.open();
-        if (target instanceof StackTarget stack) {
-            try {
-                while (stack.stack().workers().size() < MIN_WORKERS) {
-                    stack.stack().addWorker();
-                }
-            } catch (RuntimeException ex) {
-                target.close();
-                throw ex;
+        var target = (StackTarget) targetOptions.open();
+        try {
+            while (target.stack().workers().size() < MIN_WORKERS) {
+                target.stack().addWorker();
             }
+            return target;
+        } catch (RuntimeException ex) {
+            target.close();
+            throw ex;
         }
-        return target;
     }
 
     /** The experiment reads the results topic itself after the run. */
@@ -165,13 +163,9 @@ public final class ChaosCommand extends LabCommand {
 
     @Override
     protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results) {
-        if (!(target instanceof StackTarget stack)) {
-            throw new IllegalArgumentException("chaos needs the pipeline the lab starts (no --api-url)");
-        }
         var settings = settings();
-        var run = new ChaosExperiment(
-                        stack, settings, progress, Duration.ofSeconds(targetOptions.requestTimeoutSeconds()))
-                .run();
+        var requestTimeout = Duration.ofSeconds(targetOptions.requestTimeoutSeconds());
+        var run = new ChaosExperiment((StackTarget) target, settings, progress, requestTimeout).run();
         return new ChaosReport(header(target), settings, run);
     }
 

@@ -8,12 +8,17 @@ import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
 import dev.orderpipeline.lab.chaos.ChaosRun.CartFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.PhaseFigures;
+import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
+import dev.orderpipeline.lab.report.Cells;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
-/** The criteria every chaos run is judged by, whatever its faults; each gives one verdict. */
+/**
+ * The criteria a chaos run is judged by, each giving one verdict: {@link #GENERAL} whatever its faults, the others
+ * those {@link FaultKind} names for the faults injected.
+ */
 final class ChaosCriteria {
 
     /** In the order the report shows them; the faults' own criteria follow, then {@link #caughtUpAfterEveryFault}. */
@@ -38,7 +43,7 @@ final class ChaosCriteria {
     private ChaosCriteria() {}
 
     static Optional<Check> faultsCarriedOut(Findings findings) {
-        var faults = findings.evidence().faults();
+        var faults = findings.run().faults();
         var failed = faults.stream()
                 .filter(fault -> fault.failure() != null)
                 .map(fault -> fault.name() + ": " + fault.failure())
@@ -52,7 +57,7 @@ final class ChaosCriteria {
     }
 
     static Optional<Check> acceptedDecided(Findings findings) {
-        var acceptance = findings.acceptance();
+        var acceptance = findings.run().acceptance();
         return check(
                 "every checkout that got a 202 is decided (COMPLETED or REJECTED)",
                 "0 not decided",
@@ -61,7 +66,7 @@ final class ChaosCriteria {
     }
 
     static Optional<Check> finalWithinDeadline(Findings findings) {
-        var acceptance = findings.acceptance();
+        var acceptance = findings.run().acceptance();
         return check(
                 "every accepted checkout final within "
                         + findings.settings().finalDeadline().toSeconds()
@@ -85,7 +90,7 @@ final class ChaosCriteria {
     }
 
     static Optional<Check> noDrift(Findings findings) {
-        var books = findings.books();
+        var books = findings.run().products();
         var drifting = books.stream().filter(book -> book.drift() != 0).count();
         var all = "drift 0 for all " + books.size();
         return check(
@@ -101,7 +106,9 @@ final class ChaosCriteria {
     }
 
     static Optional<Check> noOversell(Findings findings) {
-        var oversold = findings.books().stream().filter(ProductBooks::oversold).count();
+        var oversold = findings.run().products().stream()
+                .filter(ProductBooks::oversold)
+                .count();
         return check("no oversell", "0 products oversold", oversold + " products oversold", oversold == 0);
     }
 
@@ -167,12 +174,21 @@ final class ChaosCriteria {
                         carts.outcomeRows() == carts.decided() && carts.disagreeing() == 0));
     }
 
+    /** The kills must have cut through sagas for the cart criteria to say something about them. */
+    static Optional<Check> killsHitCartsMidSaga(Findings findings) {
+        return cartsMidSaga(findings, FaultKind.WORKER_KILL);
+    }
+
+    static Optional<Check> restartHitsCartsMidSaga(Findings findings) {
+        return cartsMidSaga(findings, FaultKind.WORKER_KILL_RESTART);
+    }
+
     /**
      * For a run with carts, a fault's criterion: every window of {@code kind} met carts mid-saga (accepted before its
      * end, decided after its start), so the other criteria judged sagas the fault cut through.
      */
     static Optional<Check> cartsMidSaga(Findings findings, FaultKind kind) {
-        var phases = findings.phases().stream()
+        var phases = findings.run().phases().stream()
                 .filter(phase -> phase.fault() == kind && phase.cartsMidSaga() != null)
                 .toList();
         if (phases.isEmpty()) {
@@ -189,7 +205,7 @@ final class ChaosCriteria {
     }
 
     static Optional<Check> noCommandLost(Findings findings) {
-        var topics = findings.topics();
+        var topics = findings.run().topics();
         return check(
                 "no command lost between the command topics (checkouts, cart checkouts) and the database",
                 "0 orders in the topic not decided",
@@ -198,8 +214,8 @@ final class ChaosCriteria {
     }
 
     static Optional<Check> noRealCommandDeadLettered(Findings findings) {
-        var topics = findings.topics();
-        var perPhase = findings.phases().stream()
+        var topics = findings.run().topics();
+        var perPhase = findings.run().phases().stream()
                 .filter(phase -> phase.validDeadLettered() != null && phase.validDeadLettered() > 0)
                 .map(phase -> phase.name() + ": " + phase.validDeadLettered())
                 .toList();
@@ -227,7 +243,7 @@ final class ChaosCriteria {
 
     /** Only for a run with retries. */
     static Optional<Check> retriedOnce(Findings findings) {
-        var retries = findings.retries();
+        var retries = findings.run().retries();
         if (retries.ordersRetried() == 0) {
             return Optional.empty();
         }
@@ -243,9 +259,48 @@ final class ChaosCriteria {
                 once && succeeded);
     }
 
+    /** While the broker is down the API says so with a 503, neither a 500 nor silence. */
+    static Optional<Check> unavailableWhileBrokerDown(Findings findings) {
+        return findings.run().phases().stream()
+                .filter(phase -> phase.fault() == FaultKind.BROKER_RESTART)
+                .findFirst()
+                .map(phase -> new Check(
+                        "503 (not 500, not silence) while the broker is down",
+                        "503 > 0, 5xx other than 503 = 0",
+                        phase.count("503") + " × 503, " + phase.serverErrors() + " × other 5xx, " + phase.other()
+                                + " timeouts or errors",
+                        phase.count("503") > 0 && phase.serverErrors() == 0));
+    }
+
+    static Optional<Check> deadLetteredWithReason(Findings findings) {
+        var poison = findings.run().poison();
+        var sent = Findings.sum(poison, PoisonFigures::sent);
+        var found = Findings.sum(poison, PoisonFigures::deadLettered);
+        var withoutReason =
+                Findings.sum(poison, figures -> figures.reasons().getOrDefault(TopicEvidence.NO_REASON, 0L));
+        return check(
+                "every poison record in its topic's .dlt with a dlt-reason header",
+                sent + " of " + sent + ", 0 without reason",
+                found + " of " + sent + ", " + withoutReason + " without reason",
+                found == sent && withoutReason == 0);
+    }
+
+    static Optional<Check> decoysUntouched(Findings findings) {
+        var decoy = findings.run().decoy();
+        return check(
+                "the orders named by poison records are untouched",
+                "stock unchanged, all CREATED, 0 payments, 0 idempotency rows",
+                decoy == null
+                        ? Cells.NOT_AVAILABLE
+                        : "stock " + decoy.stockLeft() + " of " + decoy.initialStock() + ", " + decoy.notCreated()
+                                + " not CREATED, " + decoy.payments() + " payments, " + decoy.processedRows()
+                                + " idempotency rows",
+                decoy != null && decoy.untouched());
+    }
+
     /** The last criterion of every run. */
     static Optional<Check> caughtUpAfterEveryFault(Findings findings) {
-        var stuck = findings.phases().stream()
+        var stuck = findings.run().phases().stream()
                 .filter(phase -> phase.fault() != null && phase.caughtUpAfter() == null)
                 .map(PhaseFigures::name)
                 .toList();
@@ -253,14 +308,14 @@ final class ChaosCriteria {
                 "the pipeline catches up after every fault",
                 "every accepted checkout decided after each fault",
                 stuck.isEmpty()
-                        ? "after all " + findings.evidence().faults().size()
+                        ? "after all " + findings.run().faults().size()
                         : "not after " + String.join(", ", stuck),
                 stuck.isEmpty());
     }
 
     /** Only for a run with carts. */
     private static Optional<Check> carts(Findings findings, Function<CartFigures, Check> judge) {
-        return Optional.ofNullable(findings.evidence().carts()).map(judge);
+        return Optional.ofNullable(findings.run().carts()).map(judge);
     }
 
     static Optional<Check> check(String what, String expected, String measured, boolean holds) {

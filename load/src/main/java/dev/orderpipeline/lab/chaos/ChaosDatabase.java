@@ -5,6 +5,7 @@ import dev.orderpipeline.lab.chaos.ChaosRun.CartFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.DecoyFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
 import dev.orderpipeline.lab.pipeline.Database;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -125,6 +126,11 @@ final class ChaosDatabase {
 
     ChaosDatabase(Database database) {
         this.database = database;
+    }
+
+    /** A session of the lab's own (application name {@code orderpipeline-lab}). */
+    Connection connect() throws SQLException {
+        return database.connect();
     }
 
     /** When ({@code processed_at}, epoch milliseconds) each decided order of the products was decided. */

@@ -2,7 +2,6 @@ package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.FaultRun.Decoys;
-import dev.orderpipeline.lab.chaos.FaultRun.PoisonSent;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import dev.orderpipeline.lab.pipeline.ApiClient;
@@ -17,6 +16,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.UUID;
@@ -67,13 +67,12 @@ public final class ChaosExperiment {
         try (var http = ApiClient.newHttpClient();
                 var topics = new TopicReader(target.bootstrapServers())) {
             var clock = RunClock.startingNow();
-            var poison = new PoisonSent();
-            var loaded = load(prepared, http, clock, topics, database, poison);
+            var loaded = load(prepared, http, clock, topics, database);
             if (prepared.decoys() != null) {
-                awaitDeadLetters(topics, poison.total());
+                awaitDeadLetters(topics, settings.poisonRecords());
             }
             progress.phase("reading the database and the topics", 0);
-            return ChaosJudge.judge(evidence(database, topics, clock, prepared, loaded, poison));
+            return ChaosJudge.judge(evidence(database, topics, clock, prepared, loaded));
         }
     }
 
@@ -101,24 +100,10 @@ public final class ChaosExperiment {
 
     /** The load from the warm-up to the last decision, with the faults injected under it. */
     private Loaded load(
-            Prepared prepared,
-            HttpClient http,
-            RunClock clock,
-            TopicReader topics,
-            ChaosDatabase database,
-            PoisonSent poison) {
-        var faults = new ArrayList<FaultWindow>();
+            Prepared prepared, HttpClient http, RunClock clock, TopicReader topics, ChaosDatabase database) {
         try (var resources = PhaseSampler.start(target);
                 var load = new ChaosLoad(
-                                target.apis(),
-                                http,
-                                requestTimeout,
-                                prepared.orders(),
-                                settings.rate(),
-                                settings.maxInFlight(),
-                                settings.maxAttempts(),
-                                clock,
-                                progress)
+                                target.apis(), http, requestTimeout, prepared.orders(), settings, clock, progress)
                         .start()) {
             var run = new FaultRun(
                     target.stack(),
@@ -127,27 +112,31 @@ public final class ChaosExperiment {
                     runTag,
                     topics,
                     database,
-                    new DatabaseFaults(Objects.requireNonNull(target.database())),
                     prepared.products(),
                     prepared.decoys(),
-                    progress,
-                    window -> recover(window, faults, load, database),
-                    poison,
                     resources);
             progress.phase("warm-up", 0);
             FaultRun.pause(settings.warmup());
-            inject(run);
+            var faults = inject(run, load, database);
             return finish(load, resources, prepared.orders().size(), database, clock, faults);
         }
     }
 
-    /** Each fault in turn, the progress line saying which. */
-    private void inject(FaultRun run) {
-        var faults = settings.faults();
-        for (var index = 0; index < faults.size(); index++) {
-            progress.item("fault", index + 1, faults.size(), faults.get(index).label());
-            faults.get(index).inject(run);
+    /** Each window of each fault in turn, the progress line saying which, each followed by its recovery. */
+    private List<FaultWindow> inject(FaultRun run, ChaosLoad load, ChaosDatabase database) {
+        var kinds = settings.faults();
+        var faults = new ArrayList<FaultWindow>();
+        for (var index = 0; index < kinds.size(); index++) {
+            var kind = kinds.get(index);
+            progress.item("fault", index + 1, kinds.size(), kind.label());
+            for (var number = 1; number <= kind.windows(settings); number++) {
+                progress.phase(kind.windowName(number), 0);
+                var window = run.carryOut(kind, number);
+                faults.add(window);
+                recover(window, load, database);
+            }
         }
+        return faults;
     }
 
     /** What the load did, the faults injected under it and what the pipeline used in each phase. */
@@ -190,12 +179,7 @@ public final class ChaosExperiment {
 
     /** What the database and the topics say about the run, beside what the load did. */
     private ChaosJudge.Evidence evidence(
-            ChaosDatabase database,
-            TopicReader topics,
-            RunClock clock,
-            Prepared prepared,
-            Loaded loaded,
-            PoisonSent poison) {
+            ChaosDatabase database, TopicReader topics, RunClock clock, Prepared prepared, Loaded loaded) {
         var products = prepared.products();
         var orders = prepared.orders();
         var decoys = prepared.decoys();
@@ -210,7 +194,18 @@ public final class ChaosExperiment {
             keys.add(decoys.product());
         }
         var orderIds = orders.stream().map(PreparedOrder::orderId).collect(Collectors.toSet());
-        var found = TopicEvidence.read(topics, runTag, keys, orderIds, decidedAt.keySet(), poison, clock);
+        var poison = loaded.faults().stream()
+                .filter(fault -> fault.kind() == FaultKind.POISON)
+                .findFirst();
+        var found = TopicEvidence.read(
+                topics,
+                runTag,
+                keys,
+                orderIds,
+                decidedAt.keySet(),
+                poison.map(fault -> Poison.perKind(settings.poisonRecords())).orElse(Map.of()),
+                poison.map(FaultWindow::start).orElse(0.0),
+                clock);
         loaded.faults().stream()
                 .filter(fault -> fault.failure() != null)
                 .forEach(fault -> notes.add(fault.name() + " was not carried out as planned: " + fault.failure()));
@@ -248,22 +243,22 @@ public final class ChaosExperiment {
     }
 
     /**
-     * The orders of the load: a share of carts spread evenly among them ({@link CartOrders}), the others interleaved
-     * over the products (the {@code k}-th order of one product is of product {@code k % products}, so that every
-     * product has orders of its own whatever the carts' pattern).
+     * The orders of the load: a share of carts spread evenly among them ({@link PreparedOrder#isCart}), the others
+     * interleaved over the products (the {@code k}-th order of one product is of product {@code k % products}, so
+     * that every product has orders of its own whatever the carts' pattern).
      */
     private List<PreparedOrder> prepareOrders(List<ApiClient> apis, List<UUID> products) {
         var total = settings.ordersToPrepare();
         var share = settings.hasCarts() ? settings.cartShare() : 0.0;
         var carts = (int) IntStream.range(0, total)
-                .filter(index -> CartOrders.isCart(index, share))
+                .filter(index -> PreparedOrder.isCart(index, share))
                 .count();
         var random = new Random(runTag.hashCode());
         var cartLines = IntStream.range(0, carts)
-                .mapToObj(cart -> CartOrders.lines(random, products.size()))
+                .mapToObj(cart -> PreparedOrder.lines(random, products.size()))
                 .toList();
         progress.phase("prepare " + total + " orders (" + carts + " carts)", total);
-        var placedCarts = CartOrders.create(apis, products, cartLines, "chaos-" + runTag + "-cart-", progress)
+        var placedCarts = PreparedOrder.createCarts(apis, products, cartLines, "chaos-" + runTag + "-cart-", progress)
                 .iterator();
         var singles = total - carts;
         var perProduct = new ArrayList<Iterator<PreparedOrder>>();
@@ -276,7 +271,7 @@ public final class ChaosExperiment {
         var single = 0;
         for (var index = 0; index < total; index++) {
             orders.add(
-                    CartOrders.isCart(index, share)
+                    PreparedOrder.isCart(index, share)
                             ? placedCarts.next()
                             : perProduct.get(single++ % products.size()).next());
         }
@@ -297,8 +292,7 @@ public final class ChaosExperiment {
      * After a fault: the load goes on for the recovery time, then until every checkout accepted more than two
      * seconds earlier is decided (read from the database), up to the catch-up limit.
      */
-    private void recover(FaultWindow window, List<FaultWindow> faults, ChaosLoad load, ChaosDatabase database) {
-        faults.add(window);
+    private void recover(FaultWindow window, ChaosLoad load, ChaosDatabase database) {
         progress.note(String.format(
                 Locale.ROOT,
                 "%s: %.1f-%.1f s, %s%s",
@@ -309,42 +303,46 @@ public final class ChaosExperiment {
                 window.failure() == null ? "" : "; FAILED: " + window.failure()));
         progress.phase(window.name() + ": recovery", 0);
         FaultRun.pause(settings.recovery());
-        var deadline = System.nanoTime() + settings.catchUpLimit().toNanos();
-        while (true) {
-            try {
-                var undecided = undecided(load, database, OWED_AFTER);
-                if (undecided == 0) {
-                    return;
-                }
-                if (System.nanoTime() - deadline > 0) {
-                    var message = String.format(
-                            Locale.ROOT,
-                            "After %s the pipeline had not caught up within %d s: %d accepted checkouts were still"
-                                    + " undecided; the run went on.",
-                            window.name(),
-                            settings.recovery().plus(settings.catchUpLimit()).toSeconds(),
-                            undecided);
-                    notes.add(message);
-                    progress.note(message);
-                    return;
-                }
-            } catch (IllegalStateException ex) {
-                log.warn("Could not ask the database whether the pipeline caught up: {}", ex.getMessage());
-                if (System.nanoTime() - deadline > 0) {
-                    notes.add("After " + window.name() + " the database could not be read: " + ex.getMessage());
-                    return;
-                }
+        try {
+            var undecided = undecidedUntil(load, database, OWED_AFTER, settings.catchUpLimit());
+            if (undecided > 0) {
+                var message = String.format(
+                        Locale.ROOT,
+                        "After %s the pipeline had not caught up within %d s: %d accepted checkouts were still"
+                                + " undecided; the run went on.",
+                        window.name(),
+                        settings.recovery().plus(settings.catchUpLimit()).toSeconds(),
+                        undecided);
+                notes.add(message);
+                progress.note(message);
             }
-            FaultRun.pause(POLL);
+        } catch (IllegalStateException ex) {
+            notes.add("After " + window.name() + " the database could not be read: " + ex.getMessage());
         }
     }
 
-    /** Checkouts accepted at least {@code age} ago that the database has not decided yet. */
-    private static int undecided(ChaosLoad load, ChaosDatabase database, Duration age) {
-        var owed = load.acceptedBefore(age);
-        var decided = database.decidedAmong(owed);
-        load.markDecided(decided);
-        return owed.size() - decided.size();
+    /**
+     * Polls the checkouts accepted at least {@code age} ago that the database has not decided yet, until there are
+     * none or {@code limit} passed; how many are left. Throws if the database could not be read at the end.
+     */
+    private static int undecidedUntil(ChaosLoad load, ChaosDatabase database, Duration age, Duration limit) {
+        var deadline = System.nanoTime() + limit.toNanos();
+        while (true) {
+            try {
+                var owed = load.acceptedBefore(age);
+                var decided = database.decidedAmong(owed);
+                load.markDecided(decided);
+                if (owed.size() == decided.size() || System.nanoTime() - deadline > 0) {
+                    return owed.size() - decided.size();
+                }
+            } catch (IllegalStateException ex) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw ex;
+                }
+                log.warn("Could not ask the database whether the pipeline caught up: {}", ex.getMessage());
+            }
+            FaultRun.pause(POLL);
+        }
     }
 
     /**
@@ -352,20 +350,17 @@ public final class ChaosExperiment {
      * final deadline), so that a late one is measured rather than cut off.
      */
     private void awaitDecisions(ChaosLoad load, ChaosDatabase database, RunClock clock, double faultsEnd) {
-        var until = faultsEnd + settings.finalDeadline().toMillis() / 1000.0 + LATE_GRACE.toMillis() / 1000.0;
-        while (clock.now() < until) {
-            try {
-                if (undecided(load, database, Duration.ZERO) == 0) {
-                    return;
-                }
-            } catch (IllegalStateException ex) {
-                log.warn("Could not ask the database for the last decisions: {}", ex.getMessage());
+        var until = faultsEnd + settings.finalDeadline().plus(LATE_GRACE).toMillis() / 1000.0;
+        try {
+            var limit = Duration.ofMillis(Math.max(0, Math.round((until - clock.now()) * 1000)));
+            if (undecidedUntil(load, database, Duration.ZERO, limit) == 0) {
+                return;
             }
-            FaultRun.pause(POLL);
+        } catch (IllegalStateException ex) {
+            // counted below from what the load saw decided
         }
-        var owed = load.acceptedBefore(Duration.ZERO).size();
-        notes.add(owed + " accepted checkouts were still undecided " + Math.round(until - faultsEnd)
-                + " s after the end of the faults, when the lab stopped waiting.");
+        notes.add(load.acceptedBefore(Duration.ZERO).size() + " accepted checkouts were still undecided "
+                + Math.round(until - faultsEnd) + " s after the end of the faults, when the lab stopped waiting.");
     }
 
     /** Waits until the dead-letter topics hold every poison record of this run, up to a minute. */

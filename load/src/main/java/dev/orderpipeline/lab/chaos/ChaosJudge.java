@@ -20,6 +20,7 @@ import dev.orderpipeline.lab.report.Cells;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -27,6 +28,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -79,43 +82,26 @@ final class ChaosJudge {
         double loadEnd() {
             return attempts.stream().mapToDouble(Attempt::answeredAt).reduce(arrivalsEndedAt, Math::max);
         }
-
-        <T> long sum(List<T> values, ToLongFunction<T> value) {
-            return values.stream().mapToLong(value).sum();
-        }
     }
 
     /**
      * The figures the criteria judge.
      *
-     * @param phases the load cut at each fault's start
+     * @param run the run's figures, not judged yet
      * @param late accepted checkouts decided after the deadline
      */
-    record Findings(
-            Evidence evidence,
-            List<PhaseFigures> phases,
-            AcceptanceFigures acceptance,
-            RetryFigures retries,
-            long late) {
-
-        ChaosSettings settings() {
-            return evidence.settings();
-        }
-
-        List<ProductBooks> books() {
-            return evidence.books();
-        }
-
-        TopicFigures topics() {
-            return evidence.topics();
-        }
+    record Findings(ChaosSettings settings, ChaosRun run, long late) {
 
         long sumOverBooks(ToLongFunction<ProductBooks> value) {
-            return evidence.sum(evidence.books(), value);
+            return sum(run.products(), value);
         }
 
         long sumOverPhases(ToLongFunction<PhaseFigures> value) {
-            return evidence.sum(phases, value);
+            return sum(run.phases(), value);
+        }
+
+        static <T> long sum(List<T> values, ToLongFunction<T> value) {
+            return values.stream().mapToLong(value).sum();
         }
     }
 
@@ -134,47 +120,39 @@ final class ChaosJudge {
     }
 
     static ChaosRun judge(Evidence evidence) {
-        var checkouts = new Checkouts(evidence.orders(), evidence.attempts(), evidence.decidedAt());
-        var findings = findings(evidence, checkouts);
-        var faultsEnd = evidence.faultsEnd();
-        var criteria = Stream.concat(
-                ChaosCriteria.GENERAL.stream(),
-                Stream.concat(
+        var findings = findings(evidence);
+        var criteria = Stream.of(
+                        ChaosCriteria.GENERAL.stream(),
                         evidence.settings().faults().stream().flatMap(kind -> kind.criteria().stream()),
-                        Stream.of(ChaosCriteria::caughtUpAfterEveryFault)));
-        var checks = criteria.flatMap(criterion -> criterion.judge(findings).stream())
-                .toList();
-        return new ChaosRun(
+                        Stream.<Criterion>of(ChaosCriteria::caughtUpAfterEveryFault))
+                .flatMap(Function.identity());
+        return findings.run()
+                .withChecks(criteria.flatMap(criterion -> criterion.judge(findings).stream())
+                        .toList());
+    }
+
+    /** The figures of the run, before any criterion judges them. */
+    static Findings findings(Evidence evidence) {
+        var checkouts = new Checkouts(evidence.orders(), evidence.attempts(), evidence.decidedAt());
+        var faultsEnd = evidence.faultsEnd();
+        var run = new ChaosRun(
                 evidence.runTag(),
                 evidence.faults(),
                 evidence.arrivalsEndedAt(),
                 faultsEnd,
-                findings.phases(),
-                findings.acceptance(),
-                findings.retries(),
+                phases(evidence, checkouts),
+                acceptance(evidence, checkouts, faultsEnd),
+                retries(evidence, checkouts),
                 evidence.books(),
                 evidence.poison(),
                 evidence.topics(),
                 evidence.decoy(),
                 evidence.carts(),
                 timeline(evidence, checkouts),
-                checks,
+                List.of(),
                 evidence.notes());
-    }
-
-    /** The figures of the run, before any criterion judges them. */
-    static Findings findings(Evidence evidence) {
-        return findings(evidence, new Checkouts(evidence.orders(), evidence.attempts(), evidence.decidedAt()));
-    }
-
-    private static Findings findings(Evidence evidence, Checkouts checkouts) {
-        var faultsEnd = evidence.faultsEnd();
-        return new Findings(
-                evidence,
-                phases(evidence, checkouts),
-                acceptance(evidence, checkouts, faultsEnd),
-                retries(evidence, checkouts),
-                checkouts.late(faultsEnd, evidence.settings().finalDeadline().toMillis() / 1000.0));
+        var deadline = evidence.settings().finalDeadline().toMillis() / 1000.0;
+        return new Findings(evidence.settings(), run, checkouts.late(faultsEnd, deadline));
     }
 
     /** Before the first fault, then from each fault's start to the next one's (the last: to the end of the load). */
@@ -331,44 +309,39 @@ final class ChaosJudge {
         CLOSED
     }
 
-    private record Tick(double at, Happening what) {}
-
     /** Per second: requests sent, answers by kind, decisions, and the accepted checkouts still waiting. */
     private static List<ChaosSecond> timeline(Evidence evidence, Checkouts checkouts) {
-        var ticks = new ArrayList<Tick>();
-        for (var attempt : evidence.attempts()) {
-            ticks.add(new Tick(attempt.sentAt(), Happening.SENT));
-            if (attempt.accepted()) {
-                ticks.add(new Tick(attempt.answeredAt(), Happening.ACCEPTED));
-            } else if (attempt.unavailable()) {
-                ticks.add(new Tick(attempt.answeredAt(), Happening.UNAVAILABLE));
-            } else if (!"409".equals(attempt.status())) {
-                ticks.add(new Tick(attempt.answeredAt(), Happening.FAILED));
-            }
-        }
         var decisions = checkouts.decisionTimes();
-        Arrays.stream(decisions)
-                .filter(time -> time >= 0)
-                .forEach(time -> ticks.add(new Tick(time, Happening.DECIDED)));
-        checkouts.all().stream().filter(Checkout::accepted).forEach(checkout -> {
-            ticks.add(new Tick(checkout.acceptedAt(), Happening.OPENED));
-            if (checkout.decided()) {
-                ticks.add(new Tick(Math.max(checkout.acceptedAt(), checkout.decidedAt()), Happening.CLOSED));
-            }
-        });
         var last = (int) Math.ceil(evidence.loadEnd());
         if (decisions.length > 0) {
             last = Math.max(last, (int) Math.floor(decisions[decisions.length - 1]));
         }
         var seconds = Math.max(1, last + 1);
-        var counts = ticks.stream()
-                .collect(Collectors.groupingBy(
-                        tick -> clamp(tick.at(), seconds), Collectors.groupingBy(Tick::what, Collectors.counting())));
+        var counts = new EnumMap<Happening, long[]>(Happening.class);
+        BiConsumer<Happening, Double> count = (what, at) -> counts.computeIfAbsent(what, none -> new long[seconds])[
+                (int) Math.min(Math.max(0, Math.floor(at)), seconds - 1)]++;
+        for (var attempt : evidence.attempts()) {
+            count.accept(Happening.SENT, attempt.sentAt());
+            if (attempt.accepted()) {
+                count.accept(Happening.ACCEPTED, attempt.answeredAt());
+            } else if (attempt.unavailable()) {
+                count.accept(Happening.UNAVAILABLE, attempt.answeredAt());
+            } else if (!"409".equals(attempt.status())) {
+                count.accept(Happening.FAILED, attempt.answeredAt());
+            }
+        }
+        Arrays.stream(decisions).filter(time -> time >= 0).forEach(time -> count.accept(Happening.DECIDED, time));
+        checkouts.all().stream().filter(Checkout::accepted).forEach(checkout -> {
+            count.accept(Happening.OPENED, checkout.acceptedAt());
+            if (checkout.decided()) {
+                count.accept(Happening.CLOSED, Math.max(checkout.acceptedAt(), checkout.decidedAt()));
+            }
+        });
         var rows = new ArrayList<ChaosSecond>();
         long open = 0;
         for (var second = 0; second < seconds; second++) {
-            var count = counts.getOrDefault(second, Map.of());
-            ToLongFunction<Happening> of = what -> count.getOrDefault(what, 0L);
+            var at = second;
+            ToLongFunction<Happening> of = what -> counts.containsKey(what) ? counts.get(what)[at] : 0;
             open += of.applyAsLong(Happening.OPENED) - of.applyAsLong(Happening.CLOSED);
             rows.add(new ChaosSecond(
                     second,
@@ -380,10 +353,6 @@ final class ChaosJudge {
                     open));
         }
         return rows;
-    }
-
-    private static int clamp(double time, int seconds) {
-        return (int) Math.min(Math.max(0, Math.floor(time)), seconds - 1);
     }
 
     /** Seconds rounded for the report; null for NaN (nothing to time). */

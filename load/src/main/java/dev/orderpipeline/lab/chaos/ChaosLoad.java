@@ -69,9 +69,7 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
             HttpClient http,
             Duration requestTimeout,
             List<PreparedOrder> orders,
-            int rate,
-            int maxInFlight,
-            int maxAttempts,
+            ChaosSettings settings,
             RunClock clock,
             Progress progress) {
         if (apis.isEmpty() || orders.isEmpty()) {
@@ -81,11 +79,12 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         this.http = http;
         this.requestTimeout = requestTimeout;
         this.orders = List.copyOf(orders);
-        this.maxAttempts = maxAttempts;
+        this.maxAttempts = settings.maxAttempts();
         this.clock = clock;
         this.progress = progress;
         // open-ended: the load runs until it is stopped or the orders run out
-        this.load = new OpenLoad(new OpenModelSchedule(rate, Duration.ofDays(1)), orders.size(), maxInFlight, this);
+        var schedule = new OpenModelSchedule(settings.rate(), Duration.ofDays(1));
+        this.load = new OpenLoad(schedule, orders.size(), settings.maxInFlight(), this);
     }
 
     /** The first arrival is due at the clock's start. */

@@ -2,32 +2,17 @@ package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.lab.Require;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One chaos run: a sustained open-model load on a few products of limited stock, and the faults injected one after
- * the other while it goes on, each followed by a recovery.
+ * One chaos run: the options of {@link ChaosCommand}, which say what each is.
  *
- * @param rate checkouts started per second, on a schedule (open model)
- * @param products hot products the checkouts are spread over, round-robin
- * @param stock units of every product; {@code null} for a share of the planned checkouts that grows from product to
- *     product (40 % to 88 %), so that products sell out in different phases and later checkouts are rejected
- * @param workerKills how many times {@code worker-kill} kills a worker (alternating between the first two)
- * @param databaseDown how long PostgreSQL stays down (and how long {@code database-sessions-killed} goes on)
- * @param databaseFault how long {@code database-read-only} and {@code lock-timeout-storm} last
- * @param poisonRecords records {@code poison} writes, split evenly over the five kinds
- * @param recovery load after each fault before the next one (or the end), at least; longer until the pipeline has
- *     decided every checkout accepted more than two seconds earlier, up to {@code catchUpLimit}
- * @param finalDeadline every accepted checkout must be final this long after the end of the faults
- * @param maxInFlight first attempts in flight at once; arrivals beyond are dropped and counted
- * @param maxAttempts attempts per checkout, the first included, when the API answers 503 or does not answer
+ * @param stock {@code null} for a share of the planned checkouts that grows from product to product (40 % to 88 %)
  * @param replayLimit how long the replaying worker may take to reach the ends the topics had when it started
- * @param cartShare the share of the prepared orders that are carts of two or three of the hot products (one unit
- *     each, in varying line orders), checked out by the reservation saga; 0 for none (and for reports written before
- *     carts were in the load)
+ * @param cartShare 0 for none, and for reports written before carts were in the load
  */
 public record ChaosSettings(
         int rate,
@@ -48,19 +33,13 @@ public record ChaosSettings(
         Duration replayLimit,
         Double cartShare) {
 
-    /** The share of carts in a default run: enough that every fault meets sagas in flight. */
-    static final double CART_SHARE = 0.3;
-
     /** Orders prepared beyond the plan: faults and recoveries often take longer than planned. */
     static final double ORDER_MARGIN = 1.3;
-
-    /** How long the database faults that leave PostgreSQL up last, unless told. */
-    static final Duration DATABASE_FAULT = Duration.ofSeconds(20);
 
     public ChaosSettings {
         faults = List.copyOf(faults);
         // absent from reports written before these faults existed
-        databaseFault = Objects.requireNonNullElse(databaseFault, DATABASE_FAULT);
+        databaseFault = Objects.requireNonNullElse(databaseFault, Duration.ofSeconds(20));
         cartShare = Objects.requireNonNullElse(cartShare, 0.0);
         Require.check(cartShare >= 0 && cartShare <= 1, "cart share must be 0 to 1: " + cartShare);
         Require.check(rate >= 1 && rate <= 10_000, "rate must be 1 to 10000 per second: " + rate);
@@ -79,35 +58,29 @@ public record ChaosSettings(
     }
 
     /**
-     * The five faults the pipeline must survive (a worker killed, the broker and PostgreSQL restarted, the command
-     * topic replayed, poison records), each after the one before has settled, with the worker restarted under its
-     * name and the two database faults that leave the server up (read-only, lock timeouts) after the PostgreSQL
-     * restart: about two minutes more.
-     */
-    public static final List<FaultKind> DEFAULT_FAULTS = List.of(
-            FaultKind.WORKER_KILL,
-            FaultKind.WORKER_KILL_RESTART,
-            FaultKind.BROKER_RESTART,
-            FaultKind.DATABASE_RESTART,
-            FaultKind.DATABASE_READ_ONLY,
-            FaultKind.LOCK_TIMEOUT_STORM,
-            FaultKind.REPLAY,
-            FaultKind.POISON);
-
-    /**
-     * The run docs/reliability.md reports: 150 checkouts/s on 5 products, the default faults in order, 1,000 poison
-     * records.
+     * The run docs/reliability.md reports: 150 checkouts/s on 5 products, 30 % of them carts (enough that every fault
+     * meets sagas in flight), 1,000 poison records, and the faults the pipeline must survive, each after the one
+     * before has settled: a worker killed, then restarted under its name, the broker and PostgreSQL restarted, the two
+     * database faults that leave the server up (read-only, lock timeouts), the topics replayed, poison records.
      */
     public static ChaosSettings defaults() {
         return new ChaosSettings(
                 150,
                 5,
                 null,
-                DEFAULT_FAULTS,
+                List.of(
+                        FaultKind.WORKER_KILL,
+                        FaultKind.WORKER_KILL_RESTART,
+                        FaultKind.BROKER_RESTART,
+                        FaultKind.DATABASE_RESTART,
+                        FaultKind.DATABASE_READ_ONLY,
+                        FaultKind.LOCK_TIMEOUT_STORM,
+                        FaultKind.REPLAY,
+                        FaultKind.POISON),
                 3,
                 Duration.ofSeconds(10),
                 Duration.ofSeconds(15),
-                DATABASE_FAULT,
+                Duration.ofSeconds(20),
                 1000,
                 Duration.ofSeconds(20),
                 Duration.ofSeconds(15),
@@ -116,7 +89,7 @@ public record ChaosSettings(
                 4000,
                 20,
                 Duration.ofMinutes(5),
-                CART_SHARE);
+                0.3);
     }
 
     /** Whether the load has carts: a share of them, and two products at least to make one of. */
@@ -140,16 +113,11 @@ public record ChaosSettings(
 
     /** The initial stock of each product, in product order. */
     public List<Integer> stocks() {
-        var stocks = new ArrayList<Integer>();
         var perProduct = plannedCheckouts() / (double) products;
-        for (var index = 0; index < products; index++) {
-            if (stock != null) {
-                stocks.add(stock);
-            } else {
-                var share = 0.4 + 0.6 * index / products;
-                stocks.add((int) Math.max(1, Math.round(perProduct * share)));
-            }
-        }
-        return stocks;
+        return IntStream.range(0, products)
+                .mapToObj(index -> stock != null
+                        ? stock
+                        : (int) Math.max(1, Math.round(perProduct * (0.4 + 0.6 * index / products))))
+                .toList();
     }
 }

@@ -1,6 +1,6 @@
 package dev.orderpipeline.lab.chaos;
 
-import dev.orderpipeline.lab.pipeline.Database;
+import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -81,82 +81,69 @@ final class DatabaseFaults {
         static final Locks NONE = new Locks(0, 0);
     }
 
-    private final Database database;
-
-    DatabaseFaults(Database database) {
-        this.database = database;
-    }
+    private DatabaseFaults() {}
 
     /**
      * Not in the default run: every 200 ms for {@code databaseDown}, {@code pg_terminate_backend} on every session of
      * the apps, PostgreSQL itself staying up and accepting new connections, as a failover or a proxy that drops
      * connections does: transactions die half-way, new connections work until they are terminated in turn.
      */
-    static void sessionsKilled(FaultRun run) {
-        var name = "database sessions killed";
-        run.once(FaultKind.DATABASE_SESSIONS_KILLED, name, name, start -> {
-            var terminated =
-                    run.databaseFaults().terminateSessions(run.settings().databaseDown());
-            return run.done(String.format(
-                    Locale.ROOT,
-                    "pg_terminate_backend on every session of the apps every %d ms for %.1f s: %d sessions"
-                            + " terminated",
-                    TERMINATE_PERIOD.toMillis(),
-                    run.clock().now() - start,
-                    terminated));
-        });
+    static Done sessionsKilled(FaultRun run, int number, double start) {
+        var terminated = terminateSessions(run.database(), run.settings().databaseDown());
+        return run.done(String.format(
+                Locale.ROOT,
+                "pg_terminate_backend on every session of the apps every %d ms for %.1f s: %d sessions terminated",
+                TERMINATE_PERIOD.toMillis(),
+                run.clock().now() - start,
+                terminated));
     }
 
     /**
      * The database read-only for the apps' new sessions and their sessions terminated, as after a failover to a
      * standby that is not yet promoted, for {@code databaseFault}; switched back the same way.
      */
-    static void readOnly(FaultRun run) {
+    static Done readOnly(FaultRun run, int number, double start) {
         var length = run.settings().databaseFault();
-        var phase = "database read-only " + length.toSeconds() + " s";
-        run.once(FaultKind.DATABASE_READ_ONLY, phase, "database read-only", start -> {
-            var outcome = run.databaseFaults().withSetting(READ_ONLY, READ_WRITE, () -> {
-                FaultRun.pause(length);
-                return Locks.NONE;
-            });
-            return run.done(String.format(
-                    Locale.ROOT,
-                    "ALTER DATABASE ... SET default_transaction_read_only = on and %d sessions of the apps"
-                            + " terminated; %.1f s later RESET and %d sessions terminated again",
-                    outcome.terminatedAtStart(),
-                    length.toMillis() / 1000.0,
-                    outcome.terminatedAtEnd()));
+        var outcome = withSetting(run.database(), READ_ONLY, READ_WRITE, () -> {
+            FaultRun.pause(length);
+            return Locks.NONE;
         });
+        return run.done(String.format(
+                Locale.ROOT,
+                "ALTER DATABASE ... SET default_transaction_read_only = on and %d sessions of the apps terminated;"
+                        + " %.1f s later RESET and %d sessions terminated again",
+                outcome.terminatedAtStart(),
+                length.toMillis() / 1000.0,
+                outcome.terminatedAtEnd()));
     }
 
     /**
      * The apps' sessions given a 100 ms {@code lock_timeout} for {@code databaseFault} while a lab session keeps
      * taking the load's product rows {@code FOR UPDATE}, 300 ms at a time.
      */
-    static void lockTimeoutStorm(FaultRun run) {
-        var length = run.settings().databaseFault();
-        var phase = "lock-timeout storm " + length.toSeconds() + " s";
-        run.once(FaultKind.LOCK_TIMEOUT_STORM, phase, "lock-timeout storm", start -> {
-            var faults = run.databaseFaults();
-            var outcome = faults.withSetting(
-                    SHORT_LOCK_TIMEOUT, DEFAULT_LOCK_TIMEOUT, () -> faults.holdLocks(length, run.products()));
-            return run.done(String.format(
-                    Locale.ROOT,
-                    "ALTER DATABASE ... SET lock_timeout = '100ms' and %d sessions of the apps terminated; the lab"
-                            + " held the %d products' rows FOR UPDATE %d times for %d ms (%d ms apart, waited up to"
-                            + " %d ms for them); then RESET and %d sessions terminated again",
-                    outcome.terminatedAtStart(),
-                    run.products().size(),
-                    outcome.locks().holds(),
-                    LOCK_HOLD.toMillis(),
-                    LOCK_GAP.toMillis(),
-                    outcome.locks().longestWaitMillis(),
-                    outcome.terminatedAtEnd()));
-        });
+    static Done lockTimeoutStorm(FaultRun run, int number, double start) {
+        var database = run.database();
+        var outcome = withSetting(
+                database,
+                SHORT_LOCK_TIMEOUT,
+                DEFAULT_LOCK_TIMEOUT,
+                () -> holdLocks(database, run.settings().databaseFault(), run.products()));
+        return run.done(String.format(
+                Locale.ROOT,
+                "ALTER DATABASE ... SET lock_timeout = '100ms' and %d sessions of the apps terminated; the lab held"
+                        + " the %d products' rows FOR UPDATE %d times for %d ms (%d ms apart, waited up to %d ms for"
+                        + " them); then RESET and %d sessions terminated again",
+                outcome.terminatedAtStart(),
+                run.products().size(),
+                outcome.locks().holds(),
+                LOCK_HOLD.toMillis(),
+                LOCK_GAP.toMillis(),
+                outcome.locks().longestWaitMillis(),
+                outcome.terminatedAtEnd()));
     }
 
     /** Terminates the apps' sessions every 200 ms for {@code window}; returns how many were terminated. */
-    private long terminateSessions(Duration window) {
+    private static long terminateSessions(ChaosDatabase database, Duration window) {
         var deadline = System.nanoTime() + window.toNanos();
         long terminated = 0;
         try (var connection = database.connect()) {
@@ -179,20 +166,20 @@ final class DatabaseFaults {
      * Sets, terminates, lets {@code during} run, then resets and terminates again. The reset runs however the rest
      * went: a database left read-only would fail every later fault and run.
      */
-    private Outcome withSetting(String set, String reset, During during) {
+    private static Outcome withSetting(ChaosDatabase database, String set, String reset, During during) {
         long atStart;
         Locks locks;
         try {
-            try (var connection = labSession()) {
+            try (var connection = labSession(database)) {
                 execute(connection, set);
                 atStart = terminate(connection);
             }
             locks = during.run();
         } catch (SQLException | RuntimeException ex) {
-            resetQuietly(reset, ex);
+            resetQuietly(database, reset, ex);
             throw new IllegalStateException("the database fault failed: " + ex.getMessage(), ex);
         }
-        try (var connection = labSession()) {
+        try (var connection = labSession(database)) {
             execute(connection, reset);
             return new Outcome(atStart, terminate(connection), locks);
         } catch (SQLException ex) {
@@ -201,11 +188,11 @@ final class DatabaseFaults {
     }
 
     /** Holds the product rows for {@link #LOCK_HOLD}, frees them for {@link #LOCK_GAP}, over and over. */
-    private Locks holdLocks(Duration length, List<UUID> products) throws SQLException {
+    private static Locks holdLocks(ChaosDatabase database, Duration length, List<UUID> products) throws SQLException {
         var deadline = System.nanoTime() + length.toNanos();
         long holds = 0;
         long longestWait = 0;
-        try (var connection = labSession();
+        try (var connection = labSession(database);
                 var statement = connection.prepareStatement(LOCK_PRODUCTS)) {
             connection.setAutoCommit(false);
             statement.setArray(1, connection.createArrayOf("uuid", products.toArray(UUID[]::new)));
@@ -223,7 +210,7 @@ final class DatabaseFaults {
         return new Locks(holds, longestWait);
     }
 
-    private Connection labSession() throws SQLException {
+    private static Connection labSession(ChaosDatabase database) throws SQLException {
         var connection = database.connect();
         try {
             execute(connection, LAB_SESSION);
@@ -234,8 +221,8 @@ final class DatabaseFaults {
         }
     }
 
-    private void resetQuietly(String reset, Exception cause) {
-        try (var connection = labSession()) {
+    private static void resetQuietly(ChaosDatabase database, String reset, Exception cause) {
+        try (var connection = labSession(database)) {
             execute(connection, reset);
             terminate(connection);
         } catch (SQLException | RuntimeException ex) {

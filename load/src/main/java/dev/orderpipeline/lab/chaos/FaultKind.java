@@ -1,70 +1,97 @@
 package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.lab.chaos.ChaosJudge.Criterion;
+import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The faults the experiment can inject, by the names the command line and the report use: how long each is planned
- * to take with its recoveries (for the number of orders to prepare; a run that needs more stops its load), how it is
- * done, and what the judge checks for it beside the criteria of every run.
+ * The faults the experiment can inject, by the names the command line and the report use: the name of each window,
+ * how long each window is planned to take with its recovery (for the number of orders to prepare; a run that needs
+ * more stops its load), how it is done, and what the judge checks for it beside the criteria of every run.
  */
 public enum FaultKind {
+    /** {@code workerKills} windows, numbered. */
     WORKER_KILL(
             "worker-kill",
-            settings -> settings.recovery().plusSeconds(50).multipliedBy(settings.workerKills()),
+            "kill -9 #",
+            settings -> settings.recovery().plusSeconds(50),
             WorkerKills::killAndStart,
-            WorkerKills::killsHitCartsMidSaga),
+            ChaosCriteria::killsHitCartsMidSaga),
     WORKER_KILL_RESTART(
             "worker-kill-restart",
+            "kill -9 and restart under its name",
             settings -> settings.recovery().plusSeconds(50),
             WorkerKills::killAndRestartUnderItsName,
-            WorkerKills::restartHitsCartsMidSaga),
+            ChaosCriteria::restartHitsCartsMidSaga),
     BROKER_RESTART(
             "broker-restart",
+            "broker restart",
             settings -> settings.recovery().plusSeconds(15).plus(settings.brokerDown()),
             Restarts::broker,
-            Restarts::unavailableWhileBrokerDown),
+            ChaosCriteria::unavailableWhileBrokerDown),
     DATABASE_RESTART(
             "database-restart",
+            "PostgreSQL restart",
             settings -> settings.recovery().plusSeconds(10).plus(settings.databaseDown()),
             Restarts::database),
     /** Not in the default run. */
     DATABASE_SESSIONS_KILLED(
             "database-sessions-killed",
+            "database sessions killed",
             settings -> settings.recovery().plusSeconds(10).plus(settings.databaseDown()),
             DatabaseFaults::sessionsKilled),
     DATABASE_READ_ONLY(
             "database-read-only",
+            "database read-only",
             settings -> settings.recovery().plusSeconds(5).plus(settings.databaseFault()),
             DatabaseFaults::readOnly),
     LOCK_TIMEOUT_STORM(
             "lock-timeout-storm",
+            "lock-timeout storm",
             settings -> settings.recovery().plusSeconds(5).plus(settings.databaseFault()),
             DatabaseFaults::lockTimeoutStorm),
-    REPLAY("replay", settings -> settings.recovery().plusSeconds(60), Replay::inject),
+    REPLAY("replay", "replay from offset 0", settings -> settings.recovery().plusSeconds(60), Replay::inject),
     POISON(
             "poison",
+            "poison records",
             settings -> settings.recovery().plusSeconds(10),
             Poison::inject,
-            Poison::deadLetteredWithReason,
-            Poison::decoysUntouched);
+            ChaosCriteria::deadLetteredWithReason,
+            ChaosCriteria::decoysUntouched);
+
+    /**
+     * Does the fault once. A fault that cannot be carried out throws, and its window shows the failure; the run goes
+     * on so that the report shows what it left.
+     *
+     * @param number the window's number, from 1
+     * @param start when it began, seconds since the start
+     */
+    @FunctionalInterface
+    interface Injection {
+        Done inject(FaultRun run, int number, double start);
+    }
 
     private final String label;
-    private final Function<ChaosSettings, Duration> planned;
-    private final Consumer<FaultRun> inject;
+    private final String windowName;
+    private final Function<ChaosSettings, Duration> plannedWindow;
+    private final Injection injection;
     private final List<Criterion> criteria;
 
     FaultKind(
-            String label, Function<ChaosSettings, Duration> planned, Consumer<FaultRun> inject, Criterion... criteria) {
+            String label,
+            String windowName,
+            Function<ChaosSettings, Duration> plannedWindow,
+            Injection injection,
+            Criterion... criteria) {
         this.label = label;
-        this.planned = planned;
-        this.inject = inject;
+        this.windowName = windowName;
+        this.plannedWindow = plannedWindow;
+        this.injection = injection;
         this.criteria = List.of(criteria);
     }
 
@@ -72,16 +99,20 @@ public enum FaultKind {
         return label;
     }
 
-    Duration planned(ChaosSettings settings) {
-        return planned.apply(settings);
+    int windows(ChaosSettings settings) {
+        return this == WORKER_KILL ? settings.workerKills() : 1;
     }
 
-    /**
-     * Does the fault, once or more, handing each window to {@link FaultRun#recover} as it ends. A fault that cannot be
-     * carried out hands over its window with the failure, and the run goes on so that the report shows what it left.
-     */
-    void inject(FaultRun run) {
-        inject.accept(run);
+    String windowName(int number) {
+        return this == WORKER_KILL ? windowName + number : windowName;
+    }
+
+    Duration planned(ChaosSettings settings) {
+        return plannedWindow.apply(settings).multipliedBy(windows(settings));
+    }
+
+    Injection injection() {
+        return injection;
     }
 
     List<Criterion> criteria() {

@@ -1,15 +1,24 @@
 package dev.orderpipeline.lab.chaos;
 
-import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
-import dev.orderpipeline.lab.chaos.ChaosRun.Check;
-import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
-import dev.orderpipeline.lab.report.Cells;
+import dev.orderpipeline.contract.CartCheckoutCommand;
+import dev.orderpipeline.contract.CartLine;
+import dev.orderpipeline.contract.CheckoutCommand;
+import dev.orderpipeline.contract.Headers;
+import dev.orderpipeline.contract.ReservationCommand;
+import dev.orderpipeline.lab.chaos.FaultRun.Done;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Properties;
+import java.util.Random;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -19,34 +28,46 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Records that are not valid checkout commands, cart checkouts or reservation steps ({@link PoisonKind}) written to
- * their topics among the real ones, with a plain producer ({@code acks=all}), keyed as the real ones are; each must end
- * in its topic's dead-letter topic with its reason, and the decoy orders they name must stay untouched.
+ * their topics among the real ones, with a plain producer ({@code acks=all}): as many of each kind (the remainder as
+ * garbage), keyed as the real records there are (commands and reservations by the hot products, cart checkouts by
+ * their order) so they land among the real ones. Each must end in its topic's dead-letter topic with its reason; each
+ * carries a {@value #TAG_HEADER} header naming the run and its kind, which the dead-letter topic keeps, so the lab
+ * can count them there by kind.
+ *
+ * <p>The records that name a real order use decoy orders: orders of a product of their own that are never checked
+ * out. Applying one by mistake (a command, a cart checkout, a reservation of a hot product for the decoy's line 1)
+ * would complete a decoy order, claim its command or take a hot product's stock, and the lab checks that none of
+ * that happened.
  */
 final class Poison {
 
+    /** Header on every poison record: {@code <run tag>/<kind label>}. */
+    static final String TAG_HEADER = "lab-poison";
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
     private Poison() {}
 
-    static void inject(FaultRun run) {
+    static Done inject(FaultRun run, int number, double start) {
         var count = run.settings().poisonRecords();
-        run.once(FaultKind.POISON, count + " poison records", "poison records", start -> {
-            var decoys = Objects.requireNonNull(run.decoys(), "decoys are prepared for poison");
-            var sent = PoisonRecords.perKind(count);
-            run.poison().record(sent, start);
-            var records = PoisonRecords.build(
-                    run.runTag(),
-                    count,
-                    run.products(),
-                    decoys.product(),
-                    decoys.orders(),
-                    run.runTag().hashCode());
-            send(run, records);
-            var topics = new TreeMap<String, Integer>();
-            sent.forEach((kind, howMany) -> topics.merge(kind.topic(), howMany, Integer::sum));
-            return run.done(records.size() + " records (" + topics + ") keyed as the real ones there: " + sent);
-        });
+        var decoys = Objects.requireNonNull(run.decoys(), "decoys are prepared for poison");
+        var records = build(
+                run.runTag(),
+                count,
+                run.products(),
+                decoys.product(),
+                decoys.orders(),
+                run.runTag().hashCode());
+        send(run, records);
+        var sent = perKind(count);
+        var topics = new TreeMap<String, Integer>();
+        sent.forEach((kind, howMany) -> topics.merge(kind.topic(), howMany, Integer::sum));
+        return run.done(records.size() + " records (" + topics + ") keyed as the real ones there: " + sent);
     }
 
     /** Writes the records and waits for every acknowledgement. */
@@ -75,29 +96,166 @@ final class Poison {
         }
     }
 
-    static Optional<Check> deadLetteredWithReason(Findings findings) {
-        var poison = findings.evidence().poison();
-        var sent = findings.evidence().sum(poison, PoisonFigures::sent);
-        var found = findings.evidence().sum(poison, PoisonFigures::deadLettered);
-        var withoutReason =
-                findings.evidence().sum(poison, figures -> figures.reasons().getOrDefault(TopicEvidence.NO_REASON, 0L));
-        return ChaosCriteria.check(
-                "every poison record in its topic's .dlt with a dlt-reason header",
-                sent + " of " + sent + ", 0 without reason",
-                found + " of " + sent + ", " + withoutReason + " without reason",
-                found == sent && withoutReason == 0);
+    /**
+     * @param hotProducts the run's products, used as keys and as the wrong product of {@link
+     *     PoisonKind#PRODUCT_MISMATCH}
+     * @param decoys orders of {@code decoyProduct} that are never checked out
+     * @param seed for the random bytes and the choice of keys, so a run can be repeated
+     */
+    static List<ProducerRecord<byte[], byte[]>> build(
+            String runTag,
+            int count,
+            List<UUID> hotProducts,
+            UUID decoyProduct,
+            List<PreparedOrder> decoys,
+            long seed) {
+        if (hotProducts.isEmpty() || decoys.isEmpty()) {
+            throw new IllegalArgumentException("poison needs hot products and decoy orders");
+        }
+        var random = new Random(seed);
+        var targets = new Targets(hotProducts, decoyProduct, Instant.now());
+        var records = new ArrayList<ProducerRecord<byte[], byte[]>>(count);
+        perKind(count).forEach((kind, howMany) -> {
+            for (var index = 0; index < howMany; index++) {
+                var hot = hotProducts.get(random.nextInt(hotProducts.size()));
+                var record = targets.poison(kind, index, hot, decoys.get(index % decoys.size()), random);
+                record.headers().add(TAG_HEADER, (runTag + "/" + kind.label()).getBytes(StandardCharsets.UTF_8));
+                records.add(record);
+            }
+        });
+        return records;
     }
 
-    static Optional<Check> decoysUntouched(Findings findings) {
-        var decoy = findings.evidence().decoy();
-        return ChaosCriteria.check(
-                "the orders named by poison records are untouched",
-                "stock unchanged, all CREATED, 0 payments, 0 idempotency rows",
-                decoy == null
-                        ? Cells.NOT_AVAILABLE
-                        : "stock " + decoy.stockLeft() + " of " + decoy.initialStock() + ", " + decoy.notCreated()
-                                + " not CREATED, " + decoy.payments() + " payments, " + decoy.processedRows()
-                                + " idempotency rows",
-                decoy != null && decoy.untouched());
+    /** What the poison records name: the run's hot products, the decoys' product, and the time the API would set. */
+    private record Targets(List<UUID> hotProducts, UUID decoyProduct, Instant requestedAt) {
+
+        /** Poison record {@code index} of its kind, keyed by {@code hot} where its kind's topic is keyed by product. */
+        ProducerRecord<byte[], byte[]> poison(
+                PoisonKind kind, int index, UUID hot, PreparedOrder decoy, Random random) {
+            var orderId = decoy.orderId();
+            return switch (kind) {
+                case GARBAGE_BYTES, RESERVATION_GARBAGE_BYTES -> record(kind, hot, garbage(random), null, null, null);
+                case INVALID_JSON -> record(kind, hot, invalidJson(index, decoy), null, null, null);
+                case ZERO_QUANTITY -> command(kind, decoyProduct, fields(decoy, decoyProduct, 0), orderId);
+                case MISSING_ORDER_ID -> {
+                    var command = fields(decoy, hot, 1);
+                    command.remove("orderId");
+                    yield record(kind, hot, json(command), null, null, null);
+                }
+                case PRODUCT_MISMATCH -> command(kind, hot, fields(decoy, hot, 1), orderId);
+                case CART_INVALID_JSON ->
+                    record(kind, orderId, invalidCart(index, decoy), null, CartCheckoutCommand.TYPE, orderId);
+                case CART_NOT_A_CART -> {
+                    var lines = List.of(
+                            new CartLine(1, hotProducts.getFirst(), 1),
+                            new CartLine(2, hotProducts.size() > 1 ? hotProducts.getLast() : decoyProduct, 1));
+                    var cart = CartCheckoutCommand.of(orderId, decoy.userId(), lines, requestedAt);
+                    yield record(kind, orderId, json(cart), cart.commandId(), CartCheckoutCommand.TYPE, orderId);
+                }
+                case RESERVATION_NO_SUCH_LINE -> {
+                    var step = ReservationCommand.of(
+                            ReservationCommand.Action.RESERVE, orderId, new CartLine(1, hot, 1), requestedAt);
+                    yield record(
+                            kind,
+                            hot,
+                            json(step),
+                            step.commandId(),
+                            step.action().type(),
+                            orderId);
+                }
+            };
+        }
+
+        /** The fields of a checkout command, as the API writes them; the command id is the order's. */
+        private Map<String, Object> fields(PreparedOrder order, UUID productId, int quantity) {
+            var command = new LinkedHashMap<String, Object>();
+            command.put("commandId", CheckoutCommand.idFor(order.orderId()).toString());
+            command.put("orderId", order.orderId().toString());
+            command.put("productId", productId.toString());
+            command.put("userId", order.userId());
+            command.put("quantity", quantity);
+            command.put("requestedAt", requestedAt.toString());
+            return command;
+        }
+    }
+
+    /** How many of each kind: an even split, the remainder as garbage bytes. */
+    static Map<PoisonKind, Integer> perKind(int count) {
+        var kinds = PoisonKind.values();
+        var share = count / kinds.length;
+        var split = new EnumMap<PoisonKind, Integer>(PoisonKind.class);
+        for (var kind : kinds) {
+            split.put(kind, share);
+        }
+        split.merge(PoisonKind.GARBAGE_BYTES, count - share * kinds.length, Integer::sum);
+        return split;
+    }
+
+    /** The kind a {@value #TAG_HEADER} header value names, when it belongs to {@code runTag}; else null. */
+    static @Nullable PoisonKind kindOf(String runTag, @Nullable String tag) {
+        if (tag == null || !tag.startsWith(runTag + "/")) {
+            return null;
+        }
+        var label = tag.substring(runTag.length() + 1);
+        return Arrays.stream(PoisonKind.values())
+                .filter(kind -> kind.label().equals(label))
+                .findFirst()
+                .orElse(null);
+    }
+
+    /** A checkout command with the headers the API sends: the worker must reject it for what it says. */
+    private static ProducerRecord<byte[], byte[]> command(
+            PoisonKind kind, UUID key, Map<String, Object> command, UUID orderId) {
+        return record(kind, key, json(command), CheckoutCommand.idFor(orderId), CheckoutCommand.TYPE, null);
+    }
+
+    /** A record of its kind's topic, with the headers its producer sends, those given. */
+    private static ProducerRecord<byte[], byte[]> record(
+            PoisonKind kind,
+            UUID key,
+            byte[] value,
+            @Nullable UUID commandId,
+            @Nullable String type,
+            @Nullable UUID orderId) {
+        var record = new ProducerRecord<>(kind.topic(), key.toString().getBytes(StandardCharsets.UTF_8), value);
+        if (commandId != null) {
+            record.headers().add(Headers.COMMAND_ID, commandId.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        if (type != null) {
+            record.headers().add(Headers.COMMAND_TYPE, type.getBytes(StandardCharsets.UTF_8));
+        }
+        if (orderId != null) {
+            record.headers().add(Headers.ORDER_ID, orderId.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        return record;
+    }
+
+    private static byte[] invalidCart(int index, PreparedOrder decoy) {
+        var text = index % 2 == 0
+                ? "{\"commandId\":\"" + CheckoutCommand.idFor(decoy.orderId()) + "\",\"lines\":[{\"lineNo\":1,"
+                : "{\"orderId\": " + decoy.orderId() + ", \"lines\": []}";
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] garbage(Random random) {
+        var bytes = new byte[1 + random.nextInt(256)];
+        random.nextBytes(bytes);
+        // 0xC0 starts no UTF-8 sequence and no byte-order mark: no draw can read as JSON text
+        bytes[0] = (byte) 0xC0;
+        return bytes;
+    }
+
+    private static byte[] invalidJson(int index, PreparedOrder decoy) {
+        var text = switch (index % 3) {
+            case 0 ->
+                "{\"commandId\":\"" + CheckoutCommand.idFor(decoy.orderId()) + "\",\"orderId\":\"" + decoy.orderId();
+            case 1 -> "{\"orderId\": " + decoy.orderId() + ", \"quantity\": 1}";
+            default -> "checkout " + decoy.orderId() + " please";
+        };
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] json(Object value) {
+        return JSON.writeValueAsBytes(value);
     }
 }

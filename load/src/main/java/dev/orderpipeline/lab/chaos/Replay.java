@@ -4,7 +4,6 @@ import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -44,25 +43,24 @@ final class Replay {
 
     private Replay() {}
 
-    static void inject(FaultRun run) {
-        run.once(FaultKind.REPLAY, "replay from offset 0", "replay from offset 0", start -> {
-            var group = "replay-" + run.runTag();
-            var replayed = new ArrayList<Replayed>();
-            TOPICS_BY_GROUP_SUFFIX.forEach(topic -> replayed.add(new Replayed(
-                    group + topic.getKey(), topic.getValue(), run.topics().endOffsets(topic.getValue()))));
-            @Nullable AppProcess worker = null;
-            try {
-                worker = run.stack()
-                        .addWorker("checkout-worker-replay", List.of("--orderpipeline.worker.group-id=" + group));
-                return follow(run, group, replayed, start, run.clock().now());
-            } finally {
-                if (worker != null && worker.isAlive()) {
-                    // the replaying worker started after the phase's sampling: counted from its start
-                    run.resources().processesChanged();
-                    worker.stop();
-                }
+    static Done inject(FaultRun run, int number, double start) {
+        var group = "replay-" + run.runTag();
+        var replayed = TOPICS_BY_GROUP_SUFFIX.stream()
+                .map(topic -> new Replayed(
+                        group + topic.getKey(), topic.getValue(), run.topics().endOffsets(topic.getValue())))
+                .toList();
+        @Nullable AppProcess worker = null;
+        try {
+            worker = run.stack()
+                    .addWorker("checkout-worker-replay", List.of("--orderpipeline.worker.group-id=" + group));
+            return follow(run, group, replayed, start, run.clock().now());
+        } finally {
+            if (worker != null && worker.isAlive()) {
+                // the replaying worker started after the phase's sampling: counted from its start
+                run.resources().processesChanged();
+                worker.stop();
             }
-        });
+        }
     }
 
     /** Waits until every group's committed offsets reach the end its topic had, up to the replay limit. */

@@ -1,11 +1,9 @@
 package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.infra.Postgres;
-import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
-import dev.orderpipeline.lab.chaos.ChaosRun.Check;
+import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Optional;
 
 /** A dependency stopped, left down for a while and started again on the same data: the broker, then PostgreSQL. */
 final class Restarts {
@@ -25,71 +23,49 @@ final class Restarts {
     }
 
     /** The broker stopped (controlled shutdown), left down for {@code brokerDown}. */
-    static void broker(FaultRun run) {
-        var down = run.settings().brokerDown();
-        run.once(FaultKind.BROKER_RESTART, "broker down " + down.toSeconds() + " s", "broker restart", start -> {
-            var broker = run.stack()
-                    .broker()
-                    .orElseThrow(() -> new IllegalStateException("the stack uses an external Kafka cluster"));
-            var took = downAndUp(run, start, down, broker::stop, broker::start);
-            return run.done(String.format(
-                    Locale.ROOT,
-                    "controlled stop took %.1f s, down %.1f s, start (same data, same port) took %.1f s",
-                    took.stop(),
-                    took.down(),
-                    took.start()));
-        });
-    }
-
-    /** While the broker is down the API says so with a 503, neither a 500 nor silence. */
-    static Optional<Check> unavailableWhileBrokerDown(Findings findings) {
-        return findings.phases().stream()
-                .filter(phase -> phase.fault() == FaultKind.BROKER_RESTART)
-                .findFirst()
-                .map(phase -> new Check(
-                        "503 (not 500, not silence) while the broker is down",
-                        "503 > 0, 5xx other than 503 = 0",
-                        phase.count("503") + " × 503, " + phase.serverErrors() + " × other 5xx, " + phase.other()
-                                + " timeouts or errors",
-                        phase.count("503") > 0 && phase.serverErrors() == 0));
+    static Done broker(FaultRun run, int number, double start) {
+        var broker = run.stack()
+                .broker()
+                .orElseThrow(() -> new IllegalStateException("the stack uses an external Kafka cluster"));
+        var took = downAndUp(run, start, run.settings().brokerDown(), broker::stop, broker::start);
+        return run.done(String.format(
+                Locale.ROOT,
+                "controlled stop took %.1f s, down %.1f s, start (same data, same port) took %.1f s",
+                took.stop(),
+                took.down(),
+                took.start()));
     }
 
     /**
      * PostgreSQL stopped (fast shutdown: sessions cut, open transactions rolled back, the port closed), left down for
      * {@code databaseDown}, started again on the same data directory and port.
      */
-    static void database(FaultRun run) {
-        var down = run.settings().databaseDown();
-        run.once(
-                FaultKind.DATABASE_RESTART,
-                "PostgreSQL down " + down.toSeconds() + " s",
-                "PostgreSQL restart",
-                start -> {
-                    var postgres = run.stack()
-                            .postgres()
-                            .filter(Postgres::isRestartable)
-                            .orElseThrow(() -> new IllegalStateException(
-                                    "the stack's PostgreSQL is not an embedded one with a data directory of its own"));
-                    try {
-                        var took = downAndUp(run, start, down, postgres::stopServer, postgres::startServer);
-                        return run.done(String.format(
-                                Locale.ROOT,
-                                "pg_ctl stop -m fast took %.1f s (sessions terminated, port closed), down %.1f s, start on"
-                                        + " the same data directory and port took %.1f s",
-                                took.stop(),
-                                took.down(),
-                                took.start()));
-                    } catch (RuntimeException ex) {
-                        // the later faults and the judge need it up
-                        if (!postgres.isServerRunning()) {
-                            try {
-                                postgres.startServer();
-                            } catch (RuntimeException again) {
-                                ex.addSuppressed(again);
-                            }
-                        }
-                        throw ex;
-                    }
-                });
+    static Done database(FaultRun run, int number, double start) {
+        var postgres = run.stack()
+                .postgres()
+                .filter(Postgres::isRestartable)
+                .orElseThrow(() -> new IllegalStateException(
+                        "the stack's PostgreSQL is not an embedded one with a data directory of its own"));
+        try {
+            var took =
+                    downAndUp(run, start, run.settings().databaseDown(), postgres::stopServer, postgres::startServer);
+            return run.done(String.format(
+                    Locale.ROOT,
+                    "pg_ctl stop -m fast took %.1f s (sessions terminated, port closed), down %.1f s, start on the same"
+                            + " data directory and port took %.1f s",
+                    took.stop(),
+                    took.down(),
+                    took.start()));
+        } catch (RuntimeException ex) {
+            // the later faults and the judge need it up
+            if (!postgres.isServerRunning()) {
+                try {
+                    postgres.startServer();
+                } catch (RuntimeException again) {
+                    ex.addSuppressed(again);
+                }
+            }
+            throw ex;
+        }
     }
 }

@@ -3,7 +3,6 @@ package dev.orderpipeline.lab.chaos;
 import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.TopicFigures;
-import dev.orderpipeline.lab.chaos.FaultRun.PoisonSent;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -56,6 +55,7 @@ final class TopicEvidence {
     /**
      * @param keys the run's products (the decoy included): the keys of its commands and dead letters
      * @param decided the run's orders the database says are decided
+     * @param poisonSent how many poison records of each kind were written, from {@code poisonStartedAt} on
      */
     static Found read(
             TopicReader reader,
@@ -63,15 +63,16 @@ final class TopicEvidence {
             Set<UUID> keys,
             Set<UUID> orders,
             Set<UUID> decided,
-            PoisonSent poisonSent,
+            Map<PoisonKind, Integer> poisonSent,
+            double poisonStartedAt,
             RunClock clock) {
-        var scan = new Scan(runTag, keys, orders, poisonSent.startedAt(), clock);
+        var scan = new Scan(runTag, keys, orders, poisonStartedAt, clock);
         reader.readAll(Topics.CHECKOUT_COMMANDS, scan::command);
         reader.readAll(Topics.CHECKOUT_CARTS, scan::cart);
         reader.readAll(Topics.CHECKOUT_RESULTS, scan::result);
         DEAD_LETTER_TOPICS.forEach(topic -> reader.readAll(topic, scan::deadLetter));
         var poison = new ArrayList<PoisonFigures>();
-        poisonSent.sent().forEach((kind, sent) -> poison.add(scan.figures(kind, sent)));
+        poisonSent.forEach((kind, sent) -> poison.add(scan.figures(kind, sent)));
         var topics = new TopicFigures(
                 scan.commandRecords,
                 scan.commandOrders.size(),
@@ -95,7 +96,7 @@ final class TopicEvidence {
     static long poisonDeadLetters(TopicReader reader, String runTag) {
         var found = new AtomicLong();
         DEAD_LETTER_TOPICS.forEach(topic -> reader.readAll(topic, record -> {
-            if (PoisonRecords.kindOf(runTag, header(record, PoisonRecords.TAG_HEADER)) != null) {
+            if (Poison.kindOf(runTag, header(record, Poison.TAG_HEADER)) != null) {
                 found.incrementAndGet();
             }
         }));
@@ -142,7 +143,7 @@ final class TopicEvidence {
                 return;
             }
             commandRecords++;
-            var orderId = header(record, PoisonRecords.TAG_HEADER) == null ? field(record.value(), "orderId") : null;
+            var orderId = header(record, Poison.TAG_HEADER) == null ? field(record.value(), "orderId") : null;
             if (orderId != null && orders.contains(orderId)) {
                 commandOrders.add(orderId);
             }
@@ -151,7 +152,7 @@ final class TopicEvidence {
         /** A cart's command is its cart checkout, keyed by its order. */
         void cart(ConsumerRecord<byte[], byte[]> record) {
             var orderId = parse(text(record.key()));
-            if (orderId != null && orders.contains(orderId) && header(record, PoisonRecords.TAG_HEADER) == null) {
+            if (orderId != null && orders.contains(orderId) && header(record, Poison.TAG_HEADER) == null) {
                 commandOrders.add(orderId);
             }
         }
@@ -168,8 +169,8 @@ final class TopicEvidence {
         /** A poison record of the run by its kind, or a real command keyed by the run's products or orders. */
         void deadLetter(ConsumerRecord<byte[], byte[]> record) {
             var reason = mask(header(record, DLT_REASON_HEADER));
-            var tag = header(record, PoisonRecords.TAG_HEADER);
-            var kind = PoisonRecords.kindOf(runTag, tag);
+            var tag = header(record, Poison.TAG_HEADER);
+            var kind = Poison.kindOf(runTag, tag);
             var at = clock.secondsOfEpochMillis(record.timestamp());
             if (kind != null) {
                 poison.merge(kind, 1L, Long::sum);

@@ -1,7 +1,6 @@
 package dev.orderpipeline.lab.chaos;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -52,21 +51,18 @@ final class TopicReader implements AutoCloseable {
                 .collect(Collectors.toMap(
                         partition -> new TopicPartition(topic, partition.partition()),
                         partition -> OffsetSpec.latest()));
-        var offsets = new HashMap<TopicPartition, Long>();
-        get(admin.listOffsets(request).all()).forEach((partition, info) -> offsets.put(partition, info.offset()));
-        return offsets;
+        return get(admin.listOffsets(request).all()).entrySet().stream()
+                .collect(Collectors.toMap(
+                        Map.Entry::getKey, entry -> entry.getValue().offset()));
     }
 
     /** The offsets the group committed on the topic's partitions; partitions without a commit are missing. */
     Map<TopicPartition, Long> committed(String group, String topic) {
-        var offsets = new HashMap<TopicPartition, Long>();
-        get(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata())
-                .forEach((partition, offset) -> {
-                    if (offset != null && partition.topic().equals(topic)) {
-                        offsets.put(partition, offset.offset());
-                    }
-                });
-        return offsets;
+        return get(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()).entrySet().stream()
+                .filter(entry ->
+                        entry.getValue() != null && entry.getKey().topic().equals(topic))
+                .collect(Collectors.toMap(
+                        Map.Entry::getKey, entry -> entry.getValue().offset()));
     }
 
     /**

@@ -2,9 +2,6 @@ package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
-import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
-import dev.orderpipeline.lab.chaos.ChaosRun.Check;
-import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.ChaosRun.WorkerRestart;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.nio.charset.StandardCharsets;
@@ -12,11 +9,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.utils.Utils;
@@ -40,59 +35,35 @@ final class WorkerKills {
 
     private WorkerKills() {}
 
-    static void killAndStart(FaultRun run) {
-        var kills = run.settings().workerKills();
-        for (var number = 1; number <= kills; number++) {
-            run.progress().phase("kill -9 #" + number + " of " + kills, 0);
-            run.recover(kill(run, number));
-        }
-    }
-
     /** kill -9 of worker {@code number} (1, 2, 1...), then started again at once and awaited. */
-    private static FaultWindow kill(FaultRun run, int number) {
-        return run.carryOut(FaultKind.WORKER_KILL, "kill -9 #" + number, start -> {
-            var workers = run.mainWorkers();
-            var worker = workers.get((number - 1) % Math.min(2, workers.size()));
-            var pid = worker.pid();
-            var exit = worker.kill();
-            var killed = run.clock().now();
-            worker.start();
-            worker.awaitReady(run.stack().config().startupTimeout());
-            return run.done(String.format(
-                    Locale.ROOT,
-                    "SIGKILL to %s (pid %d, exit code %d), started again at once as pid %d, ready %.1f s after the"
-                            + " kill",
-                    worker.name(),
-                    pid,
-                    exit,
-                    worker.pid(),
-                    run.clock().now() - killed));
-        });
+    static Done killAndStart(FaultRun run, int number, double start) {
+        var workers = run.mainWorkers();
+        var worker = workers.get((number - 1) % Math.min(2, workers.size()));
+        var pid = worker.pid();
+        var exit = worker.kill();
+        var killed = run.clock().now();
+        worker.start();
+        worker.awaitReady(run.stack().config().startupTimeout());
+        return run.done(String.format(
+                Locale.ROOT,
+                "SIGKILL to %s (pid %d, exit code %d), started again at once as pid %d, ready %.1f s after the kill",
+                worker.name(),
+                pid,
+                exit,
+                worker.pid(),
+                run.clock().now() - killed));
     }
 
-    /** The kills must have cut through sagas for the cart criteria to say something about them. */
-    static Optional<Check> killsHitCartsMidSaga(Findings findings) {
-        return ChaosCriteria.cartsMidSaga(findings, FaultKind.WORKER_KILL);
-    }
-
-    static Optional<Check> restartHitsCartsMidSaga(Findings findings) {
-        return ChaosCriteria.cartsMidSaga(findings, FaultKind.WORKER_KILL_RESTART);
-    }
-
-    static void killAndRestartUnderItsName(FaultRun run) {
-        var name = "kill -9 and restart under its name";
-        run.once(FaultKind.WORKER_KILL_RESTART, name, name, start -> {
-            var workers = run.mainWorkers();
-            var partitionCount =
-                    run.topics().endOffsets(Topics.CHECKOUT_COMMANDS).size();
-            var partitionOf = new HashMap<UUID, Integer>();
-            run.products().forEach(product -> partitionOf.put(product, partitionOf(product, partitionCount)));
-            var victim = choose(
-                    workers.stream().map(AppProcess::name).toList(),
-                    run.topics().members(LIVE_GROUP, Topics.CHECKOUT_COMMANDS),
-                    partitionOf);
-            return killAndRestart(run, workers.get(victim.worker()), victim);
-        });
+    static Done killAndRestartUnderItsName(FaultRun run, int number, double start) {
+        var workers = run.mainWorkers();
+        var partitionCount = run.topics().endOffsets(Topics.CHECKOUT_COMMANDS).size();
+        var partitionOf = run.products().stream()
+                .collect(Collectors.toMap(product -> product, product -> partitionOf(product, partitionCount)));
+        var victim = choose(
+                workers.stream().map(AppProcess::name).toList(),
+                run.topics().members(LIVE_GROUP, Topics.CHECKOUT_COMMANDS),
+                partitionOf);
+        return killAndRestart(run, workers.get(victim.worker()), victim);
     }
 
     /**

@@ -156,13 +156,13 @@ class ChaosCartCriteriaTests {
     @Test
     void spreadsTheCartsEvenlyOverTheLoad() {
         var carts = IntStream.range(0, 1000)
-                .filter(index -> CartOrders.isCart(index, 0.3))
+                .filter(index -> PreparedOrder.isCart(index, 0.3))
                 .toArray();
 
         assertThat(carts).hasSize(300);
-        assertThat(IntStream.range(0, 10).filter(index -> CartOrders.isCart(index, 0.3)))
+        assertThat(IntStream.range(0, 10).filter(index -> PreparedOrder.isCart(index, 0.3)))
                 .hasSize(3);
-        assertThat(IntStream.range(0, 100).filter(index -> CartOrders.isCart(index, 0.0)))
+        assertThat(IntStream.range(0, 100).filter(index -> PreparedOrder.isCart(index, 0.0)))
                 .isEmpty();
     }
 
@@ -171,13 +171,13 @@ class ChaosCartCriteriaTests {
         var random = new Random(7);
         var seen = new HashSet<java.util.List<Integer>>();
         for (var draw = 0; draw < 200; draw++) {
-            var lines = CartOrders.lines(random, 3);
+            var lines = PreparedOrder.lines(random, 3);
             assertThat(lines).hasSizeBetween(2, 3).doesNotHaveDuplicates().allMatch(line -> line >= 0 && line < 3);
             seen.add(lines);
         }
         // 6 orders of two products and 6 of three
         assertThat(seen).hasSize(12);
-        assertThat(CartOrders.lines(random, 2)).containsExactlyInAnyOrder(0, 1);
+        assertThat(PreparedOrder.lines(random, 2)).containsExactlyInAnyOrder(0, 1);
     }
 
     /** The criteria of carts only (the command topics' criterion names cart checkouts in every run). */

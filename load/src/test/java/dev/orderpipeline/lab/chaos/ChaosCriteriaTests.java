@@ -36,12 +36,12 @@ class ChaosCriteriaTests {
 
         var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(FaultKind.POISON), 30));
 
-        assertThat(Poison.deadLetteredWithReason(findings))
+        assertThat(ChaosCriteria.deadLetteredWithReason(findings))
                 .get()
                 .satisfies(check -> assertThat(check.measured()).isEqualTo("1 of 2, 0 without reason"))
                 .extracting(Check::holds)
                 .isEqualTo(false);
-        assertThat(Poison.decoysUntouched(findings))
+        assertThat(ChaosCriteria.decoysUntouched(findings))
                 .get()
                 .extracting(Check::holds)
                 .isEqualTo(false);
@@ -57,7 +57,7 @@ class ChaosCriteriaTests {
 
         var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(FaultKind.BROKER_RESTART), 30));
 
-        assertThat(Restarts.unavailableWhileBrokerDown(findings))
+        assertThat(ChaosCriteria.unavailableWhileBrokerDown(findings))
                 .get()
                 .satisfies(check -> assertThat(check.measured()).startsWith("1 × 503, 1 × other 5xx"))
                 .extracting(Check::holds)
@@ -125,6 +125,18 @@ class ChaosCriteriaTests {
         // warm-up 5 s; a kill 50 s + recovery 5 s; broker 15 s + down 10 s + recovery; poison 10 s + recovery
         assertThat(settings.plannedLoad()).isEqualTo(Duration.ofSeconds(5 + 55 + 30 + 15));
         assertThat(settings.plannedCheckouts()).isEqualTo(100 * 105);
+    }
+
+    @Test
+    void givesEachKillAWindowOfItsOwnAndOtherFaultsOne() {
+        var settings = ChaosSettings.defaults();
+
+        assertThat(FaultKind.WORKER_KILL.windows(settings)).isEqualTo(3);
+        assertThat(FaultKind.WORKER_KILL.windowName(2)).isEqualTo("kill -9 #2");
+        // each kill 50 s and its recovery of 15 s
+        assertThat(FaultKind.WORKER_KILL.planned(settings)).isEqualTo(Duration.ofSeconds(3 * 65));
+        assertThat(FaultKind.BROKER_RESTART.windows(settings)).isEqualTo(1);
+        assertThat(FaultKind.BROKER_RESTART.windowName(1)).isEqualTo("broker restart");
     }
 
     private static ProductBooks withDrift(ProductBooks book, long drift) {
