@@ -88,9 +88,19 @@ final class CheckoutCommandPublisher {
 
     private BrokerUnavailableException unavailable(UUID commandId, UUID orderId, Exception ex) {
         // The record may still reach the broker after we gave up; that is harmless: a retry publishes the same
-        // command id and the worker applies it once.
-        log.warn("Checkout command {} for order {} was not acknowledged", commandId, orderId, ex);
+        // command id and the worker applies it once. One line per checkout, its stack trace at DEBUG: while the
+        // broker is away every checkout fails alike, and a stack trace each made the log the API's busiest writer.
+        log.warn("Checkout command {} for order {} was not acknowledged: {}", commandId, orderId, rootCause(ex));
+        log.debug("Checkout command {} was not acknowledged", commandId, ex);
         return new BrokerUnavailableException(orderId, properties.retryAfter(), ex);
+    }
+
+    private static String rootCause(Throwable ex) {
+        var cause = ex;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return cause.toString();
     }
 
     private static boolean brokerTrouble(@Nullable Throwable ex) {

@@ -7,6 +7,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.core.ProducerFactory;
+import org.springframework.kafka.support.ProducerListener;
 
 /**
  * The template that publishes checkout commands (a single-product order's and a cart's), in place of Boot's.
@@ -26,6 +27,9 @@ class CheckoutCommandTemplateConfiguration {
         var template = new KafkaTemplate<>(producerFactory);
         template.setObservationEnabled(kafka.getTemplate().isObservationEnabled());
         template.setKafkaAdmin(new StartupClusterIdAdmin(admin));
+        // the publisher says what became of a send, once; the default listener logged every failure again, at ERROR,
+        // with the record and a stack trace
+        template.setProducerListener(new ProducerListener<>() {});
         return template;
     }
 

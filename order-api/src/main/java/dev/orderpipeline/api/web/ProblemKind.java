@@ -27,6 +27,7 @@ public enum ProblemKind {
             "authentication-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Authentication unavailable"),
     BROKER_UNAVAILABLE("broker-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Message broker unavailable"),
     DATABASE_UNAVAILABLE("database-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Database unavailable"),
+    OVERLOADED("overloaded", HttpStatus.SERVICE_UNAVAILABLE, "Too many requests in progress"),
     INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal server error");
 
     /** Prefix of every problem type URI. */

@@ -14,18 +14,26 @@ import org.springframework.util.unit.DataSize;
  *     is refused before the handler runs, a chunked body as soon as it grows past it
  * @param maxJsonNestingDepth deepest nesting of JSON arrays and objects read
  * @param maxJsonNumberLength longest JSON number read, in characters
+ * @param maxConcurrent requests served at once (the actuator's not counted); more are answered 503 with {@code
+ *     Retry-After} at once ({@link ConcurrencyLimitFilter}). A request in progress holds about 60 KB of heap when it
+ *     waits on a dependency, so the default keeps a worst case near 25 MB of order-api's 160 MB
  */
 @ConfigurationProperties("orderpipeline.requests")
 record RequestLimits(
         @DefaultValue("16KB") DataSize maxBodySize,
         @DefaultValue("32") int maxJsonNestingDepth,
-        @DefaultValue("100") int maxJsonNumberLength) {
+        @DefaultValue("100") int maxJsonNumberLength,
+        @DefaultValue("400") int maxConcurrent) {
 
     RequestLimits {
         Objects.requireNonNull(maxBodySize, "maxBodySize");
         if (maxBodySize.toBytes() < 1) {
             throw new IllegalArgumentException(
                     "orderpipeline.requests.max-body-size must be positive, was " + maxBodySize);
+        }
+        if (maxConcurrent < 1) {
+            throw new IllegalArgumentException(
+                    "orderpipeline.requests.max-concurrent must be positive, was " + maxConcurrent);
         }
         if (maxJsonNestingDepth < 1 || maxJsonNumberLength < 1) {
             throw new IllegalArgumentException("orderpipeline.requests.max-json-* must be positive, was "

@@ -1,7 +1,11 @@
 package dev.orderpipeline.api.web;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
@@ -23,5 +27,15 @@ class WebConfiguration implements WebMvcConfigurer {
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
         registry.addInterceptor(new RequestBodyGuard(limits));
+    }
+
+    /** After the request's observation (a refusal is counted as a 503), before the security filters' work. */
+    @Bean
+    FilterRegistrationBean<ConcurrencyLimitFilter> concurrencyLimit(
+            RetryAfterSetting retryAfter, MeterRegistry meters) {
+        var registration =
+                new FilterRegistrationBean<>(new ConcurrencyLimitFilter(limits.maxConcurrent(), retryAfter, meters));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+        return registration;
     }
 }
