@@ -1,6 +1,7 @@
 package dev.orderpipeline.api.web;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -25,6 +26,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 final class ConcurrencyLimitFilter extends OncePerRequestFilter {
 
+    /** The gauge of requests holding a place now. */
+    static final String ADMITTED = "http.server.requests.admitted";
+
     private final Semaphore permits;
     private final int limit;
     private final RetryAfterSetting retryAfter;
@@ -37,6 +41,10 @@ final class ConcurrencyLimitFilter extends OncePerRequestFilter {
         this.refused = Counter.builder("http.server.requests.refused")
                 .description("Requests answered 503 at once because orderpipeline.requests.max-concurrent were in"
                         + " progress")
+                .register(meters);
+        Gauge.builder(ADMITTED, permits, available -> limit - available.availablePermits())
+                .description("Requests holding one of orderpipeline.requests.max-concurrent places now (a request"
+                        + " waiting asynchronously holds none)")
                 .register(meters);
     }
 

@@ -4,6 +4,7 @@ import static dev.orderpipeline.api.TestTokens.bearer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.api.ApiTestSupport;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,16 +29,26 @@ import org.springframework.test.context.TestPropertySource;
  * the probes an orchestrator sends and the catalogue keep answering fast while they wait, and every wait ends with
  * a 202 after its time, changing nothing.
  */
-@TestPropertySource(properties = "orderpipeline.checkout.max-wait=" + WaitingCheckoutsTests.WAIT_SECONDS + "s")
+@TestPropertySource(
+        properties = {
+            "orderpipeline.checkout.max-wait=" + WaitingCheckoutsTests.WAIT_SECONDS + "s",
+            // the 2,000 requests arrive in one instant, more than the default admits at once (refusing a burst is
+            // ConcurrencyLimitFilterTests' subject); every one is admitted here, and the probes show that a waiting
+            // request gives its place back
+            "orderpipeline.requests.max-concurrent=" + (WaitingCheckoutsTests.WAITING + 100),
+        })
 class WaitingCheckoutsTests extends ApiTestSupport {
 
-    private static final int WAITING = 2_000;
+    static final int WAITING = 2_000;
 
     /** Long enough that the burst of requests is over well before the first wait ends. */
     static final int WAIT_SECONDS = 8;
 
     @Autowired
     private CheckoutWaiters waiters;
+
+    @Autowired
+    private MeterRegistry meters;
 
     @Test
     void waitingCheckoutsHoldNoThreadAndEndIn202() throws Exception {
@@ -92,15 +103,19 @@ class WaitingCheckoutsTests extends ApiTestSupport {
             var waitingPhase = probes.stream()
                     .filter(probe -> probe.waiting() >= WAITING / 2)
                     .toList();
+            var fewestAdmitted =
+                    waitingPhase.stream().mapToInt(Probe::admitted).min().orElse(Integer.MAX_VALUE);
             System.out.printf(
-                    "%d waiting checkouts: %s, %d with Preference-Applied, at most %d waiting at once;"
-                            + " probes %s (all), %s (while half or more waited)%n",
-                    WAITING, statuses, applied, peak, summary(probes), summary(waitingPhase));
+                    "%d waiting checkouts: %s, %d with Preference-Applied, at most %d waiting at once, as few as %d"
+                            + " requests admitted meanwhile; probes %s (all), %s (while half or more waited)%n",
+                    WAITING, statuses, applied, peak, fewestAdmitted, summary(probes), summary(waitingPhase));
 
             assertThat(statuses).isEqualTo(Map.of(202, WAITING));
             assertThat(applied).isEqualTo(WAITING);
             assertThat(probes).allSatisfy(probe -> assertThat(probe.status()).isEqualTo(200));
             assertThat(waitingPhase).hasSizeGreaterThan(10);
+            // a wait that kept its place would leave at least WAITING / 2 admitted for the whole phase
+            assertThat(fewestAdmitted).isLessThan(WAITING / 10);
             // Starved request threads leave the probes unanswered for seconds (seen before the waits went
             // asynchronous: 6.2 s for liveness); half a second at p99 tells the two apart on a busy machine without
             // timing the machine itself. The figures are printed above and recorded in the README (p99 about 30-45 ms
@@ -121,7 +136,7 @@ class WaitingCheckoutsTests extends ApiTestSupport {
 
     private record Order(UUID id, String userId) {}
 
-    private record Probe(String what, long sentAtMillis, int waiting, long tookMillis, int status) {}
+    private record Probe(String what, long sentAtMillis, int waiting, int admitted, long tookMillis, int status) {}
 
     private List<Order> placeOrders(UUID product, int count) {
         return jdbc.sql("""
@@ -144,6 +159,8 @@ class WaitingCheckoutsTests extends ApiTestSupport {
             for (var path : List.of("/actuator/health/liveness", "/api/products/" + product)) {
                 var sent = System.nanoTime();
                 var waitingNow = waiters.waiting();
+                var admittedNow = (int)
+                        meters.get("http.server.requests.admitted").gauge().value();
                 var response = http.send(
                         HttpRequest.newBuilder(URI.create(url(path)))
                                 .timeout(Duration.ofSeconds(20))
@@ -154,6 +171,7 @@ class WaitingCheckoutsTests extends ApiTestSupport {
                         path,
                         (sent - releasedAt) / 1_000_000,
                         waitingNow,
+                        admittedNow,
                         (System.nanoTime() - sent) / 1_000_000,
                         response.statusCode()));
             }

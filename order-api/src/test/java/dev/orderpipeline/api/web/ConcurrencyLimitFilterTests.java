@@ -57,6 +57,7 @@ class ConcurrencyLimitFilterTests {
             assertThat(problem.get("type").asString()).isEqualTo("urn:order-pipeline:problem:overloaded");
             assertThat(actuator.getStatus()).as("the actuator is not counted").isEqualTo(200);
             assertThat(meters.counter("http.server.requests.refused").count()).isEqualTo(1);
+            assertThat(admitted()).isEqualTo(LIMIT);
 
             release.countDown();
             for (var request : held) {
@@ -64,6 +65,11 @@ class ConcurrencyLimitFilterTests {
             }
         }
         assertThat(serve("/api/orders", new MockFilterChain()).getStatus()).isEqualTo(200);
+        assertThat(admitted()).isZero();
+    }
+
+    private double admitted() {
+        return meters.get(ConcurrencyLimitFilter.ADMITTED).gauge().value();
     }
 
     private MockHttpServletResponse serve(String path, MockFilterChain chain) throws Exception {
