@@ -1,5 +1,7 @@
 package dev.orderpipeline.checkoutlab;
 
+import static org.springframework.core.NestedExceptionUtils.getMostSpecificCause;
+
 import dev.orderpipeline.api.checkout.CheckoutProperties;
 import dev.orderpipeline.api.order.OrderNotFoundException;
 import dev.orderpipeline.api.web.Caller;
@@ -62,7 +64,13 @@ final class LabCheckout {
                 throw ex;
             }
             outcome = "unavailable";
-            log.warn("Checkout of order {} with strategy {} failed in the database", orderId, strategy.name(), ex);
+            // one line per failure, as the pipeline's checkout logs it (CheckoutService.translated)
+            log.warn(
+                    "Checkout of order {} with strategy {} failed in the database: {}",
+                    orderId,
+                    strategy.name(),
+                    getMostSpecificCause(ex).toString());
+            log.debug("Checkout of order {} with strategy {} failed in the database", orderId, strategy.name(), ex);
             throw new DatabaseUnavailableException(
                             "The database failed during the checkout of order " + orderId + " (strategy "
                                     + strategy.name() + ")",

@@ -1,5 +1,7 @@
 package dev.orderpipeline.api.checkout;
 
+import static org.springframework.core.NestedExceptionUtils.getMostSpecificCause;
+
 import dev.orderpipeline.api.order.Order;
 import dev.orderpipeline.api.order.OrderNotFoundException;
 import dev.orderpipeline.api.order.OrderRepository;
@@ -241,7 +243,13 @@ final class CheckoutService {
                 || DatabaseFailures.isMisuse(ex)) {
             return ex;
         }
-        log.warn("Checkout of order {} failed in the database", orderId, ex);
+        // one line per failure: when the pool runs dry every waiting request fails at once, and a stack trace each
+        // (a hundred frames) cost an overloaded API its CPU and heap; the whole trace is at DEBUG
+        log.warn(
+                "Checkout of order {} failed in the database: {}",
+                orderId,
+                getMostSpecificCause(ex).toString());
+        log.debug("Checkout of order {} failed in the database", orderId, ex);
         return new DatabaseUnavailableException(
                         "The database failed during the checkout of order " + orderId, properties.retryAfter(), ex)
                 .with("orderId", orderId);

@@ -36,6 +36,8 @@ import org.springframework.test.context.TestPropertySource;
             // ConcurrencyLimitFilterTests' subject); every one is admitted here, and the probes show that a waiting
             // request gives its place back
             "orderpipeline.requests.max-concurrent=" + (WaitingCheckoutsTests.WAITING + 100),
+            // and every one of them waits, more than the default lets wait (the test's heap is larger than the API's)
+            "orderpipeline.checkout.max-waiters=" + WaitingCheckoutsTests.WAITING,
         })
 class WaitingCheckoutsTests extends ApiTestSupport {
 
