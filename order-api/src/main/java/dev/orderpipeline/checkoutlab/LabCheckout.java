@@ -1,7 +1,5 @@
 package dev.orderpipeline.checkoutlab;
 
-import static org.springframework.core.NestedExceptionUtils.getMostSpecificCause;
-
 import dev.orderpipeline.api.checkout.CheckoutProperties;
 import dev.orderpipeline.api.order.OrderNotFoundException;
 import dev.orderpipeline.api.web.Caller;
@@ -64,13 +62,8 @@ final class LabCheckout {
                 throw ex;
             }
             outcome = "unavailable";
-            // one line per failure, as the pipeline's checkout logs it (CheckoutService.translated)
-            log.warn(
-                    "Checkout of order {} with strategy {} failed in the database: {}",
-                    orderId,
-                    strategy.name(),
-                    getMostSpecificCause(ex).toString());
-            log.debug("Checkout of order {} with strategy {} failed in the database", orderId, strategy.name(), ex);
+            DatabaseFailures.logFailure(
+                    log, ex, "Checkout of order {} with strategy {} failed in the database", orderId, strategy.name());
             throw new DatabaseUnavailableException(
                             "The database failed during the checkout of order " + orderId + " (strategy "
                                     + strategy.name() + ")",

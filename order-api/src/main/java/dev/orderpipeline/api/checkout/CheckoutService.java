@@ -1,7 +1,5 @@
 package dev.orderpipeline.api.checkout;
 
-import static org.springframework.core.NestedExceptionUtils.getMostSpecificCause;
-
 import dev.orderpipeline.api.order.Order;
 import dev.orderpipeline.api.order.OrderNotFoundException;
 import dev.orderpipeline.api.order.OrderRepository;
@@ -243,13 +241,7 @@ final class CheckoutService {
                 || DatabaseFailures.isMisuse(ex)) {
             return ex;
         }
-        // one line per failure: when the pool runs dry every waiting request fails at once, and a stack trace each
-        // (a hundred frames) cost an overloaded API its CPU and heap; the whole trace is at DEBUG
-        log.warn(
-                "Checkout of order {} failed in the database: {}",
-                orderId,
-                getMostSpecificCause(ex).toString());
-        log.debug("Checkout of order {} failed in the database", orderId, ex);
+        DatabaseFailures.logFailure(log, ex, "Checkout of order {} failed in the database", orderId);
         return new DatabaseUnavailableException(
                         "The database failed during the checkout of order " + orderId, properties.retryAfter(), ex)
                 .with("orderId", orderId);

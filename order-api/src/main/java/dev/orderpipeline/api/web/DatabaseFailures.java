@@ -5,6 +5,8 @@ import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.IncorrectResultSizeDataAccessException;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
@@ -46,6 +48,26 @@ public final class DatabaseFailures {
                 || failure instanceof InvalidDataAccessApiUsageException
                 || failure instanceof IncorrectResultSizeDataAccessException
                 || failure instanceof TypeMismatchDataAccessException;
+    }
+
+    /**
+     * Logs a database failure as one line at WARN, {@code message} followed by the failure's deepest cause (its type
+     * and message), and the whole stack trace at DEBUG. When the pool runs dry every request waiting for a connection
+     * fails at once, and a stack trace of about a hundred frames for each cost an overloaded API its CPU and heap.
+     */
+    public static void logFailure(Logger log, Throwable failure, String message, Object... arguments) {
+        var warning = log.atWarn().setMessage(message + ": {}");
+        for (var argument : arguments) {
+            warning = warning.addArgument(argument);
+        }
+        // as text: a Throwable last among the arguments would be taken for the cause, and its stack trace printed
+        warning.addArgument(NestedExceptionUtils.getMostSpecificCause(failure).toString())
+                .log();
+        var trace = log.atDebug().setMessage(message).setCause(failure);
+        for (var argument : arguments) {
+            trace = trace.addArgument(argument);
+        }
+        trace.log();
     }
 
     /** How deep a chain of causes is followed; real ones are a handful deep, a cycle would be endless. */

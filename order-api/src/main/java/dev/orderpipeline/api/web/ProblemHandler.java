@@ -91,7 +91,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     @Nullable
     ResponseEntity<Object> handleUnexpected(Exception ex, WebRequest request) {
         if (DatabaseFailures.isUnavailable(ex)) {
-            log.warn("The database failed answering {}", describe(request), ex);
+            DatabaseFailures.logFailure(log, ex, "The database failed answering {}", describe(request));
             var unavailable = new DatabaseUnavailableException(
                     "The database cannot answer now; retry later", retryAfter.retryAfter(), ex);
             return handleExceptionInternal(

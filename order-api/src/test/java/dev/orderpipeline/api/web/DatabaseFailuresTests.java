@@ -2,11 +2,16 @@ package dev.orderpipeline.api.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.slf4j.LoggerFactory;
 import org.springframework.dao.CannotAcquireLockException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.DataIntegrityViolationException;
@@ -67,5 +72,31 @@ class DatabaseFailuresTests {
                 .isFalse();
         assertThat(DatabaseFailures.isUnavailable(new IllegalStateException("not the database")))
                 .isFalse();
+    }
+
+    @Test
+    void logsAFailureInOneLineAndItsStackTraceOnlyAtDebug() {
+        var log = (Logger) LoggerFactory.getLogger("DatabaseFailuresTests.logFailure");
+        log.setLevel(Level.DEBUG);
+        var appender = new ListAppender<ILoggingEvent>();
+        appender.start();
+        log.addAppender(appender);
+        var failure = new CannotGetJdbcConnectionException(
+                "no connection", new SQLTransientConnectionException("pool timed out"));
+
+        DatabaseFailures.logFailure(log, failure, "Checkout of order {} failed in the database", "o-1");
+
+        assertThat(appender.list).hasSize(2);
+        var warning = appender.list.get(0);
+        assertThat(warning.getLevel()).isEqualTo(Level.WARN);
+        assertThat(warning.getFormattedMessage())
+                .isEqualTo("Checkout of order o-1 failed in the database: "
+                        + "java.sql.SQLTransientConnectionException: pool timed out");
+        assertThat(warning.getThrowableProxy()).isNull();
+        var trace = appender.list.get(1);
+        assertThat(trace.getLevel()).isEqualTo(Level.DEBUG);
+        assertThat(trace.getFormattedMessage()).isEqualTo("Checkout of order o-1 failed in the database");
+        assertThat(trace.getThrowableProxy().getClassName())
+                .isEqualTo(CannotGetJdbcConnectionException.class.getName());
     }
 }
