@@ -86,7 +86,8 @@ public record ChaosSettings(
                 Duration.ofSeconds(15),
                 Duration.ofSeconds(120),
                 Duration.ofSeconds(30),
-                4000,
+                // under the connections one API holds (its server.tomcat.max-connections)
+                500,
                 20,
                 Duration.ofMinutes(5),
                 0.3);

@@ -70,8 +70,10 @@ public final class SoakCommand extends LabCommand {
             order = 6,
             names = "--max-in-flight",
             paramLabel = "N",
-            description = "Requests in flight at once; arrivals beyond are dropped and counted.")
-    int maxInFlight = 2000;
+            description = "Requests in flight at once; arrivals beyond are dropped and counted. Keep it under the"
+                    + " connections one API holds (its server.tomcat.max-connections): past those, a request waits"
+                    + " unseen in the kernel's accept queue until it times out.")
+    int maxInFlight = 500;
 
     @Option(
             order = 7,

@@ -2,14 +2,12 @@ package dev.orderpipeline.lab.carts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.orderpipeline.infra.FreePorts;
-import dev.orderpipeline.infra.Postgres;
-import dev.orderpipeline.infra.StackConfig;
 import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.carts.CartInvariants.ProductBooks;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
+import dev.orderpipeline.lab.pipeline.TestStack;
 import dev.orderpipeline.lab.report.Machine;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.ReportWriter;
@@ -21,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * A small carts compare from the packaged jars, end to end: the stack as processes with the lab on, 24 carts of 2
@@ -29,10 +26,8 @@ import org.postgresql.ds.PGSimpleDataSource;
  */
 class CartsEndToEndTests {
 
-    /** The repository root: failsafe runs in the module directory. */
-    private static final Path PROJECT = Path.of("..").toAbsolutePath().normalize();
-
     private static final int PRODUCTS = 3;
+
     private static final int INITIAL_STOCK = 6;
     private static final int CARTS = 24;
     private static final int LINES = 2;
@@ -45,15 +40,8 @@ class CartsEndToEndTests {
 
     @Test
     void decidesEveryCartOfEveryStrategyAndReportsWhatTheDatabaseHolds() throws Exception {
-        var postgres = Postgres.forTests();
-        var jdbcUrl = postgres.createDatabase("lab");
-        var ports = FreePorts.several(4);
-        var config = StackConfig.defaults(PROJECT)
-                .withWorkDirectory(workDirectory)
-                .withDatabase(new StackConfig.Database.Existing(jdbcUrl, postgres.user(), postgres.password()))
-                .withBroker(new StackConfig.Broker.FromJars(ports.get(0), ports.get(1)))
-                .withApps(ports.get(2), 1, ports.get(3))
-                .withLab(true);
+        var stack = TestStack.create(workDirectory, "lab", 1);
+        var config = stack.config().withLab(true);
         var startedAt = Instant.now();
         var settings = new CartsSettings(
                 PRODUCTS, INITIAL_STOCK, CARTS, LINES, 1, CartStrategies.ALL, Duration.ofSeconds(60), 0);
@@ -67,7 +55,7 @@ class CartsEndToEndTests {
                     "carts",
                     target.description(),
                     Machine.current(),
-                    Versions.collect(PROJECT, target.database()),
+                    Versions.collect(TestStack.PROJECT, target.database()),
                     startedAt,
                     Instant.now());
             report = new CartsReport(header, settings, outcome.runs(), outcome.skipped());
@@ -80,12 +68,7 @@ class CartsEndToEndTests {
         var written = ReportWriter.JSON.readValue(
                 output.resolve(ReportWriter.JSON_FILE).toFile(), CartsReport.class);
         assertThat(written).isEqualTo(report);
-        var database = new PGSimpleDataSource();
-        database.setURL(jdbcUrl);
-        database.setUser(postgres.user());
-        if (postgres.password() != null) {
-            database.setPassword(postgres.password());
-        }
+        var database = stack.dataSource();
         var checker = new InvariantChecker(database);
         for (var run : written.runs()) {
             var invariants = run.invariants();

@@ -2,14 +2,12 @@ package dev.orderpipeline.lab.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.orderpipeline.infra.FreePorts;
-import dev.orderpipeline.infra.Postgres;
-import dev.orderpipeline.infra.StackConfig;
 import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
+import dev.orderpipeline.lab.pipeline.TestStack;
 import dev.orderpipeline.lab.report.Machine;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.ReportWriter;
@@ -20,7 +18,6 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * A small compare from the packaged jars, end to end: the stack as processes with the lab on, 50 buyers on 20 units,
@@ -28,10 +25,8 @@ import org.postgresql.ds.PGSimpleDataSource;
  */
 class CompareEndToEndTests {
 
-    /** The repository root: failsafe runs in the module directory. */
-    private static final Path PROJECT = Path.of("..").toAbsolutePath().normalize();
-
     private static final int INITIAL_STOCK = 20;
+
     private static final int PARALLEL = 50;
 
     @TempDir
@@ -42,15 +37,8 @@ class CompareEndToEndTests {
 
     @Test
     void reportsTheInvariantsTheDatabaseHoldsAndWritesTheReportFiles() throws Exception {
-        var postgres = Postgres.forTests();
-        var jdbcUrl = postgres.createDatabase("lab");
-        var ports = FreePorts.several(4);
-        var config = StackConfig.defaults(PROJECT)
-                .withWorkDirectory(workDirectory)
-                .withDatabase(new StackConfig.Database.Existing(jdbcUrl, postgres.user(), postgres.password()))
-                .withBroker(new StackConfig.Broker.FromJars(ports.get(0), ports.get(1)))
-                .withApps(ports.get(2), 1, ports.get(3))
-                .withLab(true);
+        var stack = TestStack.create(workDirectory, "lab", 1);
+        var config = stack.config().withLab(true);
         var startedAt = Instant.now();
 
         CompareReport report;
@@ -67,7 +55,7 @@ class CompareEndToEndTests {
                     "compare",
                     target.description(),
                     Machine.current(),
-                    Versions.collect(PROJECT, target.database()),
+                    Versions.collect(TestStack.PROJECT, target.database()),
                     startedAt,
                     Instant.now());
             report = new CompareReport(header, settings, outcome.runs(), outcome.skipped());
@@ -80,12 +68,7 @@ class CompareEndToEndTests {
         var written = ReportWriter.JSON.readValue(
                 output.resolve(ReportWriter.JSON_FILE).toFile(), CompareReport.class);
         assertThat(written).isEqualTo(report);
-        var database = new PGSimpleDataSource();
-        database.setURL(jdbcUrl);
-        database.setUser(postgres.user());
-        if (postgres.password() != null) {
-            database.setPassword(postgres.password());
-        }
+        var database = stack.dataSource();
         var checker = new InvariantChecker(database);
         for (var run : written.runs()) {
             var truth = checker.check(run.productId(), INITIAL_STOCK);

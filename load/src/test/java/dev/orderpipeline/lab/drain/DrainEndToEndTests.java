@@ -2,14 +2,12 @@ package dev.orderpipeline.lab.drain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.orderpipeline.infra.FreePorts;
-import dev.orderpipeline.infra.Postgres;
-import dev.orderpipeline.infra.StackConfig;
 import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.ceiling.CeilingSettings;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
+import dev.orderpipeline.lab.pipeline.TestStack;
 import dev.orderpipeline.lab.report.Machine;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.ReportWriter;
@@ -20,7 +18,6 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * A small drain from the packaged jars, end to end: the stack as processes without a worker, 20,000 checkouts of one
@@ -28,9 +25,6 @@ import org.postgresql.ds.PGSimpleDataSource;
  * database must hold every invariant.
  */
 class DrainEndToEndTests {
-
-    /** The repository root: failsafe runs in the module directory. */
-    private static final Path PROJECT = Path.of("..").toAbsolutePath().normalize();
 
     private static final int COMMANDS = 20_000;
 
@@ -42,15 +36,8 @@ class DrainEndToEndTests {
 
     @Test
     void drainsTheBacklogToZeroLagAndKeepsEveryInvariant() throws Exception {
-        var postgres = Postgres.forTests();
-        var jdbcUrl = postgres.createDatabase("lab_drain");
-        var ports = FreePorts.several(4);
-        var config = StackConfig.defaults(PROJECT)
-                .withWorkDirectory(workDirectory)
-                .withDatabase(new StackConfig.Database.Existing(jdbcUrl, postgres.user(), postgres.password()))
-                .withBroker(new StackConfig.Broker.FromJars(ports.get(0), ports.get(1)))
-                .withApps(ports.get(2), 0, ports.get(3))
-                .withPartitions(3);
+        var stack = TestStack.create(workDirectory, "lab_drain", 0);
+        var config = stack.config().withPartitions(3);
         var settings = new DrainSettings(
                 COMMANDS,
                 new KeyDistribution.Hot(),
@@ -70,7 +57,7 @@ class DrainEndToEndTests {
                     "drain",
                     target.description(),
                     Machine.current(),
-                    Versions.collect(PROJECT, target.database()),
+                    Versions.collect(TestStack.PROJECT, target.database()),
                     startedAt,
                     Instant.now());
             ReportWriter.write(new DrainReport(header, settings, run), output);
@@ -96,9 +83,7 @@ class DrainEndToEndTests {
         }
 
         // the database agrees with the report on its own
-        var database = new PGSimpleDataSource();
-        database.setURL(jdbcUrl);
-        database.setUser(postgres.user());
+        var database = stack.dataSource();
         try (var connection = database.getConnection();
                 var statement = connection.createStatement();
                 var rows = statement.executeQuery("SELECT id FROM product WHERE name LIKE 'lab drain-%'")) {

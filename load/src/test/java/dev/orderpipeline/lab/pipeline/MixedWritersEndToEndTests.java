@@ -3,9 +3,6 @@ package dev.orderpipeline.lab.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.orderpipeline.infra.FreePorts;
-import dev.orderpipeline.infra.Postgres;
-import dev.orderpipeline.infra.StackConfig;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,8 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MixedWritersEndToEndTests {
 
-    private static final Path PROJECT = Path.of("..").toAbsolutePath().normalize();
-
     private static final List<String> CORRECT =
             List.of(Strategies.KAFKA, "db-atomic", "for-update", "optimistic", "serializable", "status-claim");
 
@@ -43,15 +38,8 @@ class MixedWritersEndToEndTests {
 
     @Test
     void everyCorrectWriterKeepsTheBooksBesideTheOthers() throws Exception {
-        var postgres = Postgres.forTests();
-        var jdbcUrl = postgres.createDatabase("lab_mixed");
-        var ports = FreePorts.several(4);
-        var config = StackConfig.defaults(PROJECT)
-                .withWorkDirectory(workDirectory)
-                .withDatabase(new StackConfig.Database.Existing(jdbcUrl, postgres.user(), postgres.password()))
-                .withBroker(new StackConfig.Broker.FromJars(ports.get(0), ports.get(1)))
-                .withApps(ports.get(2), 1, ports.get(3))
-                .withLab(true);
+        var stack = TestStack.create(workDirectory, "lab_mixed", 1);
+        var config = stack.config().withLab(true);
         try (var target = StackTarget.start(config, 1, Duration.ofSeconds(60))) {
             var api = target.apis().getFirst();
             var product = api.createProduct("Mixed writers", INITIAL_STOCK, new BigDecimal("3.00"));

@@ -3,9 +3,6 @@ package dev.orderpipeline.lab.throughput;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.orderpipeline.infra.FreePorts;
-import dev.orderpipeline.infra.Postgres;
-import dev.orderpipeline.infra.StackConfig;
 import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.ceiling.CeilingRun;
 import dev.orderpipeline.lab.compare.CheckoutCosts;
@@ -13,6 +10,7 @@ import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
+import dev.orderpipeline.lab.pipeline.TestStack;
 import dev.orderpipeline.lab.report.Machine;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.ReportWriter;
@@ -23,7 +21,6 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * A small throughput run from the packaged jars, end to end: the stack as processes with the lab on, kafka and
@@ -31,9 +28,6 @@ import org.postgresql.ds.PGSimpleDataSource;
  * model's probes; the report written to disk must say what the database says.
  */
 class ThroughputEndToEndTests {
-
-    /** The repository root: failsafe runs in the module directory. */
-    private static final Path PROJECT = Path.of("..").toAbsolutePath().normalize();
 
     @TempDir
     Path workDirectory;
@@ -43,15 +37,8 @@ class ThroughputEndToEndTests {
 
     @Test
     void decidesEveryAnsweredCheckoutAndChargesTheCpuOfEachComponentToThem() throws Exception {
-        var postgres = Postgres.forTests();
-        var jdbcUrl = postgres.createDatabase("lab");
-        var ports = FreePorts.several(4);
-        var config = StackConfig.defaults(PROJECT)
-                .withWorkDirectory(workDirectory)
-                .withDatabase(new StackConfig.Database.Existing(jdbcUrl, postgres.user(), postgres.password()))
-                .withBroker(new StackConfig.Broker.FromJars(ports.get(0), ports.get(1)))
-                .withApps(ports.get(2), 1, ports.get(3))
-                .withLab(true);
+        var stack = TestStack.create(workDirectory, "lab", 1);
+        var config = stack.config().withLab(true);
         var startedAt = Instant.now();
         var strategies = List.of(Strategies.KAFKA, "db-atomic");
         var keys = List.of("hot", "uniform:20");
@@ -74,7 +61,7 @@ class ThroughputEndToEndTests {
                     "throughput",
                     target.description(),
                     Machine.current(),
-                    Versions.collect(PROJECT, target.database()),
+                    Versions.collect(TestStack.PROJECT, target.database()),
                     startedAt,
                     Instant.now());
             report = new ThroughputReport(header, settings, outcome.runs(), outcome.skipped(), outcome.capacity());
@@ -91,12 +78,7 @@ class ThroughputEndToEndTests {
                         tuple("db-atomic", "hot"),
                         tuple(Strategies.KAFKA, "uniform:20"),
                         tuple("db-atomic", "uniform:20"));
-        var database = new PGSimpleDataSource();
-        database.setURL(jdbcUrl);
-        database.setUser(postgres.user());
-        if (postgres.password() != null) {
-            database.setPassword(postgres.password());
-        }
+        var database = stack.dataSource();
         var checker = new InvariantChecker(database);
         for (var run : written.runs()) {
             assertThat(run.invariants()).isNotNull();

@@ -23,6 +23,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * asynchronous ({@code Prefer: wait}) gives its place back as soon as its thread does: its wait is bounded on its own
  * ({@code orderpipeline.checkout.max-waiters}). The actuator is not counted: probes and scraping must answer when the
  * API is busiest.
+ *
+ * <p>Being a filter, it bounds what requests wait for, not what they hold: a request Tomcat has read holds its buffers
+ * whether it is admitted here or refused. What bounds those is the number of connections ({@code
+ * server.tomcat.max-connections}, in application.yml with its measurement).
  */
 final class ConcurrencyLimitFilter extends OncePerRequestFilter {
 

@@ -38,6 +38,8 @@ import org.springframework.test.context.TestPropertySource;
             "orderpipeline.requests.max-concurrent=" + (WaitingCheckoutsTests.WAITING + 100),
             // and every one of them waits, more than the default lets wait (the test's heap is larger than the API's)
             "orderpipeline.checkout.max-waiters=" + WaitingCheckoutsTests.WAITING,
+            // each wait holds its connection: all of them, and the probes' besides
+            "server.tomcat.max-connections=" + (WaitingCheckoutsTests.WAITING + 100),
         })
 class WaitingCheckoutsTests extends ApiTestSupport {
 
