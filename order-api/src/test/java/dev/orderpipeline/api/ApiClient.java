@@ -21,8 +21,14 @@ public final class ApiClient {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private final HttpClient http =
+    /**
+     * One connection pool for every test in the JVM, as a real client keeps one: a client per test would leave its
+     * idle connections open on the API until their keep-alive ends, and a few races of 300 buyers in a row would
+     * fill the API's server.tomcat.max-connections with them.
+     */
+    private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
     private final String baseUrl;
     private final @Nullable String defaultAuthorization;
 
@@ -69,7 +75,7 @@ public final class ApiClient {
             request.header(TestTokens.AUTHORIZATION, defaultAuthorization);
         }
         try {
-            var response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            var response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
             return new Response(response.statusCode(), response.headers(), response.body());
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
