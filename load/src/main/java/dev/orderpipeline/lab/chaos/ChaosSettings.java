@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.lab.Require;
+import dev.orderpipeline.lab.load.OpenLoad;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -86,8 +87,7 @@ public record ChaosSettings(
                 Duration.ofSeconds(15),
                 Duration.ofSeconds(120),
                 Duration.ofSeconds(30),
-                // under the connections one API holds (its server.tomcat.max-connections)
-                500,
+                OpenLoad.DEFAULT_MAX_IN_FLIGHT,
                 20,
                 Duration.ofMinutes(5),
                 0.3);

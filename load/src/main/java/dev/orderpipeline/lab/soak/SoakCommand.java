@@ -2,6 +2,7 @@ package dev.orderpipeline.lab.soak;
 
 import dev.orderpipeline.lab.LabCommand;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
+import dev.orderpipeline.lab.load.OpenLoad;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.Strategies;
@@ -73,7 +74,7 @@ public final class SoakCommand extends LabCommand {
             description = "Requests in flight at once; arrivals beyond are dropped and counted. Keep it under the"
                     + " connections one API holds (its server.tomcat.max-connections): past those, a request waits"
                     + " unseen in the kernel's accept queue until it times out.")
-    int maxInFlight = 500;
+    int maxInFlight = OpenLoad.DEFAULT_MAX_IN_FLIGHT;
 
     @Option(
             order = 7,

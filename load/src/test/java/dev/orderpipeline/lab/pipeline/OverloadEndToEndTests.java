@@ -69,19 +69,18 @@ class OverloadEndToEndTests {
     private static Map<String, Long> storm(HttpClient http, HttpRequest read) throws InterruptedException {
         var outcomes = new ConcurrentHashMap<String, LongAdder>();
         var start = new CountDownLatch(1);
-        var deadline = new long[1];
+        var deadline = System.nanoTime() + LOAD.toNanos();
         try (var executor = Executors.newVirtualThreadPerTaskExecutor()) {
             for (var client = 0; client < CLIENTS; client++) {
                 executor.submit(() -> {
                     start.await();
-                    while (System.nanoTime() < deadline[0]) {
+                    while (System.nanoTime() - deadline < 0) {
                         outcomes.computeIfAbsent(send(http, read), key -> new LongAdder())
                                 .increment();
                     }
                     return null;
                 });
             }
-            deadline[0] = System.nanoTime() + LOAD.toNanos();
             start.countDown();
         }
         var counts = new TreeMap<String, Long>();

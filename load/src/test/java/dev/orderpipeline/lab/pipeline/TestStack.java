@@ -12,6 +12,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  *
  * @param config the stack, one API, the lab off; tests add what they need
  * @param jdbcUrl the test's database
+ * @param postgres the server that holds it
  */
 public record TestStack(StackConfig config, String jdbcUrl, Postgres postgres) {
 

@@ -14,8 +14,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     checkout included)
  * @param maxWaiters how many checkouts of this instance may wait for their decision at once ({@code Prefer: wait});
  *     a wait holds no thread, but it holds its connection and Tomcat's buffers for the request, about 100 KB of heap
- *     each (docs/throughput.md), so 500 of them take a third of order-api's 160 MB. The bound keeps a worker outage from growing them without end. Beyond it a checkout
- *     answers 202 at once, without {@code Preference-Applied}
+ *     each (docs/throughput.md), so 500 of them take a third of order-api's 160 MB. The bound keeps a worker outage
+ *     from growing them without end. Beyond it a checkout answers 202 at once, without {@code Preference-Applied}
  */
 @ConfigurationProperties("orderpipeline.checkout")
 public record CheckoutProperties(
