@@ -118,7 +118,9 @@ public final class ChaosCommand extends LabCommand {
             order = 13,
             names = "--max-in-flight",
             paramLabel = "N",
-            description = "First attempts in flight at once; arrivals beyond are dropped and counted.")
+            description = "Requests on the wire at once, first attempts and retries together, as a client's pool of"
+                    + " connections: a retry waits for a place; an arrival while N first attempts are in flight is"
+                    + " dropped and counted.")
     int maxInFlight = defaults.maxInFlight();
 
     @Option(

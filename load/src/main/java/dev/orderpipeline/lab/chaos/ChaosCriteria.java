@@ -266,10 +266,10 @@ final class ChaosCriteria {
                 .findFirst()
                 .map(phase -> new Check(
                         "503 (not 500, not silence) while the broker is down",
-                        "503 > 0, 5xx other than 503 = 0",
+                        "503 > 0, 5xx other than 503 = 0, 0 timeouts or errors",
                         phase.count("503") + " × 503, " + phase.serverErrors() + " × other 5xx, " + phase.other()
                                 + " timeouts or errors",
-                        phase.count("503") > 0 && phase.serverErrors() == 0));
+                        phase.count("503") > 0 && phase.serverErrors() == 0 && phase.other() == 0));
     }
 
     static Optional<Check> deadLetteredWithReason(Findings findings) {

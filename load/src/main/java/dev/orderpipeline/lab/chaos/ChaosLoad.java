@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -34,6 +35,11 @@ import org.jspecify.annotations.Nullable;
  * {@code maxInFlight} first attempts at once. It behaves as a careful client does: a 503 is retried after its {@code
  * Retry-After}, a request without an answer after a second, up to {@code maxAttempts} in all, the same order each
  * time (the API derives the command id from it, so a retry cannot check out twice).
+ *
+ * <p>Like a client's pool of connections, at most {@code maxInFlight} requests are on the wire at once, first attempts
+ * and retries together; the next waits for a place. Without that bound the retries came on top of the first attempts:
+ * while the broker was down they took the API past its connections, and over a thousand requests waited unanswered
+ * in the kernel's accept queue until the lab's own timeout, which measured the lab's client instead of the API.
  */
 final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
 
@@ -56,6 +62,8 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
     private final RunClock clock;
     private final Progress progress;
     private final OpenLoad load;
+    /** Places on the wire: a request holds one from just before it is sent until its answer. */
+    private final Semaphore onTheWire;
     /** First attempts sent and retries waiting or in flight. */
     private final AtomicInteger pending = new AtomicInteger();
 
@@ -85,6 +93,7 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         // open-ended: the load runs until it is stopped or the orders run out
         var schedule = new OpenModelSchedule(settings.rate(), Duration.ofDays(1));
         this.load = new OpenLoad(schedule, orders.size(), settings.maxInFlight(), this);
+        this.onTheWire = new Semaphore(settings.maxInFlight());
     }
 
     /** The first arrival is due at the clock's start. */
@@ -174,9 +183,23 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         var retry = false;
         try {
             var order = orders.get(index);
-            var sent = System.nanoTime();
-            var answer = checkout(apis.get(index % apis.size()), order);
-            var answered = System.nanoTime();
+            try {
+                onTheWire.acquire();
+            } catch (InterruptedException ex) {
+                // the load is closing: the attempt is given up
+                Thread.currentThread().interrupt();
+                return;
+            }
+            long sent;
+            long answered;
+            Answer answer;
+            try {
+                sent = System.nanoTime();
+                answer = checkout(apis.get(index % apis.size()), order);
+                answered = System.nanoTime();
+            } finally {
+                onTheWire.release();
+            }
             attempts.add(new Attempt(
                     index,
                     number,

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
+import dev.orderpipeline.lab.measure.StatusCounts;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -60,6 +61,24 @@ class ChaosCriteriaTests {
         assertThat(ChaosCriteria.unavailableWhileBrokerDown(findings))
                 .get()
                 .satisfies(check -> assertThat(check.measured()).startsWith("1 × 503, 1 × other 5xx"))
+                .extracting(Check::holds)
+                .isEqualTo(false);
+    }
+
+    @Test
+    void failsTheBrokerCriterionWhenACheckoutWentUnansweredDuringTheOutage() {
+        run.checkout(0, 5.0, "202", 5.1);
+        run.checkout(1, 12.0, "503", null);
+        run.checkout(2, 13.0, StatusCounts.TIMEOUT, null);
+        run.fault(FaultKind.BROKER_RESTART, "broker restart", 10, 20);
+        run.soundBooks();
+
+        var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(FaultKind.BROKER_RESTART), 30));
+
+        assertThat(ChaosCriteria.unavailableWhileBrokerDown(findings))
+                .get()
+                .satisfies(
+                        check -> assertThat(check.measured()).isEqualTo("1 × 503, 0 × other 5xx, 1 timeouts or errors"))
                 .extracting(Check::holds)
                 .isEqualTo(false);
     }
