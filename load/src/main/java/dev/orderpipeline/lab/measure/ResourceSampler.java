@@ -50,6 +50,7 @@ public final class ResourceSampler implements AutoCloseable {
             """;
 
     private final List<Watched> watched;
+    private final @Nullable Database source;
     private final @Nullable Connection database;
     private final long postmasterPid;
     private final ScheduledExecutorService timer;
@@ -70,8 +71,10 @@ public final class ResourceSampler implements AutoCloseable {
     private @Nullable Long walBytes;
     private int samples;
 
-    private ResourceSampler(List<Watched> watched, @Nullable Connection database, long postmasterPid) {
+    private ResourceSampler(
+            List<Watched> watched, @Nullable Database source, @Nullable Connection database, long postmasterPid) {
         this.watched = List.copyOf(watched);
+        this.source = source;
         this.database = database;
         this.postmasterPid = postmasterPid;
         timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -95,7 +98,7 @@ public final class ResourceSampler implements AutoCloseable {
                 log.warn("Cannot sample the database's sessions: {}", ex.getMessage());
             }
         }
-        var sampler = new ResourceSampler(processes, connection, postmaster);
+        var sampler = new ResourceSampler(processes, database, connection, postmaster);
         sampler.walStart = sampler.walPosition();
         sampler.timer.execute(sampler::sample);
         sampler.timer.scheduleAtFixedRate(
@@ -200,19 +203,33 @@ public final class ResourceSampler implements AutoCloseable {
         }
     }
 
+    /**
+     * The WAL written since the start, read on the sampling connection or, when the server restarted meanwhile (the
+     * chaos run's fault) and that connection is gone, on a new one: the WAL position carries on across a restart.
+     */
     private @Nullable Long walWrittenSinceStart() {
-        if (database == null || walStart == null) {
+        if (database == null || source == null || walStart == null) {
             return null;
         }
-        try (var statement = database.prepareStatement(WAL_WRITTEN_SINCE)) {
-            statement.setString(1, walStart);
+        try {
+            return walWrittenSince(database, walStart);
+        } catch (SQLException first) {
+            try (var again = source.connect()) {
+                return walWrittenSince(again, walStart);
+            } catch (SQLException ex) {
+                log.warn("Could not read the WAL written during the run: {}", ex.getMessage());
+                return null;
+            }
+        }
+    }
+
+    private static long walWrittenSince(Connection connection, String start) throws SQLException {
+        try (var statement = connection.prepareStatement(WAL_WRITTEN_SINCE)) {
+            statement.setString(1, start);
             try (var rows = statement.executeQuery()) {
                 rows.next();
                 return rows.getLong(1);
             }
-        } catch (SQLException ex) {
-            log.warn("Could not read the WAL written during the run", ex);
-            return null;
         }
     }
 
