@@ -31,7 +31,9 @@ import org.springframework.security.oauth2.jwt.MappedJwtClaimSetConverter;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.firewall.HttpFirewall;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
+import org.springframework.security.web.firewall.StrictHttpFirewall;
 import org.springframework.util.StringUtils;
 
 /**
@@ -109,7 +111,8 @@ public class SecurityConfiguration {
                         .hasRole(ADMIN)
                         .anyRequest()
                         .authenticated())
-                .oauth2ResourceServer(server -> server.jwt(jwt -> jwt.decoder(verifiedOnce(decoder, tokens))
+                .oauth2ResourceServer(server -> server.bearerTokenResolver(new BearerHeaderTokenResolver())
+                        .jwt(jwt -> jwt.decoder(verifiedOnce(decoder, tokens))
                                 .jwtAuthenticationConverter(new CallerTokenConverter(tokens.rolesClaim())))
                         .authenticationEntryPoint(problems)
                         .accessDeniedHandler(problems)
@@ -189,6 +192,19 @@ public class SecurityConfiguration {
         decoder.setClaimSetConverter(
                 MappedJwtClaimSetConverter.withDefaults(Map.of(JwtClaimNames.ISS, String::valueOf)));
         return new DevelopmentJwtDecoder(decoder);
+    }
+
+    /**
+     * Spring Security's firewall as it is by default, with the rules for header and parameter names and header values
+     * checked without a regular expression ({@link RequestText}: the same rules).
+     */
+    @Bean
+    HttpFirewall httpFirewall() {
+        var firewall = new StrictHttpFirewall();
+        firewall.setAllowedHeaderNames(RequestText::isAllowedName);
+        firewall.setAllowedHeaderValues(RequestText::isAllowedValue);
+        firewall.setAllowedParameterNames(RequestText::isAllowedName);
+        return firewall;
     }
 
     /**
