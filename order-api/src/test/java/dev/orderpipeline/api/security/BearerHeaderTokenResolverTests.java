@@ -3,7 +3,6 @@ package dev.orderpipeline.api.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.Random;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
@@ -48,15 +47,7 @@ class BearerHeaderTokenResolverTests {
 
     @Test
     void answersAsTheDefaultResolverForEveryHeader() {
-        var random = new Random(7);
-        for (var n = 0; n < 50_000; n++) {
-            var header = new StringBuilder();
-            var length = random.nextInt(6);
-            for (var i = 0; i < length; i++) {
-                header.append(PIECES.get(random.nextInt(PIECES.size())));
-            }
-            assertSameAnswer(header.toString());
-        }
+        TextSamples.of(7, 50_000, 5, PIECES).forEach(this::assertSameAnswer);
     }
 
     @Test

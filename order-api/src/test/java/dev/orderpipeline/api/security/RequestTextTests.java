@@ -3,7 +3,6 @@ package dev.orderpipeline.api.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
 
@@ -39,14 +38,7 @@ class RequestTextTests {
 
     @Test
     void namesAndValuesAreJudgedAsTheDefaultExpressionsJudgeThem() {
-        var random = new Random(42);
-        for (var n = 0; n < 50_000; n++) {
-            var text = new StringBuilder();
-            var length = random.nextInt(8);
-            for (var i = 0; i < length; i++) {
-                text.append(PIECES.get(random.nextInt(PIECES.size())));
-            }
-            var candidate = text.toString();
+        for (var candidate : TextSamples.of(42, 50_000, 7, PIECES)) {
             assertThat(RequestText.isAllowedName(candidate))
                     .as("name %s", candidate.codePoints().boxed().toList())
                     .isEqualTo(StrictHttpFirewall.ALLOWED_HEADER_NAMES.test(candidate));
