@@ -100,13 +100,22 @@ class ChaosReportTests {
 
     @Test
     void showsNoCostOfTheCommittedReportsWrittenBeforeItWasMeasured() {
-        for (var folder : List.of("chaos", "chaos-carts", "chaos-database-sessions-killed")) {
+        for (var folder : List.of("chaos-carts", "chaos-database-sessions-killed")) {
             var report = CommittedReports.read(folder, ChaosReport.class);
 
             assertThat(report.run().phases()).as(folder).allMatch(phase -> phase.cost() == null);
             assertThat(report.tables()).as(folder).extracting(Table::title).doesNotContain(CheckoutCosts.TITLE);
             assertThat(report.charts()).as(folder).extracting(Chart::file).doesNotContain(CheckoutCosts.CHART_FILE);
         }
+    }
+
+    @Test
+    void showsTheCostOfEveryPhaseOfTheCommittedChaosRun() {
+        var report = CommittedReports.read("chaos", ChaosReport.class);
+
+        assertThat(report.run().phases()).isNotEmpty().allMatch(phase -> phase.cost() != null);
+        assertThat(report.tables()).extracting(Table::title).contains(CheckoutCosts.TITLE);
+        assertThat(report.charts()).extracting(Chart::file).contains(CheckoutCosts.CHART_FILE);
     }
 
     /** Writes the report, checks that its report.json reads back as the same report, and returns its Markdown. */
