@@ -153,6 +153,28 @@ class SoakReportTests {
         assertThat(SoakReport.verdict(dropped, invariants(0, 0))).isEqualTo("hold");
     }
 
+    @Test
+    void theCommittedRunShowsThePipelineFiveTimesTheBestLockStrategyOnTheHotProductAndNoSlowerThanOnSpreadKeys() {
+        var report = CommittedReports.read("soak-hot-spread-durable", SoakReport.class);
+
+        // the figures docs/throughput.md and the README quote from docs/results/soak-hot-spread-durable
+        assertThat(report.headlineTable().rows())
+                .containsExactly(
+                        List.of("kafka", "1498/s", "898/s (uniform:10000)", "1.67", "5.0x"),
+                        List.of("db-atomic", "300/s", "595/s (uniform:10000)", "0.50", "1.0x"),
+                        List.of("for-update", "300/s", "300/s (uniform:10000)", "1.00", "1.0x"));
+        // open orders are arrivals dropped or unanswered in the saturated runs; nothing else may be off
+        assertThat(report.runs()).hasSize(30).allSatisfy(run -> {
+            var invariants = run.invariants();
+            assertThat(invariants).as(run.label()).isNotNull();
+            assertThat(invariants.drift()).as(run.label()).isZero();
+            assertThat(invariants.oversoldProducts()).as(run.label()).isZero();
+            assertThat(invariants.doublePayments()).as(run.label()).isZero();
+            assertThat(invariants.payments()).as(run.label()).isEqualTo(invariants.completed());
+            assertThat(run.cost()).as(run.label()).isNotNull();
+        });
+    }
+
     private static RunInvariants.Summary invariants(long notFinal, long drift) {
         var violations = new ArrayList<String>();
         if (notFinal > 0) {
@@ -240,27 +262,5 @@ class SoakReportTests {
                         : null,
                 null,
                 CheckoutCost.of(resources, 3L * rate));
-    }
-
-    @Test
-    void theCommittedRunShowsThePipelineFiveTimesTheBestLockStrategyOnTheHotProductAndNoSlowerThanOnSpreadKeys() {
-        var report = CommittedReports.read("soak-hot-spread-durable", SoakReport.class);
-
-        // the figures docs/throughput.md and the README quote from docs/results/soak-hot-spread-durable
-        assertThat(report.headlineTable().rows())
-                .containsExactly(
-                        List.of("kafka", "1498/s", "898/s (uniform:10000)", "1.67", "5.0x"),
-                        List.of("db-atomic", "300/s", "595/s (uniform:10000)", "0.50", "1.0x"),
-                        List.of("for-update", "300/s", "300/s (uniform:10000)", "1.00", "1.0x"));
-        // open orders are arrivals dropped or unanswered in the saturated runs; nothing else may be off
-        assertThat(report.runs()).hasSize(30).allSatisfy(run -> {
-            var invariants = run.invariants();
-            assertThat(invariants).as(run.label()).isNotNull();
-            assertThat(invariants.drift()).as(run.label()).isZero();
-            assertThat(invariants.oversoldProducts()).as(run.label()).isZero();
-            assertThat(invariants.doublePayments()).as(run.label()).isZero();
-            assertThat(invariants.payments()).as(run.label()).isEqualTo(invariants.completed());
-            assertThat(run.cost()).as(run.label()).isNotNull();
-        });
     }
 }
