@@ -15,13 +15,18 @@ import java.util.Objects;
 
 /**
  * A Spring Boot application run from its executable jar as a process of its own, on a given HTTP port, with its
- * actuator probes: the API replicas and workers of the launcher and of the lab, which start, count, scale and kill
- * them.
+ * actuator probes on its management port (order-api's own port; the worker's HTTP port, which serves nothing else):
+ * the API replicas and workers of the launcher and of the lab, which start, count, scale and kill them. Where the
+ * actuator's endpoints are is said here only.
  */
 public final class AppProcess {
 
     /** Spring Boot's graceful shutdown waits up to 30 s for requests in flight; give it a little more. */
     public static final Duration DEFAULT_STOP_GRACE = Duration.ofSeconds(35);
+
+    private static final String HEALTH_PATH = "/actuator/health";
+    private static final String READINESS_PATH = "/actuator/health/readiness";
+    private static final String METRICS_PATH = "/actuator/prometheus";
 
     private static final HttpClient HTTP = HttpClient.newBuilder()
             .connectTimeout(Duration.ofSeconds(2))
@@ -30,17 +35,20 @@ public final class AppProcess {
 
     private final String name;
     private final int port;
+    private final int managementPort;
     private final ManagedProcess process;
 
-    private AppProcess(String name, int port, ManagedProcess process) {
+    private AppProcess(String name, int port, int managementPort, ManagedProcess process) {
         this.name = name;
         this.port = port;
+        this.managementPort = managementPort;
         this.process = process;
     }
 
     /**
      * Describes (does not start) a Spring Boot jar run as {@code java <jvmOptions> -jar <jar> --server.port=<port>
-     * <arguments>}, writing its output to {@code logFile}. Fails when the jar has not been built.
+     * <arguments>}, writing its output to {@code logFile}, its actuator on the same port. Fails when the jar has not
+     * been built.
      */
     public static AppProcess springBoot(
             String name, Path jar, int port, List<String> jvmOptions, List<String> arguments, Path logFile) {
@@ -56,25 +64,50 @@ public final class AppProcess {
             List<String> arguments,
             Map<String, String> environment,
             Path logFile) {
+        return springBoot(name, jar, port, port, jvmOptions, arguments, environment, logFile);
+    }
+
+    /**
+     * As above, with the actuator on a port of its own ({@code --management.server.port}) when {@code
+     * managementPort} differs from {@code port}: order-api serves only its API on {@code port}.
+     */
+    public static AppProcess springBoot(
+            String name,
+            Path jar,
+            int port,
+            int managementPort,
+            List<String> jvmOptions,
+            List<String> arguments,
+            Map<String, String> environment,
+            Path logFile) {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(
                     jar.toAbsolutePath().normalize() + " is missing: run mvn package first (bin/run builds it)");
         }
-        if (port < 1 || port > 65_535) {
-            throw new IllegalArgumentException("not a TCP port: " + port);
-        }
+        requirePort(port);
+        requirePort(managementPort);
         var command = new ArrayList<String>();
         command.add(ManagedProcess.javaExecutable());
         command.addAll(jvmOptions);
         command.add("-jar");
         command.add(jar.toAbsolutePath().normalize().toString());
         command.add("--server.port=" + port);
+        if (managementPort != port) {
+            command.add("--management.server.port=" + managementPort);
+        }
         // the readiness group exists by itself only on Kubernetes; the launcher waits on it everywhere
         command.add("--management.endpoint.health.probes.enabled=true");
         command.addAll(arguments);
         // an absolute file path always has a parent
         var workingDirectory = Objects.requireNonNull(logFile.toAbsolutePath().getParent(), "log file's folder");
-        return new AppProcess(name, port, new ManagedProcess(name, command, workingDirectory, logFile, environment));
+        return new AppProcess(
+                name, port, managementPort, new ManagedProcess(name, command, workingDirectory, logFile, environment));
+    }
+
+    private static void requirePort(int port) {
+        if (port < 1 || port > 65_535) {
+            throw new IllegalArgumentException("not a TCP port: " + port);
+        }
     }
 
     public AppProcess start() {
@@ -82,7 +115,7 @@ public final class AppProcess {
         return this;
     }
 
-    /** Waits until {@code /actuator/health/readiness} answers UP (HTTP 200). */
+    /** Waits until {@link #readinessUrl()} answers UP (HTTP 200). */
     public AppProcess awaitReady(Duration timeout) {
         process.awaitReady(this::isReady, timeout);
         return this;
@@ -125,8 +158,14 @@ public final class AppProcess {
         return name;
     }
 
+    /** The port the app serves its traffic on (order-api: the API and its description only). */
     public int port() {
         return port;
+    }
+
+    /** The port of the app's actuator: health, info, Prometheus; the same as {@link #port()} for the worker. */
+    public int managementPort() {
+        return managementPort;
     }
 
     public String baseUrl() {
@@ -134,16 +173,25 @@ public final class AppProcess {
     }
 
     public URI healthUrl() {
-        return URI.create(baseUrl() + "/actuator/health");
+        return managementUrl(HEALTH_PATH);
     }
 
     public URI readinessUrl() {
-        return URI.create(baseUrl() + "/actuator/health/readiness");
+        return managementUrl(READINESS_PATH);
     }
 
     /** Prometheus scrape endpoint (micrometer-registry-prometheus is on both apps' classpath). */
     public URI metricsUrl() {
-        return URI.create(baseUrl() + "/actuator/prometheus");
+        return metricsUrl("127.0.0.1", managementPort);
+    }
+
+    /** The Prometheus scrape endpoint of an app on {@code host} whose actuator listens on {@code managementPort}. */
+    public static URI metricsUrl(String host, int managementPort) {
+        return URI.create("http://" + host + ":" + managementPort + METRICS_PATH);
+    }
+
+    private URI managementUrl(String path) {
+        return URI.create("http://127.0.0.1:" + managementPort + path);
     }
 
     public Path logFile() {
@@ -156,6 +204,6 @@ public final class AppProcess {
 
     @Override
     public String toString() {
-        return process + " on port " + port;
+        return process + " on port " + port + (managementPort == port ? "" : ", actuator on " + managementPort);
     }
 }

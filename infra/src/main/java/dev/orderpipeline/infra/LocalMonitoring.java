@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Prometheus, and the PostgreSQL exporter when it is installed, started beside the local stack from the
  * operating system's packages (Debian: {@code prometheus}, {@code prometheus-postgres-exporter}). They scrape the
- * same {@code /actuator/prometheus} endpoints as the compose stack, so the figures of a local lab run and the
- * dashboards' come from the same metrics. Optional: {@code bin/run --prometheus}.
+ * same endpoints as the compose stack (each app's {@link AppProcess#metricsUrl()}, on its management port), so the
+ * figures of a local lab run and the dashboards' come from the same metrics. Optional: {@code bin/run --prometheus}.
  */
 public final class LocalMonitoring implements AutoCloseable {
 
@@ -57,16 +57,16 @@ public final class LocalMonitoring implements AutoCloseable {
      *
      * @param workDirectory where the configuration, the time series and the logs go
      * @param prometheusPort the port Prometheus serves on
-     * @param apiPorts order-api ports on 127.0.0.1
-     * @param workerPorts checkout-worker ports on 127.0.0.1
+     * @param apiMetrics the Prometheus endpoints of the order-api processes
+     * @param workerMetrics the Prometheus endpoints of the checkout-worker processes
      * @param exporterDataSource a libpq URL for the exporter, e.g. {@code postgresql://postgres@127.0.0.1:15432/db?sslmode=disable}
      * @throws IllegalStateException when Prometheus is not installed
      */
     public static LocalMonitoring start(
             Path workDirectory,
             int prometheusPort,
-            List<Integer> apiPorts,
-            List<Integer> workerPorts,
+            List<URI> apiMetrics,
+            List<URI> workerMetrics,
             String exporterDataSource) {
         var prometheusBinary = onPath("prometheus")
                 .orElseThrow(() -> new IllegalStateException(
@@ -78,7 +78,7 @@ public final class LocalMonitoring implements AutoCloseable {
         var config = directory.resolve("prometheus.yml");
         try {
             Files.createDirectories(directory.resolve("data"));
-            Files.writeString(config, configuration(apiPorts, workerPorts, exporterPort), StandardCharsets.UTF_8);
+            Files.writeString(config, configuration(apiMetrics, workerMetrics, exporterPort), StandardCharsets.UTF_8);
         } catch (IOException ex) {
             throw new UncheckedIOException("could not write " + config, ex);
         }
@@ -111,12 +111,12 @@ public final class LocalMonitoring implements AutoCloseable {
     }
 
     /** The Prometheus configuration: one job per app kind, as in the compose stack, scraping every 5 seconds. */
-    static String configuration(List<Integer> apiPorts, List<Integer> workerPorts, int exporterPort) {
+    static String configuration(List<URI> apiMetrics, List<URI> workerMetrics, int exporterPort) {
         var jobs = new ArrayList<String>();
-        jobs.add(job("order-api", "/actuator/prometheus", apiPorts));
-        jobs.add(job("checkout-worker", "/actuator/prometheus", workerPorts));
+        jobs.add(job("order-api", apiMetrics));
+        jobs.add(job("checkout-worker", workerMetrics));
         if (exporterPort > 0) {
-            jobs.add(job("postgres", "/metrics", List.of(exporterPort)));
+            jobs.add(job("postgres", List.of(URI.create("http://127.0.0.1:" + exporterPort + "/metrics"))));
         }
         return """
                 global:
@@ -126,8 +126,16 @@ public final class LocalMonitoring implements AutoCloseable {
                 """ + String.join("", jobs);
     }
 
-    private static String job(String name, String path, List<Integer> ports) {
-        var targets = ports.stream().map(port -> "'127.0.0.1:" + port + "'").collect(Collectors.joining(", "));
+    /** A job scrapes one path on each of its targets: the endpoints of one app kind share theirs. */
+    private static String job(String name, List<URI> endpoints) {
+        var paths = endpoints.stream().map(URI::getPath).distinct().toList();
+        if (paths.size() > 1) {
+            throw new IllegalArgumentException("the targets of job " + name + " differ in their paths: " + paths);
+        }
+        var path = paths.isEmpty() ? "/metrics" : paths.getFirst();
+        var targets = endpoints.stream()
+                .map(endpoint -> "'" + endpoint.getAuthority() + "'")
+                .collect(Collectors.joining(", "));
         return """
                   - job_name: %s
                     metrics_path: %s

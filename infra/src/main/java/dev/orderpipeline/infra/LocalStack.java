@@ -75,7 +75,7 @@ public final class LocalStack implements AutoCloseable {
         startBroker();
         // all app processes start at once and are awaited one by one: their start-ups overlap
         var starting = new ArrayList<AppProcess>();
-        starting.add(launch(apis, newApi(API, config.apiPort())));
+        starting.add(launch(apis, newApi(API, config.apiPort(), apiManagementPort())));
         for (var index = 1; index <= config.workers(); index++) {
             starting.add(launch(workers, newWorker(WORKER + "-" + index, config.firstWorkerPort() + index - 1)));
         }
@@ -87,10 +87,10 @@ public final class LocalStack implements AutoCloseable {
     }
 
     /**
-     * Describes an order-api process wired to this stack's database and broker, not started: for the lab, which
-     * runs several replicas.
+     * Describes an order-api process wired to this stack's database and broker, serving its API on {@code port} and
+     * its actuator on {@code managementPort}, not started: for the lab, which runs several replicas.
      */
-    public AppProcess newApi(String name, int port) {
+    public AppProcess newApi(String name, int port, int managementPort) {
         var arguments = new ArrayList<String>();
         if (config.lab()) {
             arguments.add("--orderpipeline.lab.enabled=true");
@@ -100,6 +100,7 @@ public final class LocalStack implements AutoCloseable {
                 name,
                 config.apiJar(),
                 port,
+                managementPort,
                 config.apiJvmOptions(),
                 arguments,
                 apiEnvironment(),
@@ -146,9 +147,13 @@ public final class LocalStack implements AutoCloseable {
         return app;
     }
 
-    /** Starts one more API replica on a free port, waits until it is ready, and stops it with the stack. */
+    /**
+     * Starts one more API replica on a free port, its actuator on another, waits until it is ready, and stops it with
+     * the stack.
+     */
     public AppProcess addApi() {
-        var app = launch(apis, newApi(API + "-" + (apis.size() + 1), FreePorts.one()));
+        var ports = FreePorts.several(2);
+        var app = launch(apis, newApi(API + "-" + (apis.size() + 1), ports.get(0), ports.get(1)));
         awaitReady(app);
         return app;
     }
@@ -373,10 +378,13 @@ public final class LocalStack implements AutoCloseable {
         synchronized (this) {
             requireOpen();
             FreePorts.requireFree(app.port(), app.name());
+            if (app.managementPort() != app.port()) {
+                FreePorts.requireFree(app.managementPort(), app.name() + "'s actuator");
+            }
             group.add(app);
             app.start();
         }
-        log.info("Starting {} on port {} (pid {}, log {})", app.name(), app.port(), app.pid(), app.logFile());
+        log.info("Starting {} (log {})", app, app.logFile());
         return app;
     }
 
@@ -386,6 +394,17 @@ public final class LocalStack implements AutoCloseable {
                 "{} ready {} ms after its start",
                 app.name(),
                 app.process().sinceStart().toMillis());
+    }
+
+    /** The first API's management port: the configured one, or a free one that is not its API port. */
+    private int apiManagementPort() {
+        if (config.apiManagementPort() != 0) {
+            return config.apiManagementPort();
+        }
+        return FreePorts.several(2).stream()
+                .filter(port -> port != config.apiPort())
+                .findFirst()
+                .orElseThrow();
     }
 
     private List<AppProcess> apps() {

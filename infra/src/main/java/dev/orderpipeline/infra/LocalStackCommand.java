@@ -105,8 +105,14 @@ final class LocalStackCommand implements Callable<Integer> {
             description = "KRaft controller port of the broker started here.")
     int kafkaControllerPort = 9093;
 
-    @Option(names = "--api-port", paramLabel = "PORT", description = "HTTP port of order-api.")
+    @Option(names = "--api-port", paramLabel = "PORT", description = "HTTP port of order-api: its API only.")
     int apiPort = 8080;
+
+    @Option(
+            names = "--api-management-port",
+            paramLabel = "PORT",
+            description = "HTTP port of order-api's actuator (health, info, Prometheus); 0 for a free one.")
+    int apiManagementPort = StackConfig.DEFAULT_API_MANAGEMENT_PORT;
 
     @Option(names = "--workers", paramLabel = "N", description = "Number of checkout-worker processes.")
     int workers = 1;
@@ -211,8 +217,8 @@ final class LocalStackCommand implements Callable<Integer> {
         return LocalMonitoring.start(
                 stack.config().workDirectory(),
                 prometheusPort,
-                stack.apis().stream().map(AppProcess::port).toList(),
-                stack.workers().stream().map(AppProcess::port).toList(),
+                stack.apis().stream().map(AppProcess::metricsUrl).toList(),
+                stack.workers().stream().map(AppProcess::metricsUrl).toList(),
                 exporterSource);
     }
 
@@ -221,6 +227,7 @@ final class LocalStackCommand implements Callable<Integer> {
         var config = StackConfig.defaults(project)
                 .withWorkDirectory(workDirectory == null ? project.resolve(".lab/run") : workDirectory)
                 .withApps(apiPort, workers, firstWorkerPort)
+                .withApiManagementPort(apiManagementPort)
                 .withPartitions(partitions)
                 .withAppOptions(appJvmOptions, appArguments)
                 .withLab(lab)

@@ -10,7 +10,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What {@link LocalStack} starts and where: the database, the broker, and how many API and worker processes on which
- * ports. Worker {@code n} (from 1) listens on {@code firstWorkerPort + n - 1}. {@code appArguments} go to every app
+ * ports. The API serves its API on {@code apiPort} and its actuator on {@code apiManagementPort} (0: a free port
+ * chosen when it starts, as for every API replica the lab adds). Worker {@code n} (from 1) listens on {@code
+ * firstWorkerPort + n - 1}, its actuator included. {@code appArguments} go to every app
  * after the ones the stack sets (Spring Boot lets the last occurrence win). {@code lab} switches the lab's part of
  * order-api on ({@code orderpipeline.lab.enabled}): its database-lock strategies, some wrong on purpose, and the
  * relaxed schema they need; the lab's own stacks and {@code bin/run --lab} set it, nothing else.
@@ -21,6 +23,7 @@ public record StackConfig(
         Database database,
         Broker broker,
         int apiPort,
+        int apiManagementPort,
         int workers,
         int firstWorkerPort,
         int partitions,
@@ -90,6 +93,17 @@ public record StackConfig(
         projectDirectory = projectDirectory.toAbsolutePath().normalize();
         workDirectory = workDirectory.toAbsolutePath().normalize();
         requirePort(apiPort, "order-api");
+        if (apiManagementPort != 0) {
+            requirePort(apiManagementPort, "order-api's actuator");
+            if (apiManagementPort == apiPort) {
+                throw new IllegalArgumentException(
+                        "order-api's actuator needs a port of its own, not its API's " + apiPort);
+            }
+            if (workers > 0 && apiManagementPort >= firstWorkerPort && apiManagementPort < firstWorkerPort + workers) {
+                throw new IllegalArgumentException("order-api's actuator port " + apiManagementPort
+                        + " lies among the worker ports from " + firstWorkerPort);
+            }
+        }
         if (workers < 0) {
             throw new IllegalArgumentException("workers must not be negative: " + workers);
         }
@@ -109,9 +123,13 @@ public record StackConfig(
         }
     }
 
+    /** order-api's management port when nothing else is said: what its application.yml sets, and bin/run's. */
+    public static final int DEFAULT_API_MANAGEMENT_PORT = 9080;
+
     /**
      * The launcher's defaults: embedded PostgreSQL on 15432 (beside a local server on 5432), a broker on 9092/9093,
-     * the API on 8080, one worker on 8081, 6 command partitions, data and logs in {@code .lab/run}.
+     * the API on 8080 with its actuator on a free port (bin/run asks for {@value #DEFAULT_API_MANAGEMENT_PORT}), one
+     * worker on 8081, 6 command partitions, data and logs in {@code .lab/run}.
      */
     public static StackConfig defaults(Path projectDirectory) {
         return new StackConfig(
@@ -120,6 +138,7 @@ public record StackConfig(
                 new Database.Embedded(15432),
                 new Broker.FromJars(9092, 9093),
                 8080,
+                0,
                 1,
                 8081,
                 6,
@@ -136,6 +155,7 @@ public record StackConfig(
                 database,
                 broker,
                 apiPort,
+                apiManagementPort,
                 workers,
                 firstWorkerPort,
                 partitions,
@@ -152,6 +172,7 @@ public record StackConfig(
                 chosen,
                 broker,
                 apiPort,
+                apiManagementPort,
                 workers,
                 firstWorkerPort,
                 partitions,
@@ -168,6 +189,7 @@ public record StackConfig(
                 database,
                 chosen,
                 apiPort,
+                apiManagementPort,
                 workers,
                 firstWorkerPort,
                 partitions,
@@ -185,8 +207,27 @@ public record StackConfig(
                 database,
                 broker,
                 api,
+                apiManagementPort,
                 workerCount,
                 firstWorker,
+                partitions,
+                appJvmOptions,
+                appArguments,
+                lab,
+                startupTimeout);
+    }
+
+    /** The port of the API's actuator; 0 for a free one chosen when the API starts. */
+    public StackConfig withApiManagementPort(int port) {
+        return new StackConfig(
+                projectDirectory,
+                workDirectory,
+                database,
+                broker,
+                apiPort,
+                port,
+                workers,
+                firstWorkerPort,
                 partitions,
                 appJvmOptions,
                 appArguments,
@@ -201,6 +242,7 @@ public record StackConfig(
                 database,
                 broker,
                 apiPort,
+                apiManagementPort,
                 workers,
                 firstWorkerPort,
                 count,
@@ -217,6 +259,7 @@ public record StackConfig(
                 database,
                 broker,
                 apiPort,
+                apiManagementPort,
                 workers,
                 firstWorkerPort,
                 partitions,
@@ -234,6 +277,7 @@ public record StackConfig(
                 database,
                 broker,
                 apiPort,
+                apiManagementPort,
                 workers,
                 firstWorkerPort,
                 partitions,
@@ -250,6 +294,7 @@ public record StackConfig(
                 database,
                 broker,
                 apiPort,
+                apiManagementPort,
                 workers,
                 firstWorkerPort,
                 partitions,

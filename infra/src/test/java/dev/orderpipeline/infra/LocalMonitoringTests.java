@@ -18,7 +18,10 @@ class LocalMonitoringTests {
 
     @Test
     void configuresOneJobPerAppKindScrapingTheActuatorEndpoints() {
-        var config = LocalMonitoring.configuration(List.of(8080, 8090), List.of(8081), 9187);
+        var config = LocalMonitoring.configuration(
+                List.of(AppProcess.metricsUrl("127.0.0.1", 9080), AppProcess.metricsUrl("127.0.0.1", 9090)),
+                List.of(AppProcess.metricsUrl("127.0.0.1", 8081)),
+                9187);
 
         Map<String, Object> parsed = new Yaml().load(config);
         @SuppressWarnings("unchecked")
@@ -27,13 +30,17 @@ class LocalMonitoringTests {
                 .extracting(job -> job.get("job_name"))
                 .containsExactly("order-api", "checkout-worker", "postgres");
         assertThat(jobs.get(0).get("metrics_path")).isEqualTo("/actuator/prometheus");
-        assertThat(jobs.get(0).toString()).contains("127.0.0.1:8080", "127.0.0.1:8090");
+        assertThat(jobs.get(0).toString()).contains("127.0.0.1:9080", "127.0.0.1:9090");
+        assertThat(jobs.get(1).toString()).contains("127.0.0.1:8081");
         assertThat(jobs.get(2).get("metrics_path")).isEqualTo("/metrics");
     }
 
     @Test
     void leavesOutThePostgresJobWithoutAnExporter() {
-        assertThat(LocalMonitoring.configuration(List.of(8080), List.of(8081), -1))
+        assertThat(LocalMonitoring.configuration(
+                        List.of(AppProcess.metricsUrl("127.0.0.1", 9080)),
+                        List.of(AppProcess.metricsUrl("127.0.0.1", 8081)),
+                        -1))
                 .doesNotContain("postgres");
     }
 
@@ -45,8 +52,8 @@ class LocalMonitoringTests {
         try (var monitoring = LocalMonitoring.start(
                         work,
                         FreePorts.one(),
-                        List.of(FreePorts.one()),
-                        List.of(FreePorts.one()),
+                        List.of(AppProcess.metricsUrl("127.0.0.1", FreePorts.one())),
+                        List.of(AppProcess.metricsUrl("127.0.0.1", FreePorts.one())),
                         "postgresql://postgres@127.0.0.1:5432/postgres?sslmode=disable");
                 var client = HttpClient.newHttpClient()) {
             // the configuration Prometheus loaded (targets show up only after their first discovery round)

@@ -15,7 +15,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * A plain HTTP client for the API under test, so tests see exactly what a real client sees. It sends an
  * administrator's bearer token unless a request brings its own {@code Authorization} header, so that tests about
- * something else can create products and read the lab endpoints; {@link #anonymous(int)} sends none.
+ * something else can create products and read the lab endpoints; {@link #anonymous(int)} sends none. Every answer
+ * from a port whose description is known is checked against it ({@link DescribedResponses}).
  */
 public final class ApiClient {
 
@@ -29,6 +30,7 @@ public final class ApiClient {
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+    private final int port;
     private final String baseUrl;
     private final @Nullable String defaultAuthorization;
 
@@ -38,6 +40,7 @@ public final class ApiClient {
     }
 
     private ApiClient(int port, @Nullable String defaultAuthorization) {
+        this.port = port;
         this.baseUrl = "http://127.0.0.1:" + port;
         this.defaultAuthorization = defaultAuthorization;
     }
@@ -76,7 +79,9 @@ public final class ApiClient {
         }
         try {
             var response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return new Response(response.statusCode(), response.headers(), response.body());
+            var answer = new Response(response.statusCode(), response.headers(), response.body());
+            DescribedResponses.check(port, method, path, answer);
+            return answer;
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         } catch (InterruptedException ex) {

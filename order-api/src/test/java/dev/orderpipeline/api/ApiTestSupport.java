@@ -9,7 +9,9 @@ import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.kafka.test.context.EmbeddedKafka;
@@ -18,7 +20,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The application on a random port with a fresh PostgreSQL database and an embedded Kafka broker. Every test class
+ * The application on a random port, its actuator on another, with a fresh PostgreSQL database and an embedded Kafka
+ * broker. Every test class
  * that extends it without adding configuration shares the one context (and so the database and broker): tests
  * make their own products, orders and user ids and never assume an empty table.
  *
@@ -59,6 +62,9 @@ public abstract class ApiTestSupport {
     @LocalServerPort
     private int port;
 
+    @LocalManagementPort
+    private int managementPort;
+
     @Autowired
     protected JdbcClient jdbc;
 
@@ -68,13 +74,30 @@ public abstract class ApiTestSupport {
     /** A client that acts as an administrator unless a request brings its own token. */
     protected ApiClient api;
 
+    /** A client of the actuator, on the management port, with no token: what probes and Prometheus send. */
+    protected ApiClient management;
+
+    @Autowired
+    private Environment environment;
+
     @BeforeEach
     void connectClient() {
+        // the product's answers are held to the product's description; the lab's checkout is not the product's
+        if (environment.getProperty("orderpipeline.lab.enabled", Boolean.class, false)) {
+            DescribedResponses.undescribed(port);
+        } else {
+            DescribedResponses.describe(port);
+        }
         api = new ApiClient(port);
+        management = ApiClient.anonymous(managementPort);
     }
 
     protected int port() {
         return port;
+    }
+
+    protected int managementPort() {
+        return managementPort;
     }
 
     protected static String newUser() {

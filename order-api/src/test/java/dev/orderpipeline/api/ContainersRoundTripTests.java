@@ -17,6 +17,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.testcontainers.service.connection.ServiceConnection;
 import org.testcontainers.junit.jupiter.Container;
@@ -45,11 +46,17 @@ class ContainersRoundTripTests {
     @LocalServerPort
     private int port;
 
+    @LocalManagementPort
+    private int managementPort;
+
     private ApiClient api;
+
+    private ApiClient management;
 
     @BeforeEach
     void connectClient() {
         api = new ApiClient(port);
+        management = ApiClient.anonymous(managementPort);
     }
 
     @Test
@@ -77,8 +84,8 @@ class ContainersRoundTripTests {
         assertThat(polled.json().get("status").asString()).isEqualTo("CREATED");
         assertThat(api.get("/api/products/" + productId).json().get("stock").asInt())
                 .isEqualTo(2);
-        assertThat(api.get("/actuator/health/readiness").status()).isEqualTo(200);
-        assertThat(api.get("/actuator/health/kafka").status()).isEqualTo(200);
+        assertThat(management.get("/actuator/health/readiness").status()).isEqualTo(200);
+        assertThat(management.get("/actuator/health/kafka").status()).isEqualTo(200);
     }
 
     private String placeOrder(String userId, String productId) {

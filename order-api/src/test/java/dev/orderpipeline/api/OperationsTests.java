@@ -20,14 +20,14 @@ class OperationsTests extends ApiTestSupport {
 
     @Test
     void answersTheReadinessAndLivenessProbes() {
-        assertThat(api.get("/actuator/health/readiness").status()).isEqualTo(200);
-        assertThat(api.get("/actuator/health/liveness").status()).isEqualTo(200);
+        assertThat(management.get("/actuator/health/readiness").status()).isEqualTo(200);
+        assertThat(management.get("/actuator/health/liveness").status()).isEqualTo(200);
     }
 
     @Test
     void judgesReadinessByTheDatabaseAndLivenessByTheProcessAlone() {
-        var readiness = api.get("/actuator/health/readiness");
-        var liveness = api.get("/actuator/health/liveness");
+        var readiness = management.get("/actuator/health/readiness");
+        var liveness = management.get("/actuator/health/liveness");
 
         assertThat(readiness.json().get("components").propertyNames())
                 .containsExactlyInAnyOrder("readinessState", "db");
@@ -36,13 +36,14 @@ class OperationsTests extends ApiTestSupport {
 
     @Test
     void reportsTheBrokerInTheOverallHealthOnly() {
-        var kafka = api.get("/actuator/health/kafka");
-        var health = api.get("/actuator/health");
+        var kafka = management.get("/actuator/health/kafka");
+        var health = management.get("/actuator/health");
 
         assertThat(kafka.status()).as(kafka::toString).isEqualTo(200);
         assertThat(kafka.json().get("status").asString()).isEqualTo("UP");
         assertThat(health.json().get("components").has("kafka")).isTrue();
-        assertThat(api.get("/actuator/health/readiness")
+        assertThat(management
+                        .get("/actuator/health/readiness")
                         .json()
                         .get("components")
                         .has("kafka"))
@@ -57,7 +58,7 @@ class OperationsTests extends ApiTestSupport {
                         .status())
                 .isEqualTo(202);
 
-        var scrape = api.send("GET", "/actuator/prometheus", null, "text/plain", "Accept", "text/plain");
+        var scrape = management.send("GET", "/actuator/prometheus", null, "text/plain", "Accept", "text/plain");
 
         assertThat(scrape.status()).isEqualTo(200);
         assertThat(scrape.body())
@@ -75,7 +76,7 @@ class OperationsTests extends ApiTestSupport {
                         .status())
                 .isEqualTo(202);
 
-        var scrape = api.send("GET", "/actuator/prometheus", null, "text/plain", "Accept", "text/plain");
+        var scrape = management.send("GET", "/actuator/prometheus", null, "text/plain", "Accept", "text/plain");
         var samples = samples(scrape.body());
         var names = new LinkedHashSet<String>();
         samples.forEach(sample -> names.add(sample.name()));

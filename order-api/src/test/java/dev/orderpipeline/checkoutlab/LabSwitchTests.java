@@ -15,7 +15,7 @@ class LabSwitchTests extends LabTestSupport {
 
     @Test
     void saysInItsInfoThatTheLabIsOnAndWhichStrategiesItRuns() {
-        var info = api.get("/actuator/info");
+        var info = management.get("/actuator/info");
 
         assertThat(info.status()).as(info::toString).isEqualTo(200);
         var lab = info.json().get("lab");

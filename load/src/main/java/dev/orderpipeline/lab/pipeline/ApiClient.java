@@ -1,6 +1,8 @@
 package dev.orderpipeline.lab.pipeline;
 
+import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.infra.DevelopmentTokens;
+import dev.orderpipeline.infra.StackConfig;
 import dev.orderpipeline.invariants.InvariantReport;
 import dev.orderpipeline.lab.measure.StatusCounts;
 import java.io.IOException;
@@ -40,17 +42,32 @@ public final class ApiClient {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final String baseUrl;
+    private final URI metricsUrl;
     private final HttpClient http;
     private final Duration requestTimeout;
     private final DevelopmentTokens tokens;
 
+    /** A replica given by its URL: its metrics are read on its host's default management port. */
     public ApiClient(String baseUrl, HttpClient http, Duration requestTimeout, DevelopmentTokens tokens) {
+        this(baseUrl, null, http, requestTimeout, tokens);
+    }
+
+    /** A replica whose Prometheus endpoint is known ({@link AppProcess#metricsUrl()}). */
+    public ApiClient(
+            String baseUrl,
+            @Nullable URI metricsUrl,
+            HttpClient http,
+            Duration requestTimeout,
+            DevelopmentTokens tokens) {
         var trimmed = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         var uri = URI.create(trimmed);
         if (uri.getScheme() == null || !uri.getScheme().startsWith("http") || uri.getHost() == null) {
             throw new IllegalArgumentException("not an http(s) URL: " + baseUrl);
         }
         this.baseUrl = trimmed;
+        this.metricsUrl = metricsUrl != null
+                ? metricsUrl
+                : AppProcess.metricsUrl(uri.getHost(), StackConfig.DEFAULT_API_MANAGEMENT_PORT);
         this.http = http;
         this.requestTimeout = requestTimeout;
         this.tokens = tokens;
@@ -165,10 +182,10 @@ public final class ApiClient {
                 json.path("paymentsWithoutCompletion").asLong());
     }
 
-    /** The replica's meters in Prometheus' text format ({@code /actuator/prometheus}). */
+    /** The replica's meters in Prometheus' text format, from its management port. */
     public String metrics() {
         var request =
-                request("/actuator/prometheus", adminAuthorization()).GET().build();
+                HttpRequest.newBuilder(metricsUrl).timeout(requestTimeout).GET().build();
         return expect(send(request), 200, "reading the metrics").body();
     }
 

@@ -36,7 +36,11 @@ public final class StackTarget implements Target {
         apis = stack.apis().stream()
                 // the key LocalStack hands the API processes
                 .map(app -> new ApiClient(
-                        app.baseUrl(), http, timeout, new DevelopmentTokens(DevelopmentTokens.configuredKey())))
+                        app.baseUrl(),
+                        app.metricsUrl(),
+                        http,
+                        timeout,
+                        new DevelopmentTokens(DevelopmentTokens.configuredKey())))
                 .toList();
         database = new Database(stack.jdbcUrl(), stack.databaseUser(), stack.databasePassword());
     }

@@ -6,6 +6,7 @@ import dev.orderpipeline.contract.Headers;
 import dev.orderpipeline.contract.Topics;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RetriableException;
@@ -13,12 +14,17 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.support.SendResult;
 import org.springframework.stereotype.Component;
 
 /**
  * Publishes checkout commands, a single-product order's and a cart's, and returns only once the broker has
- * acknowledged them (the producer runs with {@code acks=all} and idempotence). Failures that mean "the broker is not
- * there right now" become {@link BrokerUnavailableException}; anything else is a bug and propagates.
+ * acknowledged them (the producer runs with {@code acks=all} and idempotence). A failure that means "the broker is not
+ * there right now" is told by where it happens: before the producer took the record (it could not learn the topic's
+ * partitions within {@code max.block.ms}), nothing was sent and the order is unchanged ({@link
+ * BrokerUnavailableException}); after it (no acknowledgement within {@code delivery.timeout.ms}), the broker may have
+ * appended the record, so the outcome is unknown ({@link CheckoutOutcomeUnknownException}). Anything else is a bug
+ * and propagates.
  */
 @Component
 final class CheckoutCommandPublisher {
@@ -58,11 +64,22 @@ final class CheckoutCommandPublisher {
     }
 
     private void send(ProducerRecord<String, Object> record, UUID commandId, UUID orderId) {
+        CompletableFuture<SendResult<String, Object>> sending;
         try {
-            // No timeout of our own: the producer bounds the wait itself (send() blocks at most max.block.ms, and
-            // the future completes, acknowledged or failed, within delivery.timeout.ms of it), and a timed wait on a
-            // virtual thread schedules and cancels a timer per checkout: 8 % of the API's CPU in a profile
-            var sent = kafka.send(record).get();
+            // fails here, at once, when the producer cannot even get the topic's metadata within max.block.ms: the
+            // record was never handed over
+            sending = kafka.send(record);
+        } catch (RuntimeException ex) {
+            if (!brokerTrouble(ex)) {
+                throw ex;
+            }
+            throw unavailable(commandId, orderId, ex);
+        }
+        try {
+            // No timeout of our own: the producer bounds the wait itself (the future completes, acknowledged or
+            // failed, within delivery.timeout.ms), and a timed wait on a virtual thread schedules and cancels a timer
+            // per checkout: 8 % of the API's CPU in a profile
+            var sent = sending.get();
             log.debug(
                     "Published checkout command {} for order {} to partition {} of {}",
                     commandId,
@@ -73,26 +90,27 @@ final class CheckoutCommandPublisher {
             if (!brokerTrouble(ex.getCause())) {
                 throw new IllegalStateException("publishing checkout command " + commandId + " failed", ex);
             }
-            throw unavailable(commandId, orderId, ex);
-        } catch (RuntimeException ex) {
-            // send() itself fails when the producer cannot even get the topic's metadata within max.block.ms
-            if (!brokerTrouble(ex)) {
-                throw ex;
-            }
-            throw unavailable(commandId, orderId, ex);
+            throw outcomeUnknown(commandId, orderId, ex);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-            throw unavailable(commandId, orderId, ex);
+            throw outcomeUnknown(commandId, orderId, ex);
         }
     }
 
     private BrokerUnavailableException unavailable(UUID commandId, UUID orderId, Exception ex) {
+        // One line per checkout, its stack trace at DEBUG: while the broker is away every checkout fails alike, and a
+        // stack trace each made the log the API's busiest writer.
+        log.warn("Checkout command {} for order {} was not sent: {}", commandId, orderId, rootCause(ex));
+        log.debug("Checkout command {} was not sent", commandId, ex);
+        return new BrokerUnavailableException(orderId, properties.retryAfter(), ex);
+    }
+
+    private CheckoutOutcomeUnknownException outcomeUnknown(UUID commandId, UUID orderId, Exception ex) {
         // The record may still reach the broker after we gave up; that is harmless: a retry publishes the same
-        // command id and the worker applies it once. One line per checkout, its stack trace at DEBUG: while the
-        // broker is away every checkout fails alike, and a stack trace each made the log the API's busiest writer.
+        // command id and the worker applies it once. The client is told so, not that nothing happened.
         log.warn("Checkout command {} for order {} was not acknowledged: {}", commandId, orderId, rootCause(ex));
         log.debug("Checkout command {} was not acknowledged", commandId, ex);
-        return new BrokerUnavailableException(orderId, properties.retryAfter(), ex);
+        return new CheckoutOutcomeUnknownException(orderId, properties.retryAfter(), ex);
     }
 
     private static String rootCause(Throwable ex) {

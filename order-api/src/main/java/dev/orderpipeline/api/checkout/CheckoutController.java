@@ -2,6 +2,7 @@ package dev.orderpipeline.api.checkout;
 
 import static dev.orderpipeline.api.web.ProblemKind.AUTHENTICATION_REQUIRED;
 import static dev.orderpipeline.api.web.ProblemKind.BROKER_UNAVAILABLE;
+import static dev.orderpipeline.api.web.ProblemKind.CHECKOUT_OUTCOME_UNKNOWN;
 import static dev.orderpipeline.api.web.ProblemKind.DATABASE_UNAVAILABLE;
 import static dev.orderpipeline.api.web.ProblemKind.INVALID_TOKEN;
 import static dev.orderpipeline.api.web.ProblemKind.LAB_OFF;
@@ -27,6 +28,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.util.MultiValueMap;
@@ -40,6 +43,8 @@ import org.springframework.web.context.request.async.DeferredResult;
 @RestController
 @Tag(name = "checkout", description = "Deciding an order through the pipeline")
 class CheckoutController {
+
+    private static final Logger log = LoggerFactory.getLogger(CheckoutController.class);
 
     private static final Duration ASYNC_MARGIN = Duration.ofSeconds(5);
 
@@ -64,10 +69,14 @@ class CheckoutController {
                     all of them are reserved (else it releases them and rejects it). With \
                     `Prefer: wait=N` the API waits up to N seconds (capped by the server) for the decision and \
                     answers `200` with the decided order, or still `202` if it did not come in time; \
-                    `Preference-Applied` says the wait was honoured. Checking out a CREATED order again publishes \
-                    the same command, applied once. When the broker does not acknowledge in time: `503` with \
-                    `Retry-After`, and the order is unchanged. A second checkout of a decided order answers `409`. \
-                    The checkout takes no query parameters; the lab's (`strategy`, `delayMs`, `maxAttempts`) are \
+                    `Preference-Applied` says the wait was honoured. Once the broker acknowledged the command the \
+                    answer is `202` or `200`, whatever happens to the wait. Checking out a CREATED order again \
+                    publishes the same command, applied once. When the broker cannot be reached: `503` \
+                    `broker-unavailable` with `Retry-After`, nothing was sent and the order is unchanged. When the \
+                    broker took the command but did not confirm it in time: `503` `checkout-outcome-unknown` with \
+                    `Retry-After`: the order may still be decided; check out again (the same command) or read the \
+                    order, and never place a new one for it. A checkout of a decided order answers `409`. The \
+                    checkout takes no query parameters; the lab's (`strategy`, `delayMs`, `maxAttempts`) are \
                     refused with `400`.""")
     @ApiResponse(
             responseCode = "200",
@@ -109,6 +118,7 @@ class CheckoutController {
         ORDER_NOT_FOUND,
         ORDER_NOT_CHECKOUTABLE,
         BROKER_UNAVAILABLE,
+        CHECKOUT_OUTCOME_UNKNOWN,
         DATABASE_UNAVAILABLE
     })
     ResponseEntity<Object> checkout(
@@ -152,15 +162,19 @@ class CheckoutController {
             return answered;
         }
         var pending = checkout.checkoutAndWait(id, caller, wait);
-        // the reply completes at the end of the wait at the latest; the margin only covers a lost completion
+        // From here on the broker has the command: every answer is a 202 or the decision, never an error that a
+        // client could take for a checkout not taken. The reply completes at the end of the wait plus the final read
+        // at the latest; the margin only covers a completion that never comes, and even then the answer is the 202.
+        var acknowledged = response(pending.acknowledged());
         var deferred = new DeferredResult<ResponseEntity<Object>>(
-                wait.plus(ASYNC_MARGIN).toMillis());
+                wait.plus(ASYNC_MARGIN).toMillis(), () -> acknowledged);
         deferred.onTimeout(pending.cancel());
         deferred.onError(failure -> pending.cancel().run());
         deferred.onCompletion(pending.cancel());
         pending.reply().whenComplete((reply, failure) -> {
             if (failure != null) {
-                deferred.setErrorResult(failure);
+                log.error("Checkout of order {} failed after the broker took it; answering 202", id, failure);
+                deferred.setResult(acknowledged);
             } else {
                 deferred.setResult(response(reply));
             }

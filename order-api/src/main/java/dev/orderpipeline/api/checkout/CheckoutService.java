@@ -8,6 +8,7 @@ import dev.orderpipeline.api.web.Caller;
 import dev.orderpipeline.api.web.DatabaseFailures;
 import dev.orderpipeline.api.web.DatabaseUnavailableException;
 import dev.orderpipeline.api.web.ProblemException;
+import dev.orderpipeline.api.web.ProblemKind;
 import dev.orderpipeline.contract.CartCheckoutCommand;
 import dev.orderpipeline.contract.CartLine;
 import dev.orderpipeline.contract.CheckoutCommand;
@@ -44,6 +45,9 @@ final class CheckoutService {
     private static final Logger log = LoggerFactory.getLogger(CheckoutService.class);
 
     private static final int FINAL_READ_THREADS = 2;
+
+    /** How long the answer after a wait waits for the order's read before it is a 202 without it. */
+    static final Duration FINAL_READ_TIMEOUT = Duration.ofSeconds(1);
 
     private final OrderRepository orders;
     private final CheckoutCommandPublisher publisher;
@@ -121,11 +125,11 @@ final class CheckoutService {
                 waiter.ifPresent(CheckoutWaiters.Waiter::close);
                 throw ex;
             }
+            var acknowledged = accepted(order, commandId, waiter.isPresent() ? wait : null);
             if (waiter.isEmpty()) {
                 log.debug("Order {}: too many waiting checkouts, answering without waiting", order.id());
-                var reply = accepted(order, commandId, null);
-                record(started, reply.outcome());
-                return new PendingCheckout(CompletableFuture.completedFuture(reply), () -> {});
+                record(started, acknowledged.outcome());
+                return new PendingCheckout(CompletableFuture.completedFuture(acknowledged), () -> {}, acknowledged);
             }
             var reply = waiter.get()
                     .result(wait)
@@ -137,7 +141,7 @@ final class CheckoutService {
                         record(started, decided.outcome());
                         return decided;
                     });
-            return new PendingCheckout(reply, waiter.get()::close);
+            return new PendingCheckout(reply, waiter.get()::close, acknowledged);
         } catch (RuntimeException ex) {
             record(started, outcomeOf(ex));
             throw translated(orderId, ex);
@@ -145,12 +149,15 @@ final class CheckoutService {
     }
 
     /**
-     * A checkout whose answer is on its way.
+     * A checkout whose answer is on its way. The broker has its command: whatever happens to the wait, the answer is
+     * at least {@code acknowledged}.
      *
      * @param reply completes with the reply, on the thread that delivered the result or ended the wait
      * @param cancel ends the wait early (the client went away, or the server gives up on the request)
+     * @param acknowledged the 202 to answer when the reply cannot come (it failed, or the request timed out)
      */
-    record PendingCheckout(CompletableFuture<CheckoutReply> reply, Runnable cancel) {}
+    record PendingCheckout(
+            CompletableFuture<CheckoutReply> reply, Runnable cancel, CheckoutReply.Accepted acknowledged) {}
 
     /**
      * The caller's order, if it can be checked out. A fast refusal, not a guard: the worker's statements guard
@@ -189,17 +196,21 @@ final class CheckoutService {
     /**
      * The order as the database has it after a wait without a result, or after a cart's result: decided (its result
      * was lost, or is still on its way; a cart's lines as decided) or still accepted. Off the thread that ended the
-     * wait or delivered the result; a read that cannot run or fails answers 202.
+     * wait or delivered the result. The broker has the command by now, so a read that cannot run, fails or takes
+     * longer than {@link #FINAL_READ_TIMEOUT} answers 202 (the read itself goes on, bounded by the database's own
+     * timeouts, and its result is dropped): never an error that a client could take for a checkout not taken.
      */
     private CompletableFuture<CheckoutReply> readAgain(Order order, UUID commandId, Duration wait) {
+        var acknowledged = accepted(order, commandId, wait);
         try {
             return CompletableFuture.supplyAsync(() -> current(order, commandId, wait), finalReads)
                     .exceptionally(failure -> {
                         log.debug("Order {}: could not read it after the wait; answering 202", order.id(), failure);
-                        return accepted(order, commandId, wait);
-                    });
+                        return acknowledged;
+                    })
+                    .completeOnTimeout(acknowledged, FINAL_READ_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException ex) {
-            return CompletableFuture.completedFuture(accepted(order, commandId, wait));
+            return CompletableFuture.completedFuture(acknowledged);
         }
     }
 
@@ -210,7 +221,7 @@ final class CheckoutService {
                 : new CheckoutReply.Accepted(current.id(), commandId, current.status(), wait);
     }
 
-    private static CheckoutReply accepted(Order order, UUID commandId, @Nullable Duration waited) {
+    private static CheckoutReply.Accepted accepted(Order order, UUID commandId, @Nullable Duration waited) {
         return new CheckoutReply.Accepted(order.id(), commandId, order.status(), waited);
     }
 
@@ -225,6 +236,9 @@ final class CheckoutService {
 
     private static String outcomeOf(RuntimeException ex) {
         if (ex instanceof ProblemException problem) {
+            if (problem.kind() == ProblemKind.CHECKOUT_OUTCOME_UNKNOWN) {
+                return "unknown";
+            }
             return switch (problem.kind().status()) {
                 case NOT_FOUND -> "not_found";
                 case CONFLICT -> "conflict";

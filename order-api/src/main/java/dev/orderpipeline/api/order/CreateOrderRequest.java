@@ -50,6 +50,31 @@ record CreateOrderRequest(
         return new NewCart(id, caller.userId(), merged);
     }
 
+    /**
+     * The request as read, whitespace and member order aside: {@code productId} and {@code quantity}, or the {@code
+     * lines} in the order sent (null members as null). Two requests with the same hash are the same request; the
+     * text is spelled out here, not left to a serializer, so that an upgrade does not change it for keys kept from
+     * before.
+     */
+    RequestHash hash() {
+        var text = new StringBuilder("productId=")
+                .append(productId)
+                .append(";quantity=")
+                .append(quantity)
+                .append(";lines=");
+        if (lines == null) {
+            text.append("null");
+        } else {
+            text.append('[');
+            for (var line : lines) {
+                text.append(line == null ? "null" : line.productId() + "x" + line.quantity())
+                        .append(',');
+            }
+            text.append(']');
+        }
+        return RequestHash.ofText(text.toString());
+    }
+
     /** The lines with each product once, its quantities added up, numbered from 1 in first-listed order. */
     static List<CartLine> merged(List<@Nullable LineRequest> lines) {
         var quantities = new LinkedHashMap<UUID, Integer>();

@@ -2,6 +2,7 @@ package dev.orderpipeline.api.order;
 
 import static dev.orderpipeline.api.web.ProblemKind.AUTHENTICATION_REQUIRED;
 import static dev.orderpipeline.api.web.ProblemKind.DATABASE_UNAVAILABLE;
+import static dev.orderpipeline.api.web.ProblemKind.IDEMPOTENCY_KEY_REUSED;
 import static dev.orderpipeline.api.web.ProblemKind.INVALID_TOKEN;
 import static dev.orderpipeline.api.web.ProblemKind.MALFORMED_REQUEST;
 import static dev.orderpipeline.api.web.ProblemKind.ORDER_NOT_FOUND;
@@ -10,10 +11,7 @@ import static dev.orderpipeline.api.web.ProblemKind.PRODUCT_NOT_FOUND;
 import static dev.orderpipeline.api.web.ProblemKind.UNSUPPORTED_MEDIA_TYPE;
 import static dev.orderpipeline.api.web.ProblemKind.VALIDATION_FAILED;
 
-import dev.orderpipeline.api.product.ProductNotFoundException;
-import dev.orderpipeline.api.product.ProductRepository;
 import dev.orderpipeline.api.web.Caller;
-import dev.orderpipeline.api.web.ProblemException;
 import dev.orderpipeline.api.web.ProblemResponses;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -26,12 +24,14 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.net.URI;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -40,12 +40,15 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "orders", description = "A buyer's order of one product, or a cart of several, visible to its owner only")
 class OrderController {
 
-    private final OrderRepository orders;
-    private final ProductRepository products;
+    /** Says that a 200 repeats what an earlier request with the same Idempotency-Key placed. */
+    static final String REPLAYED = "Idempotent-Replayed";
 
-    OrderController(OrderRepository orders, ProductRepository products) {
+    private final OrderRepository orders;
+    private final OrderPlacement placement;
+
+    OrderController(OrderRepository orders, OrderPlacement placement) {
         this.orders = orders;
-        this.products = products;
+        this.placement = placement;
     }
 
     @PostMapping
@@ -60,7 +63,15 @@ class OrderController {
                     up. Lines that come down to one product place the same order as `productId` and `quantity`; two \
                     or more products place a cart, whose `productId` and `quantity` are null and whose `lines` each \
                     carry their own state through checkout. Every product must exist (404 names the first that \
-                    does not), and the order's amount (price times quantity, over all lines) must fit a payment.""",
+                    does not), and the order's amount (price times quantity, over all lines) must fit a payment.
+
+                    With an `Idempotency-Key` header the order is placed once per key: the same request sent again \
+                    with the same key (after a timeout, or at the same time) answers `200` with the order the key \
+                    placed, as it is now, and `Idempotent-Replayed: true`; the same key with another request answers \
+                    `422` `idempotency-key-reused` and places nothing. Keys belong to the caller and are kept for \
+                    `orderpipeline.orders.idempotency-key-retention` (24 hours by default), then forgotten. A \
+                    request refused (`400`, `404`, `503`...) uses no key. Without the header, every request places \
+                    an order.""",
             requestBody =
                     @io.swagger.v3.oas.annotations.parameters.RequestBody(
                             content =
@@ -73,7 +84,7 @@ class OrderController {
     @ApiResponse(
             responseCode = "201",
             description = "Created; Location names the order",
-            headers = @Header(name = "Location", description = "/api/orders/{id}"),
+            headers = @Header(name = "Location", description = "/api/orders/{id}", schema = @Schema(type = "string")),
             content =
                     @Content(
                             mediaType = MediaType.APPLICATION_JSON_VALUE,
@@ -82,6 +93,22 @@ class OrderController {
                                 @ExampleObject(name = "created", value = OrderExamples.CREATED),
                                 @ExampleObject(name = "cart created", value = OrderExamples.CART_CREATED)
                             }))
+    @ApiResponse(
+            responseCode = "200",
+            description = "The same request was sent before with this Idempotency-Key: the order it placed, as it is"
+                    + " now (it may have been checked out since)",
+            headers = {
+                @Header(name = "Location", description = "/api/orders/{id}", schema = @Schema(type = "string")),
+                @Header(
+                        name = REPLAYED,
+                        description = "true: this answer repeats the order an earlier request placed",
+                        schema = @Schema(type = "string", allowableValues = "true"))
+            },
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON_VALUE,
+                            schema = @Schema(implementation = Order.class),
+                            examples = @ExampleObject(name = "placed before", value = OrderExamples.CREATED)))
     @ProblemResponses({
         VALIDATION_FAILED,
         MALFORMED_REQUEST,
@@ -90,30 +117,44 @@ class OrderController {
         PRODUCT_NOT_FOUND,
         PAYLOAD_TOO_LARGE,
         UNSUPPORTED_MEDIA_TYPE,
+        IDEMPOTENCY_KEY_REUSED,
         DATABASE_UNAVAILABLE
     })
-    ResponseEntity<Order> create(Caller caller, @Valid @RequestBody CreateOrderRequest request) {
-        var order = switch (request.toPlacement(caller)) {
-            case NewOrder single -> place(single);
-            case NewCart cart -> place(cart);
-        };
-        return ResponseEntity.created(URI.create("/api/orders/" + order.id())).body(order);
+    ResponseEntity<Order> create(
+            Caller caller,
+            @Parameter(
+                            description = "Places the order once for this key, whatever the number of times the same"
+                                    + " request is sent with it (retries, a double click). 1 to 255 characters among"
+                                    + " A-Z a-z 0-9 and - . _ ~ + / = : (a UUID fits); a new key for every new order."
+                                    + " Kept for 24 hours by default.",
+                            example = "7f9c2b1e-4a6d-4e8f-9b0a-1c2d3e4f5a6b",
+                            schema =
+                                    @Schema(
+                                            type = "string",
+                                            minLength = 1,
+                                            maxLength = IdempotencyKey.MAX_LENGTH,
+                                            pattern = IdempotencyKey.PATTERN))
+                    @RequestHeader(name = IdempotencyKey.HEADER, required = false)
+                    @Nullable
+                    String idempotencyKey,
+            @Valid @RequestBody CreateOrderRequest request) {
+        var toPlace = request.toPlacement(caller);
+        if (idempotencyKey == null) {
+            var order = placement.place(toPlace);
+            return ResponseEntity.created(location(order)).body(order);
+        }
+        var placed = placement.place(caller, IdempotencyKey.parse(idempotencyKey), request.hash(), toPlace);
+        if (placed.replayed()) {
+            return ResponseEntity.ok()
+                    .location(location(placed.order()))
+                    .header(REPLAYED, "true")
+                    .body(placed.order());
+        }
+        return ResponseEntity.created(location(placed.order())).body(placed.order());
     }
 
-    private Order place(NewOrder newOrder) {
-        // the insert decided; reading the product only tells which of its two guards said no
-        return orders.insert(newOrder)
-                .orElseThrow(() -> products.findById(newOrder.productId())
-                        .<ProblemException>map(product -> OrderAmountTooLargeException.of(newOrder, product.price()))
-                        .orElseGet(() -> new ProductNotFoundException(newOrder.productId())));
-    }
-
-    private Order place(NewCart cart) {
-        // as for one product: the insert decided, and the reads only tell which guard said no
-        return orders.insert(cart)
-                .orElseThrow(() -> orders.firstUnknownProduct(cart)
-                        .<ProblemException>map(ProductNotFoundException::new)
-                        .orElseGet(() -> OrderAmountTooLargeException.of(cart, orders.amount(cart))));
+    private static URI location(Order order) {
+        return URI.create("/api/orders/" + order.id());
     }
 
     @GetMapping("/{id}")

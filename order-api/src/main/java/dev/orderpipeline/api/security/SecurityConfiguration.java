@@ -43,7 +43,8 @@ import org.springframework.util.StringUtils;
  *   <li>public: reading a product ({@code GET /api/products/{id}}: the catalogue), the API description and Swagger
  *       UI, the actuator's health (probes), info and Prometheus (scraping) endpoints, and the RFC 9728 resource
  *       metadata Spring Security serves itself ({@code /.well-known/oauth-protected-resource}, named in {@code
- *       WWW-Authenticate});
+ *       WWW-Authenticate}). The actuator is served on the management port only ({@code management.server.port}),
+ *       whose server runs this same chain; on the API's port its paths map nothing and answer 404;
  *   <li>an authenticated user: orders and their checkout, which are the caller's own ({@code /api/orders/**});
  *   <li>the role {@value #ADMIN_ROLE}: creating products, the lab endpoints ({@code /api/lab/**}) and the rest of the
  *       actuator;

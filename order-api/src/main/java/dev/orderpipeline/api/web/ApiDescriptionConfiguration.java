@@ -23,12 +23,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.customizers.OperationCustomizer;
 import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.info.BuildProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
  * The OpenAPI description ({@code /v3/api-docs}, Swagger UI at {@code /swagger-ui.html}): what the API is, the
@@ -53,19 +56,27 @@ class ApiDescriptionConfiguration {
             transaction. The API answers `202 Accepted` with a `Location` once the broker acknowledged the \
             command; with `Prefer: wait=N` (RFC 7240) it waits up to N seconds for the worker's decision and \
             answers `200` with the decided order. The command id derives from the order id: a double click or a \
-            retry is the same command, applied once.
+            retry is the same command, applied once. Once the broker acknowledged the command, the answer is `202` \
+            or `200`, never an error.
+
+            **Retries** never buy twice: an order placed with an `Idempotency-Key` header is placed once for that \
+            key, and the same request again answers with that order; a checkout is the same command however often \
+            it is sent. A `503` says whether the order is untouched for sure (`broker-unavailable`, \
+            `database-unavailable`, `overloaded`) or may still be decided (`checkout-outcome-unknown`: check out \
+            again or read the order).
 
             **Callers** authenticate with a JWT bearer token (`Authorization: Bearer <token>`): its subject is the \
             user id, and an order is visible to its owner only (anyone else gets 404, as for a missing order). \
             Creating products needs the role `admin` (in the token's roles claim, `roles` unless configured \
-            otherwise). Reading a product, this description and the health and Prometheus endpoints are public. A \
+            otherwise). Reading a product and this description are public; health, info and Prometheus are on \
+            the management port (9080 by default), not here. A \
             missing token is a 401 `authentication-required`, a token that does not verify (signature, expiry, \
             issuer, audience) or whose subject is not a user id a 401 \
             `invalid-token`, both with `WWW-Authenticate: Bearer`; a missing role is a 403 `forbidden`.
 
             **Errors** are RFC 9457 problem details (`application/problem+json`, whatever `Accept` says) with a \
             stable `type` per kind (`urn:order-pipeline:problem:<kind>`) and `title`; `detail` describes the \
-            occurrence. A rejected request changes nothing. Bodies are limited to %d bytes (413) and JSON to a \
+            occurrence. A refused request changes nothing. Bodies are limited to %d bytes (413) and JSON to a \
             nesting depth of %d. A 503 comes with `Retry-After`: every endpoint answers 503 \
             `database-unavailable` when the database cannot answer; a 500 is a bug.
             """;
@@ -87,7 +98,7 @@ class ApiDescriptionConfiguration {
                         .description(
                                 DESCRIPTION.formatted(limits.maxBodySize().toBytes(), limits.maxJsonNestingDepth()))
                         .version(version)
-                        .license(new License().name("Apache-2.0")))
+                        .license(new License().name("Apache-2.0").identifier("Apache-2.0")))
                 .components(new Components()
                         .addSchemas(PROBLEM_SCHEMA, problemSchema())
                         .addSecuritySchemes(
@@ -121,23 +132,46 @@ class ApiDescriptionConfiguration {
         };
     }
 
-    /** Turns {@link ProblemResponses} into problem responses, one per status, with an example of each kind. */
+    /**
+     * Turns {@link ProblemResponses} into problem responses, one per status, with an example of each kind; and says
+     * that any other status is a problem too ({@code default}): a wrong method, an {@code Accept} the API cannot
+     * answer, the bound on requests in progress, a bug.
+     */
     @Bean
     OperationCustomizer problemResponses() {
         return (operation, handler) -> {
-            var declared = handler.getMethodAnnotation(ProblemResponses.class);
-            if (declared == null) {
-                return operation;
-            }
-            var byStatus = Arrays.stream(declared.value())
-                    .collect(Collectors.groupingBy(kind -> kind.status().value(), TreeMap::new, Collectors.toList()));
             if (operation.getResponses() == null) {
                 operation.setResponses(new ApiResponses());
             }
-            byStatus.forEach(
-                    (status, kinds) -> operation.getResponses().addApiResponse(status.toString(), response(kinds)));
+            var declared = handler.getMethodAnnotation(ProblemResponses.class);
+            if (declared != null) {
+                var byStatus = Arrays.stream(declared.value())
+                        .collect(Collectors.groupingBy(
+                                kind -> kind.status().value(), TreeMap::new, Collectors.toList()));
+                byStatus.forEach(
+                        (status, kinds) -> operation.getResponses().addApiResponse(status.toString(), response(kinds)));
+            }
+            operation.getResponses().addApiResponse(ApiResponses.DEFAULT, otherProblems());
             return operation;
         };
+    }
+
+    /** Nullability and presence of every field the API answers with, from the records themselves. */
+    @Bean
+    OpenApiCustomizer sentRecords(
+            @Qualifier("requestMappingHandlerMapping") RequestMappingHandlerMapping handlerMapping) {
+        return new SentRecords(() -> handlerMapping.getHandlerMethods().values());
+    }
+
+    private static ApiResponse otherProblems() {
+        return new ApiResponse()
+                .description("Any other problem, with a status of its own: `method-not-allowed`, `not-acceptable`,"
+                        + " `overloaded` (503 with Retry-After), `internal-error` (a bug)...")
+                .content(new Content()
+                        .addMediaType(
+                                org.springframework.http.MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+                                new MediaType()
+                                        .schema(new Schema<Object>().$ref("#/components/schemas/" + PROBLEM_SCHEMA))));
     }
 
     private static ApiResponse response(List<ProblemKind> kinds) {
@@ -155,9 +189,7 @@ class ApiDescriptionConfiguration {
         if (kinds.getFirst().status().value() == 503) {
             response.addHeaderObject(
                     "Retry-After",
-                    new Header()
-                            .description("Seconds to wait before retrying; nothing was changed")
-                            .schema(new IntegerSchema()));
+                    new Header().description("Seconds to wait before retrying").schema(new IntegerSchema()));
         }
         return response;
     }
@@ -291,6 +323,25 @@ class ApiDescriptionConfiguration {
                             "The checkout of order " + ORDER + " could not be handed to the message broker; the order"
                                     + " is unchanged, retry later");
                     example.put("instance", "/api/orders/" + ORDER + "/checkout");
+                    example.put("orderId", ORDER);
+                }
+                case CHECKOUT_OUTCOME_UNKNOWN -> {
+                    example.put(
+                            "detail",
+                            "The message broker did not confirm the checkout of order " + ORDER + " in time, and may"
+                                    + " still have taken it. Retry the same checkout after Retry-After (it is"
+                                    + " idempotent: the order is decided once), or read the order at /api/orders/"
+                                    + ORDER + " to see whether it was decided; do not place a new order for it.");
+                    example.put("instance", "/api/orders/" + ORDER + "/checkout");
+                    example.put("orderId", ORDER);
+                }
+                case IDEMPOTENCY_KEY_REUSED -> {
+                    example.put(
+                            "detail",
+                            "Idempotency key 9f1c2b7e-order-1 was used for another request within the last 24 hours:"
+                                    + " send a new key for a new order, or this request's original body to get its order"
+                                    + " again");
+                    example.put("instance", "/api/orders");
                     example.put("orderId", ORDER);
                 }
                 case DATABASE_UNAVAILABLE -> {

@@ -21,8 +21,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * runs out (seen: order-api at 160 MB of heap died under 40 checkouts/s and their retries with the broker down for
  * 45 s). Refusing at a bound keeps the process up and tells clients when to come back. A request that goes
  * asynchronous ({@code Prefer: wait}) gives its place back as soon as its thread does: its wait is bounded on its own
- * ({@code orderpipeline.checkout.max-waiters}). The actuator is not counted: probes and scraping must answer when the
- * API is busiest.
+ * ({@code orderpipeline.checkout.max-waiters}). The actuator is not counted: it is served on the management port
+ * ({@code management.server.port}), by a server of its own that this filter is not part of, so probes and scraping
+ * answer when the API is busiest.
  *
  * <p>Being a filter, it bounds what requests wait for, not what they hold: a request Tomcat has read holds its buffers
  * whether it is admitted here or refused. What bounds those is the number of connections ({@code
@@ -50,11 +51,6 @@ final class ConcurrencyLimitFilter extends OncePerRequestFilter {
                 .description("Requests holding one of orderpipeline.requests.max-concurrent places now (a request"
                         + " waiting asynchronously holds none)")
                 .register(meters);
-    }
-
-    @Override
-    protected boolean shouldNotFilter(HttpServletRequest request) {
-        return request.getRequestURI().startsWith("/actuator/");
     }
 
     @Override

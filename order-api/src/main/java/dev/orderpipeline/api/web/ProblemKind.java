@@ -21,11 +21,14 @@ public enum ProblemKind {
     METHOD_NOT_ALLOWED("method-not-allowed", HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
     NOT_ACCEPTABLE("not-acceptable", HttpStatus.NOT_ACCEPTABLE, "Not acceptable"),
     ORDER_NOT_CHECKOUTABLE("order-not-checkoutable", HttpStatus.CONFLICT, "Order cannot be checked out"),
+    IDEMPOTENCY_KEY_REUSED(
+            "idempotency-key-reused", HttpStatus.UNPROCESSABLE_CONTENT, "Idempotency key reused with another request"),
     PAYLOAD_TOO_LARGE("payload-too-large", HttpStatus.CONTENT_TOO_LARGE, "Request body too large"),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type"),
     AUTHENTICATION_UNAVAILABLE(
             "authentication-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Authentication unavailable"),
     BROKER_UNAVAILABLE("broker-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Message broker unavailable"),
+    CHECKOUT_OUTCOME_UNKNOWN("checkout-outcome-unknown", HttpStatus.SERVICE_UNAVAILABLE, "Checkout outcome unknown"),
     DATABASE_UNAVAILABLE("database-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Database unavailable"),
     OVERLOADED("overloaded", HttpStatus.SERVICE_UNAVAILABLE, "Too many requests in progress"),
     INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal server error");

@@ -83,7 +83,7 @@ class LabOffTests extends ApiTestSupport {
 
     @Test
     void saysNothingOfTheLabInItsInfo() {
-        var info = api.get("/actuator/info");
+        var info = management.get("/actuator/info");
 
         assertThat(info.status()).as(info::toString).isEqualTo(200);
         assertThat(info.json().has("lab")).as(info::toString).isFalse();

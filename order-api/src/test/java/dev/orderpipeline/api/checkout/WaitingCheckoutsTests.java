@@ -179,7 +179,8 @@ class WaitingCheckoutsTests extends ApiTestSupport {
                 var admittedNow = (int)
                         meters.get("http.server.requests.admitted").gauge().value();
                 var response = http.send(
-                        HttpRequest.newBuilder(URI.create(url(path)))
+                        HttpRequest.newBuilder(
+                                        URI.create(path.startsWith("/actuator/") ? managementUrl(path) : url(path)))
                                 .timeout(Duration.ofSeconds(20))
                                 .GET()
                                 .build(),
@@ -208,6 +209,10 @@ class WaitingCheckoutsTests extends ApiTestSupport {
         }
         return "n=%d p50=%d ms p99=%d ms max=%d ms"
                 .formatted(probes.size(), percentile(probes, 0.5), percentile(probes, 0.99), percentile(probes, 1.0));
+    }
+
+    private String managementUrl(String path) {
+        return "http://127.0.0.1:" + managementPort() + path;
     }
 
     private String url(String path) {

@@ -27,10 +27,11 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMappi
 import tools.jackson.databind.JsonNode;
 
 /**
- * Who may call what, for every endpoint the running application maps (its controllers, the actuator's, the API
- * description's): anonymous callers, tokens that do not verify (another key, expired, another issuer, unsigned), a
- * user and an administrator, each against the rule this test expects of the endpoint. An endpoint mapped without an
- * expectation here fails the test, so a new one gets a deliberate rule; so does an expectation without an endpoint.
+ * Who may call what, for every endpoint the running application maps (its controllers and the API description's on
+ * the API's port, the actuator's on the management port): anonymous callers, tokens that do not verify (another key,
+ * expired, another issuer, unsigned), a user and an administrator, each against the rule this test expects of the
+ * endpoint. An endpoint mapped without an expectation here fails the test, so a new one gets a deliberate rule; so
+ * does an expectation without an endpoint.
  */
 class AuthorizationMatrixTests extends ApiTestSupport {
 
@@ -59,7 +60,7 @@ class AuthorizationMatrixTests extends ApiTestSupport {
             Map.entry("GET /actuator/prometheus", Access.PUBLIC),
             Map.entry("GET /actuator", Access.ADMIN),
             Map.entry("GET /actuator/metrics", Access.ADMIN),
-            Map.entry("GET /actuator/metrics/{requiredMetricName}", Access.ADMIN),
+            Map.entry("GET /actuator/metrics/**", Access.ADMIN),
             Map.entry("GET /v3/api-docs", Access.PUBLIC),
             Map.entry("GET /v3/api-docs.yaml", Access.PUBLIC),
             Map.entry("GET /v3/api-docs/swagger-config", Access.PUBLIC),
@@ -96,7 +97,6 @@ class AuthorizationMatrixTests extends ApiTestSupport {
         var before = rowCounts();
         var user = TestTokens.bearer("matrix-user-" + UUID.randomUUID());
         var admin = TestTokens.adminBearer();
-        var client = ApiClient.anonymous(port());
         var failures = new ArrayList<String>();
         for (var endpoint : new TreeSet<>(mappedEndpoints())) {
             var access = EXPECTED.get(endpoint);
@@ -106,6 +106,7 @@ class AuthorizationMatrixTests extends ApiTestSupport {
             }
             var method = endpoint.substring(0, endpoint.indexOf(' '));
             var path = concrete(endpoint.substring(endpoint.indexOf(' ') + 1));
+            var client = ApiClient.anonymous(isActuator(path) ? managementPort() : port());
             check(
                     failures,
                     endpoint,
@@ -140,6 +141,24 @@ class AuthorizationMatrixTests extends ApiTestSupport {
         assertThat(failures).as("answers that break the access rules").isEmpty();
         // every request above was refused, or allowed with nothing to act on (no body, an unknown id)
         assertThat(rowCounts()).isEqualTo(before);
+    }
+
+    @Test
+    void servesNoActuatorEndpointOnTheApisPort() {
+        for (var endpoint : EXPECTED.keySet()) {
+            var path = concrete(endpoint.substring(endpoint.indexOf(' ') + 1));
+            if (!isActuator(path)) {
+                continue;
+            }
+            var asAdmin = api.get(path);
+            assertThat(asAdmin.status())
+                    .as("%s on the API's port: %s", path, asAdmin)
+                    .isEqualTo(404);
+            assertThat(ApiClient.anonymous(port()).get(path).status())
+                    .as("%s on the API's port, anonymous", path)
+                    .isIn(401, 404);
+        }
+        assertThat(apiPortMappings()).noneMatch(endpoint -> isActuator(endpoint.substring(endpoint.indexOf(' ') + 1)));
     }
 
     @Test
@@ -221,8 +240,8 @@ class AuthorizationMatrixTests extends ApiTestSupport {
 
     /** A path that the pattern matches, with made-up ids: an allowed request finds nothing to act on. */
     private static String concrete(String pattern) {
-        return pattern.replace("/**", "/liveness")
-                .replaceAll("\\{requiredMetricName}", "jvm.threads.live")
+        return pattern.replace("/actuator/metrics/**", "/actuator/metrics/jvm.threads.live")
+                .replace("/**", "/liveness")
                 .replaceAll("\\{[^}]+}", UUID.randomUUID().toString());
     }
 
@@ -258,7 +277,28 @@ class AuthorizationMatrixTests extends ApiTestSupport {
         return List.of(count("product"), count("orders"), count("payment"));
     }
 
+    private static boolean isActuator(String path) {
+        return path.equals("/actuator") || path.startsWith("/actuator/");
+    }
+
+    /** The controllers' endpoints and the actuator's, as the management port's discovery page lists them. */
     private List<String> mappedEndpoints() {
+        var endpoints = new ArrayList<>(apiPortMappings());
+        var discovery = management.get("/actuator", AUTHORIZATION, TestTokens.adminBearer());
+        assertThat(discovery.status()).as(discovery::toString).isEqualTo(200);
+        for (var link : discovery.json().get("_links").values()) {
+            var path = java.net
+                    .URI
+                    .create(link.get("href").asString().replace("{", "%7B").replace("}", "%7D"))
+                    .getPath();
+            // a template's variable matches what Spring MVC maps as a pattern: one segment, or all that remain
+            endpoints.add("GET " + path.replace("{*path}", "**").replaceAll("\\{[^}]+}", "**"));
+        }
+        return endpoints;
+    }
+
+    /** What the application context's own handler mappings serve: the API's port. */
+    private List<String> apiPortMappings() {
         var endpoints = new ArrayList<String>();
         for (var mapping :
                 context.getBeansOfType(RequestMappingInfoHandlerMapping.class).values()) {

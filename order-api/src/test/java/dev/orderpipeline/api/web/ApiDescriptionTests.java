@@ -142,6 +142,7 @@ class ApiDescriptionTests extends ApiTestSupport {
                         401, List.of("authentication-required", "invalid-token"),
                         404, List.of("product-not-found"),
                         413, List.of("payload-too-large"),
+                        422, List.of("idempotency-key-reused"),
                         503, List.of("database-unavailable")));
         assertProblems(
                 "get /api/orders/{id}", Map.of(404, List.of("order-not-found"), 503, List.of("database-unavailable")));
@@ -152,7 +153,7 @@ class ApiDescriptionTests extends ApiTestSupport {
                         401, List.of("authentication-required", "invalid-token"),
                         404, List.of("order-not-found"),
                         409, List.of("order-not-checkoutable"),
-                        503, List.of("broker-unavailable", "database-unavailable")));
+                        503, List.of("broker-unavailable", "checkout-outcome-unknown", "database-unavailable")));
         assertThat(operation("post /api/orders/{id}/checkout")
                         .at("/responses/400/content/application~1problem+json/examples/lab-off/value/parameters")
                         .values())
@@ -173,6 +174,76 @@ class ApiDescriptionTests extends ApiTestSupport {
         assertThat(problem.get("required").values())
                 .extracting(JsonNode::asString)
                 .contains("type", "title", "status");
+    }
+
+    @Test
+    void describesEveryFieldAsTheApiSendsItPresentAndNullOnlyWhereItCanBe() {
+        var order = description.at("/components/schemas/Order");
+        assertThat(order.get("required").values())
+                .extracting(JsonNode::asString)
+                .containsExactlyInAnyOrder(
+                        "id",
+                        "userId",
+                        "productId",
+                        "quantity",
+                        "lines",
+                        "status",
+                        "rejectReason",
+                        "createdAt",
+                        "updatedAt");
+        // a cart has neither product nor quantity; an order not rejected has no reason
+        assertThat(types(order.at("/properties/productId"))).containsExactlyInAnyOrder("string", "null");
+        assertThat(order.at("/properties/productId/format").asString()).isEqualTo("uuid");
+        assertThat(types(order.at("/properties/quantity"))).containsExactlyInAnyOrder("integer", "null");
+        assertThat(types(order.at("/properties/rejectReason"))).containsExactlyInAnyOrder("string", "null");
+        assertThat(order.at("/properties/rejectReason/enum").values())
+                .extracting(value -> value.isNull() ? null : value.asString())
+                .contains("INSUFFICIENT_STOCK")
+                .containsNull();
+        assertThat(types(order.at("/properties/status"))).containsExactly("string");
+        assertThat(order.at("/properties/createdAt/format").asString()).isEqualTo("date-time");
+        var line = description.at("/components/schemas/OrderLine");
+        assertThat(line.get("required").values()).hasSize(5);
+        assertThat(types(line.at("/properties/rejectReason"))).containsExactlyInAnyOrder("string", "null");
+        assertThat(types(line.at("/properties/productId"))).containsExactly("string");
+        for (var schema : List.of("Product", "CheckoutAccepted")) {
+            var properties = description.at("/components/schemas/" + schema + "/properties");
+            assertThat(description
+                            .at("/components/schemas/" + schema + "/required")
+                            .values())
+                    .as(schema)
+                    .extracting(JsonNode::asString)
+                    .containsExactlyInAnyOrderElementsOf(properties.propertyNames());
+            properties.forEach(property -> assertThat(types(property)).doesNotContain("null"));
+        }
+        // any status an operation does not list is a problem too
+        assertThat(operation("post /api/orders")
+                        .at("/responses/default/content/application~1problem+json/schema/$ref")
+                        .asString())
+                .endsWith("/Problem");
+    }
+
+    @Test
+    void describesTheIdempotencyKeyOfOrderCreationAndItsReplay() {
+        var create = operation("post /api/orders");
+
+        var key = parameter(create, "Idempotency-Key", "header");
+        assertThat(key.path("required").asBoolean(false)).isFalse();
+        assertThat(key.at("/schema/maxLength").asInt()).isEqualTo(255);
+        assertThat(key.at("/schema/pattern").asString()).isEqualTo("^[A-Za-z0-9._~+/=:-]{1,255}$");
+        assertThat(create.at("/responses/200/headers").propertyNames()).contains("Idempotent-Replayed", "Location");
+        assertThat(create.at("/responses/201/content/application~1json/schema/$ref")
+                        .asString())
+                .endsWith("/Order");
+        assertThat(create.get("description").asString()).contains("Idempotency-Key", "24 hours", "`422`");
+    }
+
+    private static List<String> types(JsonNode schema) {
+        var type = schema.get("type");
+        if (type == null) {
+            return List.of();
+        }
+        return type.isArray() ? type.valueStream().map(JsonNode::asString).toList() : List.of(type.asString());
     }
 
     @Test

@@ -1,0 +1,176 @@
+package dev.orderpipeline.api.checkout;
+
+import static dev.orderpipeline.api.TestTokens.bearer;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.orderpipeline.api.ApiClient;
+import dev.orderpipeline.api.DescribedResponses;
+import dev.orderpipeline.contract.CheckoutCommand;
+import dev.orderpipeline.infra.KafkaBroker;
+import dev.orderpipeline.infra.Postgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * A broker that hangs after the producer learned the topic (a process stopped with SIGSTOP: connections are still
+ * accepted, nothing is answered): the command is handed to the producer, which gives up at its delivery timeout not
+ * knowing whether the broker appended it. The API says exactly that, with a problem of its own, and never the
+ * "nothing happened" of broker-unavailable; once the broker resumes, the same checkout again is accepted, and every
+ * record of the order on the topic is the one command. The producer's bounds are cut short so the wait is seconds.
+ */
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "spring.kafka.producer.properties[request.timeout.ms]=1000",
+            "spring.kafka.producer.properties[delivery.timeout.ms]=2500",
+            "orderpipeline.checkout.retry-after=3s",
+            "orderpipeline.health.broker.timeout=1s",
+        })
+@DirtiesContext
+class CheckoutOutcomeUnknownTests {
+
+    private static final String DATABASE_URL = Postgres.forTests().createDatabase("order_api_outcome_unknown");
+
+    private static @Nullable KafkaBroker kafka;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url", () -> DATABASE_URL);
+        registry.add("spring.datasource.username", () -> Postgres.forTests().user());
+        var password = Postgres.forTests().password();
+        if (password != null) {
+            registry.add("spring.datasource.password", () -> password);
+        }
+        registry.add("spring.kafka.bootstrap-servers", () -> broker().bootstrapServers());
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        var running = kafka;
+        if (running != null) {
+            signal(running, "CONT");
+            running.stop();
+        }
+    }
+
+    @LocalServerPort
+    private int port;
+
+    @Autowired
+    private JdbcClient jdbc;
+
+    private ApiClient api;
+
+    @BeforeEach
+    void connectClient() {
+        DescribedResponses.describe(port);
+        api = new ApiClient(port);
+    }
+
+    @Test
+    void answersOutcomeUnknownWhenTheBrokerHangsAfterTakingTheCommandAndAcceptsTheSameCheckoutLater() {
+        var alice = "alice-" + UUID.randomUUID();
+        // the producer learns the topic's partitions while the broker answers
+        var before = api.post("/api/orders/" + createOrder(alice) + "/checkout", null, "Authorization", bearer(alice));
+        assertThat(before.status()).as(before::toString).isEqualTo(202);
+        var orderId = createOrder(alice);
+
+        ApiClient.Response unknown;
+        signal(broker(), "STOP");
+        try {
+            unknown = api.post("/api/orders/" + orderId + "/checkout", null, "Authorization", bearer(alice));
+        } finally {
+            signal(broker(), "CONT");
+        }
+
+        assertThat(unknown.status()).as(unknown::toString).isEqualTo(503);
+        assertThat(unknown.header("Retry-After")).contains("3");
+        var problem = unknown.json();
+        assertThat(problem.get("type").asString()).isEqualTo("urn:order-pipeline:problem:checkout-outcome-unknown");
+        assertThat(problem.get("orderId").asString()).isEqualTo(orderId.toString());
+        assertThat(problem.get("detail").asString()).contains("Retry the same checkout", "/api/orders/" + orderId);
+
+        // the client does as told: the same checkout again, until the broker confirms it
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> assertThat(
+                                api.post("/api/orders/" + orderId + "/checkout", null, "Authorization", bearer(alice))
+                                        .status())
+                        .isEqualTo(202));
+        assertThat(statusOf(orderId)).isEqualTo("CREATED");
+        try (var tap = new CommandTap(broker().bootstrapServers())) {
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(tap.pollFor(orderId))
+                            .isNotEmpty()
+                            .allSatisfy(record -> assertThat(CommandTap.value(record)
+                                            .get("commandId")
+                                            .asString())
+                                    .isEqualTo(CheckoutCommand.idFor(orderId).toString())));
+        }
+    }
+
+    private UUID createOrder(String userId) {
+        var product = api.post("/api/products", "{\"name\": \"Hot\", \"stock\": 5, \"price\": 5}");
+        assertThat(product.status()).as(product::toString).isEqualTo(201);
+        var order = api.post(
+                "/api/orders",
+                "{\"productId\": \"%s\", \"quantity\": 1}"
+                        .formatted(product.json().get("id").asString()),
+                "Authorization",
+                bearer(userId));
+        assertThat(order.status()).as(order::toString).isEqualTo(201);
+        return UUID.fromString(order.json().get("id").asString());
+    }
+
+    private String statusOf(UUID orderId) {
+        return jdbc.sql("SELECT status FROM orders WHERE id = :id")
+                .param("id", orderId)
+                .query(String.class)
+                .single();
+    }
+
+    private static synchronized KafkaBroker broker() {
+        if (kafka == null) {
+            try {
+                kafka = KafkaBroker.startOnFreePorts(Files.createTempDirectory(Path.of("target"), "outcome-kafka"));
+            } catch (IOException ex) {
+                throw new UncheckedIOException(ex);
+            }
+        }
+        return kafka;
+    }
+
+    /** kill -STOP or -CONT: the process keeps its sockets, and answers nothing while stopped. */
+    private static void signal(KafkaBroker broker, String signal) {
+        try {
+            var kill = new ProcessBuilder("kill", "-" + signal, Long.toString(broker.pid()))
+                    .inheritIO()
+                    .start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + broker.pid() + " failed");
+            }
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", ex);
+        }
+    }
+}
