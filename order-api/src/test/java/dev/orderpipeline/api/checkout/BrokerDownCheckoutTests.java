@@ -85,7 +85,7 @@ class BrokerDownCheckoutTests {
     @Test
     void answersServiceUnavailableAndLeavesTheOrderCreated() {
         var alice = "alice-" + UUID.randomUUID();
-        var orderId = createOrder(alice);
+        var orderId = PlacedOrders.place(api, alice);
 
         var started = System.nanoTime();
         var response = api.post("/api/orders/" + orderId + "/checkout", null, "Authorization", bearer(alice));
@@ -100,13 +100,13 @@ class BrokerDownCheckoutTests {
         assertThat(problem.get("status").asInt()).isEqualTo(503);
         assertThat(problem.get("orderId").asString()).isEqualTo(orderId.toString());
         assertThat(elapsed).isLessThan(Duration.ofSeconds(10));
-        assertThat(statusOf(orderId)).isEqualTo("CREATED");
+        assertThat(PlacedOrders.statusOf(jdbc, orderId)).isEqualTo("CREATED");
     }
 
     @Test
     void answersServiceUnavailableToAWaitingCheckoutAndForgetsTheWaiter() {
         var alice = "alice-" + UUID.randomUUID();
-        var orderId = createOrder(alice);
+        var orderId = PlacedOrders.place(api, alice);
 
         var response = api.post(
                 "/api/orders/" + orderId + "/checkout", null, "Authorization", bearer(alice), "Prefer", "wait=5");
@@ -114,7 +114,7 @@ class BrokerDownCheckoutTests {
         assertThat(response.status()).as(response::toString).isEqualTo(503);
         assertThat(response.header("Preference-Applied")).isEmpty();
         assertThat(waiters.waiting()).isZero();
-        assertThat(statusOf(orderId)).isEqualTo("CREATED");
+        assertThat(PlacedOrders.statusOf(jdbc, orderId)).isEqualTo("CREATED");
     }
 
     @Test
@@ -124,7 +124,7 @@ class BrokerDownCheckoutTests {
         var users = new ArrayList<String>();
         for (var i = 0; i < buyers; i++) {
             users.add("buyer-" + UUID.randomUUID());
-            orders.add(createOrder(users.getLast()));
+            orders.add(PlacedOrders.place(api, users.getLast()));
         }
         var start = new CountDownLatch(1);
         try (var pool = Executors.newFixedThreadPool(buyers)) {
@@ -145,7 +145,9 @@ class BrokerDownCheckoutTests {
             // every request waits for the broker on its own (max.block.ms = 1.5 s here), not one after another
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
         }
-        assertThat(orders).allSatisfy(orderId -> assertThat(statusOf(orderId)).isEqualTo("CREATED"));
+        assertThat(orders)
+                .allSatisfy(orderId ->
+                        assertThat(PlacedOrders.statusOf(jdbc, orderId)).isEqualTo("CREATED"));
     }
 
     @Test
@@ -166,30 +168,10 @@ class BrokerDownCheckoutTests {
                 .containsExactlyInAnyOrder("readinessState", "db");
         assertThat(management.get("/actuator/health/liveness").status()).isEqualTo(200);
         var alice = "alice-" + UUID.randomUUID();
-        var orderId = createOrder(alice);
+        var orderId = PlacedOrders.place(api, alice);
         var read = api.get("/api/orders/" + orderId, "Authorization", bearer(alice));
         assertThat(read.status()).as(read::toString).isEqualTo(200);
         assertThat(read.json().get("status").asString()).isEqualTo("CREATED");
-    }
-
-    private UUID createOrder(String userId) {
-        var product = api.post("/api/products", "{\"name\": \"Hot\", \"stock\": 1, \"price\": 5}");
-        assertThat(product.status()).as(product::toString).isEqualTo(201);
-        var order = api.post(
-                "/api/orders",
-                "{\"productId\": \"%s\", \"quantity\": 1}"
-                        .formatted(product.json().get("id").asString()),
-                "Authorization",
-                bearer(userId));
-        assertThat(order.status()).as(order::toString).isEqualTo(201);
-        return UUID.fromString(order.json().get("id").asString());
-    }
-
-    private String statusOf(UUID orderId) {
-        return jdbc.sql("SELECT status FROM orders WHERE id = :id")
-                .param("id", orderId)
-                .query(String.class)
-                .single();
     }
 
     private static int closedPort() {

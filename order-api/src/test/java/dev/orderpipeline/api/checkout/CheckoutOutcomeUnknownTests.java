@@ -88,9 +88,10 @@ class CheckoutOutcomeUnknownTests {
     void answersOutcomeUnknownWhenTheBrokerHangsAfterTakingTheCommandAndAcceptsTheSameCheckoutLater() {
         var alice = "alice-" + UUID.randomUUID();
         // the producer learns the topic's partitions while the broker answers
-        var before = api.post("/api/orders/" + createOrder(alice) + "/checkout", null, "Authorization", bearer(alice));
+        var before = api.post(
+                "/api/orders/" + PlacedOrders.place(api, alice) + "/checkout", null, "Authorization", bearer(alice));
         assertThat(before.status()).as(before::toString).isEqualTo(202);
-        var orderId = createOrder(alice);
+        var orderId = PlacedOrders.place(api, alice);
 
         ApiClient.Response unknown;
         signal(broker(), "STOP");
@@ -114,7 +115,7 @@ class CheckoutOutcomeUnknownTests {
                                 api.post("/api/orders/" + orderId + "/checkout", null, "Authorization", bearer(alice))
                                         .status())
                         .isEqualTo(202));
-        assertThat(statusOf(orderId)).isEqualTo("CREATED");
+        assertThat(PlacedOrders.statusOf(jdbc, orderId)).isEqualTo("CREATED");
         try (var tap = new CommandTap(broker().bootstrapServers())) {
             await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> assertThat(tap.pollFor(orderId))
@@ -124,26 +125,6 @@ class CheckoutOutcomeUnknownTests {
                                             .asString())
                                     .isEqualTo(CheckoutCommand.idFor(orderId).toString())));
         }
-    }
-
-    private UUID createOrder(String userId) {
-        var product = api.post("/api/products", "{\"name\": \"Hot\", \"stock\": 5, \"price\": 5}");
-        assertThat(product.status()).as(product::toString).isEqualTo(201);
-        var order = api.post(
-                "/api/orders",
-                "{\"productId\": \"%s\", \"quantity\": 1}"
-                        .formatted(product.json().get("id").asString()),
-                "Authorization",
-                bearer(userId));
-        assertThat(order.status()).as(order::toString).isEqualTo(201);
-        return UUID.fromString(order.json().get("id").asString());
-    }
-
-    private String statusOf(UUID orderId) {
-        return jdbc.sql("SELECT status FROM orders WHERE id = :id")
-                .param("id", orderId)
-                .query(String.class)
-                .single();
     }
 
     private static synchronized KafkaBroker broker() {
