@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * healthy, checks out orders through the API container before and after the worker container is killed and after it
  * is replaced, and fails on any step. Skipped where no Docker daemon answers or the base images that the Dockerfiles
  * and compose.yaml name are absent ({@code infra/docker/prove --bases-only} makes them from Debian's packages and
- * Maven Central where no registry can be reached). It takes minutes: the images are built.
+ * Maven Central where no registry can be reached). It takes minutes, the images being built: 9 minutes here with the
+ * base images made and the build cache warm, over 20 while other builds loaded the two cores; it fails after 40.
  */
 class DockerPathTests {
 
@@ -39,7 +40,7 @@ class DockerPathTests {
 
         var proof = run(
                 work,
-                Duration.ofMinutes(20),
+                Duration.ofMinutes(40),
                 "--project",
                 "order-pipeline-test-" + ProcessHandle.current().pid());
 
