@@ -7,6 +7,7 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -50,6 +51,43 @@ public final class DevelopmentTokens {
     private final MACSigner signer;
     private final String issuer;
     private final Clock clock;
+
+    /**
+     * Prints one token on standard output: {@code --user USER-ID [--admin]}, signed with {@link #configuredKey()}. The
+     * order-api image runs it as its {@code token} command, so that a user with Docker alone can call the API of the
+     * compose stack ({@code docker compose run --rm --no-deps order-api token --user alice}); {@code bin/lab token}
+     * is the same with more options. It needs nothing but this class and Nimbus, which the API's image holds.
+     */
+    public static void main(String[] args) {
+        int status = run(args, configuredKey(), System.out, System.err);
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
+
+    /** {@link #main}: prints a token signed with {@code key} and answers 0, or prints the usage and answers 2. */
+    static int run(String[] args, String key, PrintStream out, PrintStream err) {
+        String user = null;
+        boolean admin = false;
+        boolean understood = true;
+        for (int i = 0; i < args.length && understood; i++) {
+            if (args[i].equals("--admin")) {
+                admin = true;
+            } else if (args[i].equals("--user") && i + 1 < args.length) {
+                user = args[++i];
+            } else {
+                understood = false;
+            }
+        }
+        if (!understood || user == null || user.isBlank()) {
+            err.println("usage: token --user USER-ID [--admin]  (signed with $" + KEY_ENVIRONMENT_VARIABLE
+                    + ", else the development key; valid for " + DEFAULT_TTL.toMinutes() + " minutes)");
+            return 2;
+        }
+        var tokens = new DevelopmentTokens(key);
+        out.println(admin ? tokens.admin(user) : tokens.user(user));
+        return 0;
+    }
 
     public DevelopmentTokens(String key) {
         this(key, DEFAULT_ISSUER, Clock.systemUTC());

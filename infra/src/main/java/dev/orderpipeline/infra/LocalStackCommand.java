@@ -41,6 +41,13 @@ final class LocalStackCommand implements Callable<Integer> {
             description = "Show this help and exit.")
     boolean help;
 
+    /** Read by the bin/run script, which leaves it out of what it passes on; listed here so that --help shows it. */
+    @Option(
+            names = "--no-build",
+            description = "Start from the jars built before; without it, bin/run first builds the modules"
+                    + " (mvn install, tests skipped).")
+    boolean noBuild;
+
     @Option(
             names = "--project-dir",
             paramLabel = "DIR",

@@ -33,10 +33,11 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The Docker Compose stack in {@code infra/compose} cannot be started here (no Docker), so these tests read it the
- * way Compose would, merge the cluster override over the base file, and check that its parts name each other: the
- * services they depend on, the files they mount, the ports Prometheus scrapes, the data source the dashboards use,
- * the listeners the Kafka clients connect to, and the replication the broker count allows.
+ * The Docker Compose stack in {@code infra/compose}, read the way Compose would read it, on any machine ({@link
+ * DockerPathTests} starts it where Docker runs): these tests merge the cluster override over the base file, and check
+ * that its parts name each other: the services they depend on, the files they mount, the ports Prometheus scrapes,
+ * the data source the dashboards use, the listeners the Kafka clients connect to, and the replication the broker
+ * count allows.
  */
 class ComposeFilesTests {
 
@@ -175,9 +176,18 @@ class ComposeFilesTests {
             var text = Files.readString(dockerfile);
             assertThat(text)
                     .contains("FROM maven:3.9-eclipse-temurin-25 AS build")
-                    .contains("-pl " + app + " -am")
                     .contains("FROM eclipse-temurin:25-jre")
                     .contains("EXPOSE " + stack.serverPort(app));
+            assertThat(text)
+                    .as("%s builds from the whole repository, so that no module of the reactor can be missing", app)
+                    .contains("\nCOPY . .\n")
+                    .as("%s builds the app and what it uses, without the tests and what only they use", app)
+                    .contains("mvn -B -ntp -P app-image -pl '" + app + ",!infra' -am package");
+            // a `# syntax=` line makes BuildKit fetch its frontend from a registry
+            assertThat(text.lines()).noneMatch(line -> line.startsWith("# syntax="));
+            assertThat(text)
+                    .as("%s has its healthcheck's probe, as the runtime image has no HTTP client", app)
+                    .contains("COPY infra/docker/probe");
             assertThat(text)
                     .as("%s takes its JVM flags from the jvm.options the launchers read", app)
                     .contains("COPY " + app + "/jvm.options ./")
@@ -224,9 +234,48 @@ class ComposeFilesTests {
     void theAppsReportReadyOnTheirOwnPort(Variant variant) {
         var stack = variant.load();
         for (var app : APPS) {
-            assertThat(String.join(" ", stack.healthcheck(app)))
+            // the probe asks MANAGEMENT_SERVER_PORT, else SERVER_PORT: the port the app's actuator listens on
+            assertThat(stack.healthcheck(app))
                     .as("healthcheck of %s", app)
-                    .contains("http://localhost:" + stack.serverPort(app) + "/actuator/health/readiness");
+                    .containsExactly("CMD", "probe", "/actuator/health/readiness");
+            assertThat(stack.environment(app))
+                    .as("%s names its actuator's port for the probe", app)
+                    .containsKey("SERVER_PORT");
+        }
+    }
+
+    @Test
+    void theImageBuildsReadEverythingTheBuildNeeds() throws IOException {
+        var project = COMPOSE_DIRECTORY.getParent().getParent();
+        var ignored = Files.readAllLines(project.resolve(".dockerignore")).stream()
+                .map(String::strip)
+                .filter(line -> !line.isEmpty() && !line.startsWith("#"))
+                .map(pattern -> project.getFileSystem().getPathMatcher("glob:" + pattern))
+                .toList();
+        var needed = new ArrayList<Path>(List.of(
+                Path.of("pom.xml"),
+                Path.of(".mvn", "jvm.config"),
+                Path.of("infra", "docker", "probe"),
+                Path.of("infra", "docker", "token"),
+                Path.of("infra", "src", "main", "java", "dev", "orderpipeline", "infra", "DevelopmentTokens.java")));
+        var modules = Pattern.compile("<module>([^<]+)</module>")
+                .matcher(Files.readString(project.resolve("pom.xml")))
+                .results()
+                .map(match -> match.group(1))
+                .toList();
+        assertThat(modules).contains("common-model", "order-api", "checkout-worker");
+        for (var module : modules) {
+            needed.add(Path.of(module, "pom.xml"));
+            needed.add(Path.of(module, "src", "main"));
+        }
+        for (var path : needed) {
+            assertThat(project.resolve(path)).exists();
+            for (var prefix = path; prefix != null; prefix = prefix.getParent()) {
+                var candidate = prefix;
+                assertThat(ignored)
+                        .as(".dockerignore leaves %s in the build context", path)
+                        .noneMatch(matcher -> matcher.matches(candidate));
+            }
         }
     }
 
