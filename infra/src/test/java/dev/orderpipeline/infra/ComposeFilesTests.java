@@ -50,6 +50,8 @@ class ComposeFilesTests {
     private static final List<String> APPS = List.of("order-api", "checkout-worker");
 
     private static final Map<String, Integer> DEFAULT_APP_PORTS = Map.of("order-api", 8080, "checkout-worker", 8081);
+    /** The actuator's port where application.yml sets {@code management.server.port}; else the server port. */
+    private static final Map<String, Integer> DEFAULT_MANAGEMENT_PORTS = Map.of("order-api", 9080);
 
     /** The worker runs as many replicas: no fixed name, no fixed host port. */
     private static final String SCALED_SERVICE = "checkout-worker";
@@ -178,6 +180,9 @@ class ComposeFilesTests {
                     .contains("FROM maven:3.9-eclipse-temurin-25 AS build")
                     .contains("FROM eclipse-temurin:25-jre")
                     .contains("EXPOSE " + stack.serverPort(app));
+            assertThat(text.lines().filter(line -> line.startsWith("EXPOSE ")))
+                    .as("%s exposes its actuator's port", app)
+                    .anyMatch(line -> List.of(line.split(" ")).contains(String.valueOf(stack.managementPort(app))));
             assertThat(text)
                     .as("%s builds from the whole repository, so that no module of the reactor can be missing", app)
                     .contains("\nCOPY . .\n")
@@ -348,7 +353,7 @@ class ComposeFilesTests {
 
     private static void checkAppScrape(Stack stack, String job, String host, int port, String path) {
         if (APPS.contains(host)) {
-            assertThat(port).as("job %s port of %s", job, host).isEqualTo(stack.serverPort(host));
+            assertThat(port).as("job %s port of %s", job, host).isEqualTo(stack.managementPort(host));
             assertThat(path).as("job %s metrics path", job).isEqualTo(PROMETHEUS_PATH);
         }
     }
@@ -938,13 +943,23 @@ class ComposeFilesTests {
             return port == null ? DEFAULT_APP_PORTS.get(app) : Integer.parseInt(port);
         }
 
-        /** The ports a service listens on inside the network: published, exposed, or an app's server port. */
+        /** The actuator's port of a Spring Boot app: MANAGEMENT_SERVER_PORT, else application.yml's, else its server port. */
+        int managementPort(String app) {
+            var port = environment(app).get("MANAGEMENT_SERVER_PORT");
+            if (port != null) {
+                return Integer.parseInt(port);
+            }
+            return DEFAULT_MANAGEMENT_PORTS.getOrDefault(app, serverPort(app));
+        }
+
+        /** The ports a service listens on inside the network: published, exposed, or an app's server and actuator ports. */
         Set<Integer> listeningPorts(String name) {
             var ports = new HashSet<Integer>();
             service(name).path("ports").values().forEach(port -> ports.add(containerPort(port)));
             service(name).path("expose").values().forEach(port -> ports.add(Integer.parseInt(port.asString())));
             if (APPS.contains(name)) {
                 ports.add(serverPort(name));
+                ports.add(managementPort(name));
             }
             return ports;
         }

@@ -12,18 +12,25 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Docker path as a user meets it, on real Docker: {@code infra/docker/prove} builds both app images from this
  * repository, starts compose's PostgreSQL, Kafka, order-api and checkout-worker, waits for every container to be
  * healthy, checks out orders through the API container before and after the worker container is killed and after it
- * is replaced, and fails on any step. Skipped where no Docker daemon answers or the base images that the Dockerfiles
- * and compose.yaml name are absent ({@code infra/docker/prove --bases-only} makes them from Debian's packages and
- * Maven Central where no registry can be reached). It takes minutes, the images being built: 9 minutes here with the
- * base images made and the build cache warm, over 20 while other builds loaded the two cores; it fails after 40.
+ * is replaced, and fails on any step. It takes minutes, the images being built: 9 minutes here with the base images
+ * made and the build cache warm, over 20 while other builds loaded the two cores; it fails after 40. So it runs only
+ * when asked ({@value #SWITCH}{@code =true} in the environment, {@code bin/test --docker}), and is skipped where no
+ * Docker daemon answers or the base images that the Dockerfiles and compose.yaml name are absent
+ * ({@code infra/docker/prove --bases-only} makes them from Debian's packages and Maven Central where no registry can
+ * be reached).
  */
+@EnabledIfEnvironmentVariable(named = DockerPathTests.SWITCH, matches = "true")
 class DockerPathTests {
+
+    /** The environment variable that asks for this test: the suite stays within minutes without it. */
+    static final String SWITCH = "ORDERPIPELINE_DOCKER_TESTS";
 
     /** The repository root: surefire runs in the module directory. */
     private static final Path PROJECT = Path.of("..").toAbsolutePath().normalize();
