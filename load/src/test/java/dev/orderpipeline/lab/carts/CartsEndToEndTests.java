@@ -21,15 +21,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A small carts compare from the packaged jars, end to end: the stack as processes with the lab on, 24 carts of 2
+ * A small carts compare from the packaged jars, end to end: the stack as processes with the lab on, 12 carts of 2
  * of 3 products with 6 units each, every strategy; the report written to disk must say what the database says.
+ *
+ * <p>Twelve carts, not more: the unsorted strategy's deadlocks cost a {@code deadlock_timeout} each and grow faster
+ * than the carts (24 carts took 130 deadlocks and 55 s on a quiet machine, past the final timeout on a loaded one,
+ * where the report then read a cart the server decided later).
  */
 class CartsEndToEndTests {
 
     private static final int PRODUCTS = 3;
 
     private static final int INITIAL_STOCK = 6;
-    private static final int CARTS = 24;
+    private static final int CARTS = 12;
     private static final int LINES = 2;
 
     @TempDir
@@ -44,7 +48,7 @@ class CartsEndToEndTests {
         var config = stack.config().withLab(true);
         var startedAt = Instant.now();
         var settings = new CartsSettings(
-                PRODUCTS, INITIAL_STOCK, CARTS, LINES, 1, CartStrategies.ALL, Duration.ofSeconds(60), 0);
+                PRODUCTS, INITIAL_STOCK, CARTS, LINES, 1, CartStrategies.ALL, Duration.ofSeconds(120), 0);
 
         CartsReport report;
         try (var target = StackTarget.start(config, 1, Duration.ofSeconds(30));
@@ -71,6 +75,10 @@ class CartsEndToEndTests {
         var database = stack.dataSource();
         var checker = new InvariantChecker(database);
         for (var run : written.runs()) {
+            // a run that timed out read its books while the server was still deciding: nothing below would be judged
+            assertThat(run.finalTimedOut())
+                    .as("%s: carts still open after the final timeout", run.strategy())
+                    .isFalse();
             var invariants = run.invariants();
             assertThat(invariants.products()).hasSize(PRODUCTS);
             for (var books : invariants.products()) {
