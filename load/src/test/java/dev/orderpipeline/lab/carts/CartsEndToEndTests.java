@@ -6,7 +6,7 @@ import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.carts.CartInvariants.ProductBooks;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
-import dev.orderpipeline.lab.pipeline.StackTarget;
+import dev.orderpipeline.lab.pipeline.SharedLabStack;
 import dev.orderpipeline.lab.pipeline.TestStack;
 import dev.orderpipeline.lab.report.Machine;
 import dev.orderpipeline.lab.report.ReportHeader;
@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * than the carts (24 carts took 130 deadlocks and 55 s on a quiet machine, past the final timeout on a loaded one,
  * where the report then read a cart the server decided later).
  */
+@ExtendWith(SharedLabStack.class)
 class CartsEndToEndTests {
 
     private static final int PRODUCTS = 3;
@@ -37,22 +39,18 @@ class CartsEndToEndTests {
     private static final int LINES = 2;
 
     @TempDir
-    Path workDirectory;
-
-    @TempDir
     Path output;
 
     @Test
-    void decidesEveryCartOfEveryStrategyAndReportsWhatTheDatabaseHolds() throws Exception {
-        var stack = TestStack.create(workDirectory, "lab", 1);
-        var config = stack.config().withLab(true);
+    void decidesEveryCartOfEveryStrategyAndReportsWhatTheDatabaseHolds(SharedLabStack.Lab lab) throws Exception {
+        var stack = lab.stack();
+        var target = lab.target();
         var startedAt = Instant.now();
         var settings = new CartsSettings(
                 PRODUCTS, INITIAL_STOCK, CARTS, LINES, 1, CartStrategies.ALL, Duration.ofSeconds(120), 0);
 
         CartsReport report;
-        try (var target = StackTarget.start(config, 1, Duration.ofSeconds(30));
-                var results = ResultsListener.start(target.bootstrapServers(), Duration.ofSeconds(60))) {
+        try (var results = ResultsListener.start(target.bootstrapServers(), Duration.ofSeconds(60))) {
             var outcome = new CartsExperiment(target, settings, Progress.silent(), results).run();
 
             var header = new ReportHeader(

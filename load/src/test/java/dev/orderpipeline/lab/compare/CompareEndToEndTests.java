@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
+import dev.orderpipeline.lab.pipeline.SharedLabStack;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.pipeline.TestStack;
@@ -17,12 +18,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A small compare from the packaged jars, end to end: the stack as processes with the lab on, 50 buyers on 20 units,
  * kafka and db-atomic; the report written to disk must say what the database says.
  */
+@ExtendWith(SharedLabStack.class)
 class CompareEndToEndTests {
 
     private static final int INITIAL_STOCK = 20;
@@ -30,20 +33,16 @@ class CompareEndToEndTests {
     private static final int PARALLEL = 50;
 
     @TempDir
-    Path workDirectory;
-
-    @TempDir
     Path output;
 
     @Test
-    void reportsTheInvariantsTheDatabaseHoldsAndWritesTheReportFiles() throws Exception {
-        var stack = TestStack.create(workDirectory, "lab", 1);
-        var config = stack.config().withLab(true);
+    void reportsTheInvariantsTheDatabaseHoldsAndWritesTheReportFiles(SharedLabStack.Lab lab) throws Exception {
+        var stack = lab.stack();
+        var target = lab.target();
         var startedAt = Instant.now();
 
         CompareReport report;
-        try (var target = StackTarget.start(config, 1, Duration.ofSeconds(30));
-                var results = ResultsListener.start(target.bootstrapServers(), Duration.ofSeconds(60))) {
+        try (var results = ResultsListener.start(target.bootstrapServers(), Duration.ofSeconds(60))) {
             var strategies = List.of(Strategies.KAFKA, "db-atomic");
             assertThat(target.apis().getFirst().supportsStrategy("db-atomic")).isTrue();
             var settings =

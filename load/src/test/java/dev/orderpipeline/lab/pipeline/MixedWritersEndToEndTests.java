@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.math.BigDecimal;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Every checkout documented as correct writes one product at the same time: the pipeline's worker and the lab's
@@ -24,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * payment per completed order and every order decided. (app-lock is not among them: it holds only beside writers
  * that take the same lock in the same process.)
  */
+@ExtendWith(SharedLabStack.class)
 class MixedWritersEndToEndTests {
 
     private static final List<String> CORRECT =
@@ -33,52 +33,46 @@ class MixedWritersEndToEndTests {
     private static final int INITIAL_STOCK = 90;
     private static final int DELAY_MILLIS = 5;
 
-    @TempDir
-    Path workDirectory;
-
     @Test
-    void everyCorrectWriterKeepsTheBooksBesideTheOthers() throws Exception {
-        var stack = TestStack.create(workDirectory, "lab_mixed", 1);
-        var config = stack.config().withLab(true);
-        try (var target = StackTarget.start(config, 1, Duration.ofSeconds(60))) {
-            var api = target.apis().getFirst();
-            var product = api.createProduct("Mixed writers", INITIAL_STOCK, new BigDecimal("3.00"));
-            var checkouts = new ArrayList<Checkout>();
-            for (var writer : CORRECT) {
-                for (var i = 0; i < ORDERS_PER_WRITER; i++) {
-                    var user = writer + "-buyer-" + i;
-                    // 1, 2 or 3 units: a lost decrement of a larger order would not hide behind equal quantities
-                    checkouts.add(new Checkout(writer, user, api.createOrder(user, product, 1 + i % 3)));
-                }
+    void everyCorrectWriterKeepsTheBooksBesideTheOthers(SharedLabStack.Lab lab) throws Exception {
+        var target = lab.target();
+        var api = target.apis().getFirst();
+        var product = api.createProduct("Mixed writers", INITIAL_STOCK, new BigDecimal("3.00"));
+        var checkouts = new ArrayList<Checkout>();
+        for (var writer : CORRECT) {
+            for (var i = 0; i < ORDERS_PER_WRITER; i++) {
+                var user = writer + "-buyer-" + i;
+                // 1, 2 or 3 units: a lost decrement of a larger order would not hide behind equal quantities
+                checkouts.add(new Checkout(writer, user, api.createOrder(user, product, 1 + i % 3)));
             }
-
-            var statuses = releaseTogether(api, checkouts);
-
-            await().atMost(Duration.ofSeconds(120))
-                    .pollInterval(Duration.ofMillis(250))
-                    .until(() -> target.database().ordersNotFinal(product) == 0);
-            var report = target.database().invariants(product, INITIAL_STOCK);
-            System.out.printf(
-                    "mixed writers: %d checkouts, completed %d (%d units), rejected %s, stock left %d, drift %d,"
-                            + " payments %d, double payments %d, not final %d; HTTP %s%n",
-                    checkouts.size(),
-                    report.completedOrders(),
-                    report.completedQuantity(),
-                    report.rejectionsByReason(),
-                    report.stockLeft(),
-                    report.drift(),
-                    report.payments(),
-                    report.doublePayments(),
-                    report.ordersNotFinal(),
-                    statuses);
-
-            assertThat(report.violations()).isEmpty();
-            assertThat(report.holds()).isTrue();
-            assertThat(report.payments()).isEqualTo(report.completedOrders());
-            // demand (180 units) is twice the stock: every writer competed for the last units
-            assertThat(report.stockLeft()).isLessThan(3);
-            assertThat(report.completedOrders() + report.rejectedOrders()).isEqualTo(checkouts.size());
         }
+
+        var statuses = releaseTogether(api, checkouts);
+
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> target.database().ordersNotFinal(product) == 0);
+        var report = target.database().invariants(product, INITIAL_STOCK);
+        System.out.printf(
+                "mixed writers: %d checkouts, completed %d (%d units), rejected %s, stock left %d, drift %d,"
+                        + " payments %d, double payments %d, not final %d; HTTP %s%n",
+                checkouts.size(),
+                report.completedOrders(),
+                report.completedQuantity(),
+                report.rejectionsByReason(),
+                report.stockLeft(),
+                report.drift(),
+                report.payments(),
+                report.doublePayments(),
+                report.ordersNotFinal(),
+                statuses);
+
+        assertThat(report.violations()).isEmpty();
+        assertThat(report.holds()).isTrue();
+        assertThat(report.payments()).isEqualTo(report.completedOrders());
+        // demand (180 units) is twice the stock: every writer competed for the last units
+        assertThat(report.stockLeft()).isLessThan(3);
+        assertThat(report.completedOrders() + report.rejectedOrders()).isEqualTo(checkouts.size());
     }
 
     private record Checkout(String writer, String userId, UUID orderId) {}

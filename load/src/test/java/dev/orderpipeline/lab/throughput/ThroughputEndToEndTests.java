@@ -8,6 +8,7 @@ import dev.orderpipeline.lab.ceiling.CeilingRun;
 import dev.orderpipeline.lab.compare.CheckoutCosts;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.pipeline.SharedLabStack;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.pipeline.TestStack;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,18 +29,16 @@ import org.junit.jupiter.api.io.TempDir;
  * db-atomic on a hot product and on spread keys for a few seconds each after a short warm-up, then the capacity
  * model's probes; the report written to disk must say what the database says.
  */
+@ExtendWith(SharedLabStack.class)
 class ThroughputEndToEndTests {
-
-    @TempDir
-    Path workDirectory;
 
     @TempDir
     Path output;
 
     @Test
-    void decidesEveryAnsweredCheckoutAndChargesTheCpuOfEachComponentToThem() throws Exception {
-        var stack = TestStack.create(workDirectory, "lab", 1);
-        var config = stack.config().withLab(true);
+    void decidesEveryAnsweredCheckoutAndChargesTheCpuOfEachComponentToThem(SharedLabStack.Lab lab) throws Exception {
+        var stack = lab.stack();
+        var target = lab.target();
         var startedAt = Instant.now();
         var strategies = List.of(Strategies.KAFKA, "db-atomic");
         var keys = List.of("hot", "uniform:20");
@@ -55,18 +55,16 @@ class ThroughputEndToEndTests {
                 List.of(1, 4));
 
         ThroughputReport report;
-        try (var target = StackTarget.start(config, 1, Duration.ofSeconds(30))) {
-            var outcome = new ThroughputExperiment(target, settings, Progress.silent()).run();
-            var header = new ReportHeader(
-                    "throughput",
-                    target.description(),
-                    Machine.current(),
-                    Versions.collect(TestStack.PROJECT, target.database()),
-                    startedAt,
-                    Instant.now());
-            report = new ThroughputReport(header, settings, outcome.runs(), outcome.skipped(), outcome.capacity());
-            ReportWriter.write(report, output);
-        }
+        var outcome = new ThroughputExperiment(target, settings, Progress.silent()).run();
+        var header = new ReportHeader(
+                "throughput",
+                target.description(),
+                Machine.current(),
+                Versions.collect(TestStack.PROJECT, target.database()),
+                startedAt,
+                Instant.now());
+        report = new ThroughputReport(header, settings, outcome.runs(), outcome.skipped(), outcome.capacity());
+        ReportWriter.write(report, output);
 
         var written = ReportWriter.JSON.readValue(
                 output.resolve(ReportWriter.JSON_FILE).toFile(), ThroughputReport.class);
