@@ -7,11 +7,7 @@ import dev.orderpipeline.lab.carts.CartInvariants.ProductBooks;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.SharedLabStack;
-import dev.orderpipeline.lab.pipeline.TestStack;
-import dev.orderpipeline.lab.report.Machine;
-import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.ReportWriter;
-import dev.orderpipeline.lab.report.Versions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,13 +49,7 @@ class CartsEndToEndTests {
         try (var results = ResultsListener.start(target.bootstrapServers(), Duration.ofSeconds(60))) {
             var outcome = new CartsExperiment(target, settings, Progress.silent(), results).run();
 
-            var header = new ReportHeader(
-                    "carts",
-                    target.description(),
-                    Machine.current(),
-                    Versions.collect(TestStack.PROJECT, target.database()),
-                    startedAt,
-                    Instant.now());
+            var header = lab.header("carts", startedAt);
             report = new CartsReport(header, settings, outcome.runs(), outcome.skipped());
             ReportWriter.write(report, output);
 

@@ -8,11 +8,7 @@ import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.SharedLabStack;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
-import dev.orderpipeline.lab.pipeline.TestStack;
-import dev.orderpipeline.lab.report.Machine;
-import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.ReportWriter;
-import dev.orderpipeline.lab.report.Versions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,13 +46,7 @@ class CompareEndToEndTests {
 
             var outcome = new CompareExperiment(target, settings, Progress.silent(), results).run();
 
-            var header = new ReportHeader(
-                    "compare",
-                    target.description(),
-                    Machine.current(),
-                    Versions.collect(TestStack.PROJECT, target.database()),
-                    startedAt,
-                    Instant.now());
+            var header = lab.header("compare", startedAt);
             report = new CompareReport(header, settings, outcome.runs(), outcome.skipped());
             ReportWriter.write(report, output);
 

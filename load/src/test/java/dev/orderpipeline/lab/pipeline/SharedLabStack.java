@@ -1,10 +1,14 @@
 package dev.orderpipeline.lab.pipeline;
 
+import dev.orderpipeline.lab.report.Machine;
+import dev.orderpipeline.lab.report.ReportHeader;
+import dev.orderpipeline.lab.report.Versions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -22,6 +26,17 @@ public final class SharedLabStack implements ParameterResolver {
 
     /** The lab stack as the tests see it. */
     public record Lab(TestStack stack, StackTarget target) implements AutoCloseable {
+
+        /** The header of a report of {@code experiment} on this stack, started at {@code startedAt} and ending now. */
+        public ReportHeader header(String experiment, Instant startedAt) {
+            return new ReportHeader(
+                    experiment,
+                    target.description(),
+                    Machine.current(),
+                    Versions.collect(TestStack.PROJECT, target.database()),
+                    startedAt,
+                    Instant.now());
+        }
 
         @Override
         public void close() {

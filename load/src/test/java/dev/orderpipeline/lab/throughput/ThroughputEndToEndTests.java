@@ -11,11 +11,7 @@ import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.SharedLabStack;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
-import dev.orderpipeline.lab.pipeline.TestStack;
-import dev.orderpipeline.lab.report.Machine;
-import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.ReportWriter;
-import dev.orderpipeline.lab.report.Versions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,13 +52,7 @@ class ThroughputEndToEndTests {
 
         ThroughputReport report;
         var outcome = new ThroughputExperiment(target, settings, Progress.silent()).run();
-        var header = new ReportHeader(
-                "throughput",
-                target.description(),
-                Machine.current(),
-                Versions.collect(TestStack.PROJECT, target.database()),
-                startedAt,
-                Instant.now());
+        var header = lab.header("throughput", startedAt);
         report = new ThroughputReport(header, settings, outcome.runs(), outcome.skipped(), outcome.capacity());
         ReportWriter.write(report, output);
 
