@@ -1,9 +1,15 @@
 package dev.orderpipeline.checkoutlab;
 
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Positive;
 import java.time.Duration;
 import java.util.Objects;
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * The lab's part of order-api: off unless {@code enabled}, and then the knobs of its database-lock strategies. A
@@ -25,39 +31,25 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param appLockTimeout how long the app-lock strategy waits for its product's lock before answering 503
  */
 @ConfigurationProperties("orderpipeline.lab")
+@Validated
 record LabProperties(
         @DefaultValue("false") boolean enabled,
-        @DefaultValue("0ms") Duration checkToWriteDelay,
-        @DefaultValue("300") int optimisticMaxAttempts,
-        @DefaultValue("300") int serializableMaxAttempts,
-        @DefaultValue("10") int cartMaxAttempts,
-        @DefaultValue("5ms") Duration retryPause,
-        @DefaultValue("1024") int appLockStripes,
-        @DefaultValue("30s") Duration appLockTimeout) {
 
-    LabProperties {
-        Objects.requireNonNull(checkToWriteDelay, "checkToWriteDelay");
-        Objects.requireNonNull(retryPause, "retryPause");
-        Objects.requireNonNull(appLockTimeout, "appLockTimeout");
-        if (checkToWriteDelay.isNegative() || checkToWriteDelay.toMillis() > LabOptions.MAX_DELAY_MILLIS) {
-            throw new IllegalArgumentException("orderpipeline.lab.check-to-write-delay must be 0 to "
-                    + LabOptions.MAX_DELAY_MILLIS + " ms, was " + checkToWriteDelay);
-        }
-        requireAttempts("optimistic-max-attempts", optimisticMaxAttempts);
-        requireAttempts("serializable-max-attempts", serializableMaxAttempts);
-        requireAttempts("cart-max-attempts", cartMaxAttempts);
-        if (retryPause.isNegative()) {
-            throw new IllegalArgumentException("orderpipeline.lab.retry-pause must not be negative, was " + retryPause);
-        }
-        if (appLockStripes < 1) {
-            throw new IllegalArgumentException(
-                    "orderpipeline.lab.app-lock-stripes must be positive, was " + appLockStripes);
-        }
-        if (!appLockTimeout.isPositive()) {
-            throw new IllegalArgumentException(
-                    "orderpipeline.lab.app-lock-timeout must be positive, was " + appLockTimeout);
-        }
-    }
+        @DefaultValue("0ms") @DurationMin @DurationMax(millis = LabOptions.MAX_DELAY_MILLIS)
+        Duration checkToWriteDelay,
+
+        @DefaultValue("300") @Min(1) @Max(LabOptions.MAX_ATTEMPTS)
+        int optimisticMaxAttempts,
+
+        @DefaultValue("300") @Min(1) @Max(LabOptions.MAX_ATTEMPTS)
+        int serializableMaxAttempts,
+
+        @DefaultValue("10") @Min(1) @Max(LabOptions.MAX_ATTEMPTS)
+        int cartMaxAttempts,
+
+        @DefaultValue("5ms") @DurationMin Duration retryPause,
+        @DefaultValue("1024") @Positive int appLockStripes,
+        @DefaultValue("30s") @DurationMin(millis = 1) Duration appLockTimeout) {
 
     /** The delay this request runs with. */
     Duration delay(LabOptions options) {
@@ -74,12 +66,5 @@ record LabProperties(
 
     int cartAttempts(LabOptions options) {
         return Objects.requireNonNullElse(options.maxAttempts(), cartMaxAttempts);
-    }
-
-    private static void requireAttempts(String name, int attempts) {
-        if (attempts < 1 || attempts > LabOptions.MAX_ATTEMPTS) {
-            throw new IllegalArgumentException(
-                    "orderpipeline.lab." + name + " must be 1 to " + LabOptions.MAX_ATTEMPTS + ", was " + attempts);
-        }
     }
 }

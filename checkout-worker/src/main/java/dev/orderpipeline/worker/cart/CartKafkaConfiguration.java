@@ -4,10 +4,9 @@ import dev.orderpipeline.contract.CartCheckoutCommand;
 import dev.orderpipeline.contract.ReservationCommand;
 import dev.orderpipeline.contract.ReservationReply;
 import dev.orderpipeline.contract.Topics;
-import dev.orderpipeline.worker.checkout.TopicsProperties;
+import dev.orderpipeline.topics.TopicDeclarations;
 import dev.orderpipeline.worker.checkout.WorkerKafka;
 import dev.orderpipeline.worker.checkout.WorkerProperties;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryCustomizer;
 import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
@@ -15,7 +14,6 @@ import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
-import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.scheduling.annotation.EnableScheduling;
@@ -50,28 +48,16 @@ class CartKafkaConfiguration implements SchedulingConfigurer {
         registrar.addFixedDelayTask(() -> sweeper.getObject().sweep(), carts.sweepInterval());
     }
 
-    /**
-     * The saga's topics and their dead-letter topics: those keyed by order id with {@code cart-partitions}, the
-     * reservations, keyed by product like the checkout commands, with as many partitions as those (a product's
-     * reservations and its single-product checkouts have the same partition number). A dead-letter topic has as many
-     * partitions as its topic, so a dead letter keeps its partition number.
-     */
+    /** The saga's topics and their dead-letter topics, sized as {@link TopicDeclarations} sizes each kind. */
     @Bean
-    KafkaAdmin.NewTopics sagaTopics(TopicsProperties topics) {
-        return new KafkaAdmin.NewTopics(
-                topic(Topics.CHECKOUT_CARTS, topics.cartPartitions(), topics),
-                topic(Topics.CHECKOUT_CARTS_DLT, topics.cartPartitions(), topics),
-                topic(Topics.CHECKOUT_RESERVATIONS, topics.commandPartitions(), topics),
-                topic(Topics.CHECKOUT_RESERVATIONS_DLT, topics.commandPartitions(), topics),
-                topic(Topics.CHECKOUT_RESERVATION_REPLIES, topics.cartPartitions(), topics),
-                topic(Topics.CHECKOUT_RESERVATION_REPLIES_DLT, topics.cartPartitions(), topics));
-    }
-
-    private static NewTopic topic(String name, int partitions, TopicsProperties topics) {
-        return TopicBuilder.name(name)
-                .partitions(partitions)
-                .replicas(topics.replicationFactor())
-                .build();
+    KafkaAdmin.NewTopics sagaTopics(TopicDeclarations topics) {
+        return topics.declare(
+                Topics.CHECKOUT_CARTS,
+                Topics.CHECKOUT_CARTS_DLT,
+                Topics.CHECKOUT_RESERVATIONS,
+                Topics.CHECKOUT_RESERVATIONS_DLT,
+                Topics.CHECKOUT_RESERVATION_REPLIES,
+                Topics.CHECKOUT_RESERVATION_REPLIES_DLT);
     }
 
     @Bean(CARTS_CONTAINER_FACTORY)

@@ -1,9 +1,11 @@
 package dev.orderpipeline.worker.cart;
 
+import jakarta.validation.constraints.Positive;
 import java.time.Duration;
-import java.util.Objects;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * How the cart saga waits.
@@ -16,21 +18,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     between the coordinator's commit and its publish)
  */
 @ConfigurationProperties("orderpipeline.carts")
+@Validated
 record CartProperties(
-        @DefaultValue("30s") Duration reservationTimeout,
-        @DefaultValue("1s") Duration sweepInterval,
-        @DefaultValue("100") int sweepBatch,
-        @DefaultValue("30s") Duration releaseResendAfter) {
-
-    CartProperties {
-        Objects.requireNonNull(reservationTimeout, "reservationTimeout");
-        Objects.requireNonNull(sweepInterval, "sweepInterval");
-        Objects.requireNonNull(releaseResendAfter, "releaseResendAfter");
-        if (!reservationTimeout.isPositive() || !sweepInterval.isPositive() || !releaseResendAfter.isPositive()) {
-            throw new IllegalArgumentException("orderpipeline.carts durations must be positive");
-        }
-        if (sweepBatch <= 0) {
-            throw new IllegalArgumentException("orderpipeline.carts.sweep-batch must be positive");
-        }
-    }
-}
+        @DefaultValue("30s") @DurationMin(millis = 1) Duration reservationTimeout,
+        @DefaultValue("1s") @DurationMin(millis = 1) Duration sweepInterval,
+        @DefaultValue("100") @Positive int sweepBatch,
+        @DefaultValue("30s") @DurationMin(millis = 1) Duration releaseResendAfter) {}

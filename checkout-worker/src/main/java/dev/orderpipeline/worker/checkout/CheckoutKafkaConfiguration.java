@@ -6,10 +6,10 @@ import dev.orderpipeline.contract.CheckoutResult;
 import dev.orderpipeline.contract.ReservationCommand;
 import dev.orderpipeline.contract.ReservationReply;
 import dev.orderpipeline.contract.Topics;
+import dev.orderpipeline.topics.TopicDeclarations;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -24,9 +24,9 @@ import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
-import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.core.ProducerFactory;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
@@ -62,28 +62,8 @@ class CheckoutKafkaConfiguration {
             Topics.CHECKOUT_RESERVATION_REPLIES, Topics.CHECKOUT_RESERVATION_REPLIES_DLT);
 
     @Bean
-    NewTopic checkoutCommandsTopic(TopicsProperties topics) {
-        return TopicBuilder.name(Topics.CHECKOUT_COMMANDS)
-                .partitions(topics.commandPartitions())
-                .replicas(topics.replicationFactor())
-                .build();
-    }
-
-    @Bean
-    NewTopic checkoutResultsTopic(TopicsProperties topics) {
-        return TopicBuilder.name(Topics.CHECKOUT_RESULTS)
-                .partitions(topics.resultPartitions())
-                .replicas(topics.replicationFactor())
-                .build();
-    }
-
-    @Bean
-    NewTopic checkoutCommandsDltTopic(TopicsProperties topics) {
-        // as many partitions as the commands topic: a dead letter keeps its original partition number
-        return TopicBuilder.name(Topics.CHECKOUT_COMMANDS_DLT)
-                .partitions(topics.commandPartitions())
-                .replicas(topics.replicationFactor())
-                .build();
+    KafkaAdmin.NewTopics checkoutTopics(TopicDeclarations topics) {
+        return topics.declare(Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT, Topics.CHECKOUT_RESULTS);
     }
 
     @Bean

@@ -1,10 +1,13 @@
 package dev.orderpipeline.worker.checkout;
 
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Positive;
 import java.time.Duration;
-import java.util.Objects;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * How the worker consumes and applies checkout commands.
@@ -34,33 +37,21 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     ({@code max.poll.interval.ms} bounds that)
  */
 @ConfigurationProperties("orderpipeline.worker")
+@Validated
 public record WorkerProperties(
-        @DefaultValue("checkout-worker") String groupId,
-        @DefaultValue("2000") int maxPollRecords,
-        @DefaultValue("1") int concurrency,
-        @DefaultValue("10s") Duration sendTimeout,
-        @DefaultValue("100ms") Duration retryInitialInterval,
+        @DefaultValue("checkout-worker") @NotBlank String groupId,
+        @DefaultValue("2000") @Positive int maxPollRecords,
+        @DefaultValue("1") @Positive int concurrency,
+        @DefaultValue("10s") @DurationMin(millis = 1) Duration sendTimeout,
+        @DefaultValue("100ms") @DurationMin(millis = 1) Duration retryInitialInterval,
         @DefaultValue("10s") Duration retryMaxInterval,
         @Nullable String instanceId,
-        @DefaultValue("15s") Duration sessionTimeout) {
+        @DefaultValue("15s") @DurationMin(millis = 1) Duration sessionTimeout) {
 
+    /** Binding gives every duration its default when it is not set, so none of them is null here. */
     public WorkerProperties {
-        Objects.requireNonNull(groupId, "groupId");
-        Objects.requireNonNull(sendTimeout, "sendTimeout");
-        Objects.requireNonNull(retryInitialInterval, "retryInitialInterval");
-        Objects.requireNonNull(retryMaxInterval, "retryMaxInterval");
-        Objects.requireNonNull(sessionTimeout, "sessionTimeout");
         instanceId = instanceId == null || instanceId.isBlank() ? null : instanceId.strip();
-        if (groupId.isBlank()) {
-            throw new IllegalArgumentException("orderpipeline.worker.group-id must not be blank");
-        }
-        if (maxPollRecords <= 0 || concurrency <= 0) {
-            throw new IllegalArgumentException(
-                    "orderpipeline.worker.max-poll-records and concurrency must be positive");
-        }
-        if (!sendTimeout.isPositive() || !retryInitialInterval.isPositive() || !sessionTimeout.isPositive()) {
-            throw new IllegalArgumentException("orderpipeline.worker timeouts and intervals must be positive");
-        }
+        // a relation between two properties, which a constraint on one of them cannot express
         if (retryMaxInterval.compareTo(retryInitialInterval) < 0) {
             throw new IllegalArgumentException(
                     "orderpipeline.worker.retry-max-interval must not be shorter than retry-initial-interval");

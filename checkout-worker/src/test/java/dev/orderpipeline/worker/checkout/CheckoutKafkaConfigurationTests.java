@@ -1,11 +1,9 @@
 package dev.orderpipeline.worker.checkout;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.tuple;
 
-import dev.orderpipeline.contract.Topics;
+import dev.orderpipeline.topics.TopicsAutoConfiguration;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.Test;
@@ -29,7 +27,8 @@ import org.springframework.kafka.core.ProducerFactory;
 class CheckoutKafkaConfigurationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(KafkaMetricsAutoConfiguration.class, KafkaAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(
+                    KafkaMetricsAutoConfiguration.class, KafkaAutoConfiguration.class, TopicsAutoConfiguration.class))
             .withUserConfiguration(WorkerSettings.class, CheckoutKafkaConfiguration.class)
             .withBean(SimpleMeterRegistry.class)
             .withPropertyValues("spring.kafka.bootstrap-servers=127.0.0.1:9", "spring.kafka.admin.auto-create=false");
@@ -92,19 +91,6 @@ class CheckoutKafkaConfigurationTests {
         });
     }
 
-    @Test
-    void declaresThePipelinesTopicsWithTheContractsSizesWhenNothingIsConfigured() {
-        runner.run(context -> assertThat(context.getBeansOfType(NewTopic.class).values())
-                .extracting(NewTopic::name, NewTopic::numPartitions, NewTopic::replicationFactor)
-                .containsExactlyInAnyOrder(
-                        tuple(Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_PARTITIONS, (short)
-                                Topics.REPLICATION_FACTOR),
-                        tuple(Topics.CHECKOUT_RESULTS, Topics.CHECKOUT_RESULTS_PARTITIONS, (short)
-                                Topics.REPLICATION_FACTOR),
-                        tuple(Topics.CHECKOUT_COMMANDS_DLT, Topics.CHECKOUT_COMMANDS_PARTITIONS, (short)
-                                Topics.REPLICATION_FACTOR)));
-    }
-
     private static ConsumerFactory<?, ?> consumerFactory(ApplicationContext context) {
         return context.getBean(ConsumerFactory.class);
     }
@@ -114,6 +100,6 @@ class CheckoutKafkaConfigurationTests {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @EnableConfigurationProperties({WorkerProperties.class, TopicsProperties.class})
+    @EnableConfigurationProperties(WorkerProperties.class)
     static class WorkerSettings {}
 }

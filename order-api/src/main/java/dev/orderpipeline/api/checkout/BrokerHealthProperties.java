@@ -1,9 +1,11 @@
 package dev.orderpipeline.api.checkout;
 
 import java.time.Duration;
-import java.util.Objects;
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * How the broker's health is checked.
@@ -11,12 +13,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param timeout how long a health check waits for the broker to describe its cluster before reporting it down
  */
 @ConfigurationProperties("orderpipeline.health.broker")
-record BrokerHealthProperties(@DefaultValue("2s") Duration timeout) {
-
-    BrokerHealthProperties {
-        Objects.requireNonNull(timeout, "timeout");
-        if (!timeout.isPositive() || timeout.toMillis() > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("orderpipeline.health.broker.timeout must be positive, was " + timeout);
-        }
-    }
-}
+@Validated
+record BrokerHealthProperties(
+        // the admin client takes it as an int of milliseconds
+        @DefaultValue("2s") @DurationMin(millis = 1) @DurationMax(millis = Integer.MAX_VALUE)
+        Duration timeout) {}

@@ -1,6 +1,7 @@
 package dev.orderpipeline.api.checkout;
 
 import dev.orderpipeline.contract.Topics;
+import dev.orderpipeline.topics.TopicsProperties;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

@@ -1,10 +1,12 @@
 package dev.orderpipeline.api.checkout;
 
 import dev.orderpipeline.api.web.RetryAfterSetting;
+import jakarta.validation.constraints.PositiveOrZero;
 import java.time.Duration;
-import java.util.Objects;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * How checkout behaves.
@@ -18,25 +20,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     from growing them without end. Beyond it a checkout answers 202 at once, without {@code Preference-Applied}
  */
 @ConfigurationProperties("orderpipeline.checkout")
+@Validated
 public record CheckoutProperties(
-        @DefaultValue("30s") Duration maxWait,
-        @DefaultValue("5s") Duration retryAfter,
-        @DefaultValue("500") int maxWaiters)
-        implements RetryAfterSetting {
-
-    public CheckoutProperties {
-        Objects.requireNonNull(maxWait, "maxWait");
-        Objects.requireNonNull(retryAfter, "retryAfter");
-        if (maxWait.toSeconds() < 1) {
-            throw new IllegalArgumentException("orderpipeline.checkout.max-wait must be at least 1s, was " + maxWait);
-        }
-        if (maxWaiters < 0) {
-            throw new IllegalArgumentException(
-                    "orderpipeline.checkout.max-waiters must not be negative, was " + maxWaiters);
-        }
-        if (retryAfter.toSeconds() < 1) {
-            throw new IllegalArgumentException(
-                    "orderpipeline.checkout.retry-after must be at least 1s, was " + retryAfter);
-        }
-    }
-}
+        @DefaultValue("30s") @DurationMin(seconds = 1) Duration maxWait,
+        @DefaultValue("5s") @DurationMin(seconds = 1) Duration retryAfter,
+        @DefaultValue("500") @PositiveOrZero int maxWaiters)
+        implements RetryAfterSetting {}

@@ -1,9 +1,11 @@
 package dev.orderpipeline.api.order;
 
+import jakarta.validation.constraints.Positive;
 import java.time.Duration;
-import java.util.Objects;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * How orders are placed.
@@ -15,19 +17,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     client retries, as payment APIs keep theirs
  */
 @ConfigurationProperties("orderpipeline.orders")
+@Validated
 record OrderProperties(
-        @DefaultValue("20") int maxLines,
-        @DefaultValue("24h") Duration idempotencyKeyRetention) {
-
-    OrderProperties {
-        Objects.requireNonNull(idempotencyKeyRetention, "idempotencyKeyRetention");
-        if (idempotencyKeyRetention.toSeconds() < 1) {
-            throw new IllegalArgumentException(
-                    "orderpipeline.orders.idempotency-key-retention must be at least 1s, was "
-                            + idempotencyKeyRetention);
-        }
-        if (maxLines < 1) {
-            throw new IllegalArgumentException("orderpipeline.orders.max-lines must be positive, was " + maxLines);
-        }
-    }
-}
+        @DefaultValue("20") @Positive int maxLines,
+        @DefaultValue("24h") @DurationMin(seconds = 1) Duration idempotencyKeyRetention) {}

@@ -1,10 +1,14 @@
 package dev.orderpipeline.api.security;
 
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.PositiveOrZero;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * How bearer tokens are read, and verified when no identity provider is configured. Production sets Spring Boot's
@@ -23,15 +27,20 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     removed from the identity provider's JWK set stops the tokens it signed
  */
 @ConfigurationProperties("orderpipeline.security")
+@Validated
 record TokenProperties(
         @Nullable String developmentKey,
-        @DefaultValue("order-pipeline-development") String developmentIssuer,
-        @DefaultValue("roles") String rolesClaim,
-        @DefaultValue("2048") int verifiedTokens,
-        @DefaultValue("5m") Duration verifiedTokenMaxAge) {
+
+        @DefaultValue("order-pipeline-development") @NotBlank
+        String developmentIssuer,
+
+        @DefaultValue("roles") @NotBlank String rolesClaim,
+        @DefaultValue("2048") @PositiveOrZero int verifiedTokens,
+        @DefaultValue("5m") @DurationMin(millis = 1) Duration verifiedTokenMaxAge) {
 
     static final int MIN_KEY_BYTES = 32;
 
+    /** The key's length counts in UTF-8 bytes, which no standard constraint measures. */
     TokenProperties {
         if (developmentKey != null && developmentKey.isBlank()) {
             developmentKey = null;
@@ -39,20 +48,6 @@ record TokenProperties(
         if (developmentKey != null && developmentKey.getBytes(StandardCharsets.UTF_8).length < MIN_KEY_BYTES) {
             throw new IllegalArgumentException("orderpipeline.security.development-key must have at least "
                     + MIN_KEY_BYTES + " bytes (HS256 needs a 256-bit key)");
-        }
-        if (developmentIssuer.isBlank()) {
-            throw new IllegalArgumentException("orderpipeline.security.development-issuer must not be blank");
-        }
-        if (rolesClaim.isBlank()) {
-            throw new IllegalArgumentException("orderpipeline.security.roles-claim must not be blank");
-        }
-        if (verifiedTokens < 0) {
-            throw new IllegalArgumentException(
-                    "orderpipeline.security.verified-tokens must not be negative, was " + verifiedTokens);
-        }
-        if (!verifiedTokenMaxAge.isPositive()) {
-            throw new IllegalArgumentException(
-                    "orderpipeline.security.verified-token-max-age must be positive, was " + verifiedTokenMaxAge);
         }
     }
 }

@@ -1,9 +1,10 @@
 package dev.orderpipeline.api.web;
 
-import java.util.Objects;
+import jakarta.validation.constraints.Positive;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * How much of a request the API is willing to read. The largest valid body (a product with a 200-character name)
@@ -19,25 +20,18 @@ import org.springframework.util.unit.DataSize;
  *     waits on a dependency, so the default keeps a worst case near 25 MB of order-api's 160 MB
  */
 @ConfigurationProperties("orderpipeline.requests")
+@Validated
 record RequestLimits(
         @DefaultValue("16KB") DataSize maxBodySize,
-        @DefaultValue("32") int maxJsonNestingDepth,
-        @DefaultValue("100") int maxJsonNumberLength,
-        @DefaultValue("400") int maxConcurrent) {
+        @DefaultValue("32") @Positive int maxJsonNestingDepth,
+        @DefaultValue("100") @Positive int maxJsonNumberLength,
+        @DefaultValue("400") @Positive int maxConcurrent) {
 
+    /** Bean Validation has no constraint for a {@link DataSize}; binding gives it its default when not set. */
     RequestLimits {
-        Objects.requireNonNull(maxBodySize, "maxBodySize");
         if (maxBodySize.toBytes() < 1) {
             throw new IllegalArgumentException(
                     "orderpipeline.requests.max-body-size must be positive, was " + maxBodySize);
-        }
-        if (maxConcurrent < 1) {
-            throw new IllegalArgumentException(
-                    "orderpipeline.requests.max-concurrent must be positive, was " + maxConcurrent);
-        }
-        if (maxJsonNestingDepth < 1 || maxJsonNumberLength < 1) {
-            throw new IllegalArgumentException("orderpipeline.requests.max-json-* must be positive, was "
-                    + maxJsonNestingDepth + " and " + maxJsonNumberLength);
         }
     }
 }

@@ -14,6 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration;
 import org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration;
 import org.springframework.boot.security.oauth2.server.resource.autoconfigure.servlet.OAuth2ResourceServerAutoConfiguration;
@@ -152,11 +153,15 @@ class TokenKeyConfigurationTests {
     }
 
     @Test
-    void refusesABlankRolesClaim() {
+    void refusesABlankRolesClaimAndANegativeCacheSizeNamingBoth() {
         runner.withPropertyValues(
                         DevelopmentTokens.KEY_PROPERTY + "=" + DevelopmentTokens.DEFAULT_KEY,
-                        "orderpipeline.security.roles-claim= ")
+                        "orderpipeline.security.roles-claim= ",
+                        "orderpipeline.security.verified-tokens=-1")
                 .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-                        .hasMessageContaining("orderpipeline.security.roles-claim"));
+                        .isInstanceOf(BindValidationException.class)
+                        .hasMessageContaining("Binding validation errors on orderpipeline.security")
+                        .hasMessageContaining("origin \"orderpipeline.security.roles-claim\"")
+                        .hasMessageContaining("origin \"orderpipeline.security.verified-tokens\""));
     }
 }
