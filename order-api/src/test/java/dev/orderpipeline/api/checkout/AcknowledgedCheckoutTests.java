@@ -48,7 +48,8 @@ class AcknowledgedCheckoutTests extends ApiTestSupport {
             assertThat(response.json().get("status").asString()).isEqualTo("CREATED");
             // the answer did not wait for the order's read: that read is still stuck behind the lock
             await().atMost(Duration.ofSeconds(10))
-                    .untilAsserted(() -> assertThat(readsWaitingForTheLock()).isPositive());
+                    .untilAsserted(() ->
+                            assertThat(sessionsWaitingForALock("FROM orders o")).isPositive());
             locker.rollback();
 
             // the worker decides the order it was handed
@@ -61,17 +62,6 @@ class AcknowledgedCheckoutTests extends ApiTestSupport {
         }
         var order = api.get("/api/orders/" + orderId, AUTHORIZATION, bearer(alice));
         assertThat(order.json().get("status").asString()).isEqualTo("COMPLETED");
-    }
-
-    /** Sessions of this database waiting for a lock in a read of an order (the API's read after the wait). */
-    private long readsWaitingForTheLock() {
-        return jdbc.sql("""
-                        SELECT count(*)
-                          FROM pg_stat_activity
-                         WHERE datname = current_database()
-                           AND wait_event_type = 'Lock'
-                           AND query LIKE '%FROM orders o%'
-                        """).query(Long.class).single();
     }
 
     private static ConsumerRecord<String, String> awaitCommand(CommandTap tap, UUID orderId) {
