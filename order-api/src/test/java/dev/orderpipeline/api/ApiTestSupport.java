@@ -41,6 +41,8 @@ import tools.jackson.databind.JsonNode;
             // scheduled, but not within a test run: tests run the retention job themselves, and a scheduled run
             // would delete the keys a test expired before the test looks at them
             "orderpipeline.orders.retention-job.interval=1h",
+            // small, so that a test can reach the bound of event streams with a few
+            "orderpipeline.checkout.events.max-streams=3",
             // the lab's strategy races queue hundreds of requests on the pool at once; waiting is what they measure
             "spring.datasource.hikari.connection-timeout=30000",
         })

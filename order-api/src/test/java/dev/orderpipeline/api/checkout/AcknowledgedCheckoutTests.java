@@ -7,12 +7,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.orderpipeline.api.ApiTestSupport;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -34,7 +32,7 @@ class AcknowledgedCheckoutTests extends ApiTestSupport {
                 var locker = dataSource.getConnection()) {
             var answer = CompletableFuture.supplyAsync(() -> api.post(
                     "/api/orders/" + orderId + "/checkout", null, AUTHORIZATION, bearer(alice), "Prefer", "wait=1"));
-            var command = awaitCommand(tap, orderId);
+            var command = tap.awaitFor(orderId);
             // the broker has the command: now the order's table is locked until the answer is in
             locker.setAutoCommit(false);
             try (var lock = locker.createStatement()) {
@@ -62,16 +60,5 @@ class AcknowledgedCheckoutTests extends ApiTestSupport {
         }
         var order = api.get("/api/orders/" + orderId, AUTHORIZATION, bearer(alice));
         assertThat(order.json().get("status").asString()).isEqualTo("COMPLETED");
-    }
-
-    private static ConsumerRecord<String, String> awaitCommand(CommandTap tap, UUID orderId) {
-        var deadline = Instant.now().plusSeconds(15);
-        while (Instant.now().isBefore(deadline)) {
-            var records = tap.pollFor(orderId);
-            if (!records.isEmpty()) {
-                return records.getFirst();
-            }
-        }
-        throw new AssertionError("no command for order " + orderId);
     }
 }
