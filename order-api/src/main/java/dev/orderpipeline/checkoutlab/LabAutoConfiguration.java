@@ -39,7 +39,9 @@ class LabAutoConfiguration {
 
     private static final List<String> PRODUCTION_TOKEN_SOURCES = List.of(
             "spring.security.oauth2.resourceserver.jwt.jwk-set-uri",
-            "spring.security.oauth2.resourceserver.jwt.issuer-uri");
+            "spring.security.oauth2.resourceserver.jwt.issuer-uri",
+            // a key file of the identity provider's: the decoder verifies real tokens with it as with the others
+            "spring.security.oauth2.resourceserver.jwt.public-key-location");
 
     private static final Logger log = LoggerFactory.getLogger(LabAutoConfiguration.class);
 

@@ -38,6 +38,11 @@ import tools.jackson.databind.JsonNode;
             "spring.datasource.url=${" + ApiTestSupport.DATABASE_URL_PROPERTY + "}",
             "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
             "orderpipeline.checkout.max-wait=3s",
+            // scheduled, but not within a test run: tests run the retention job themselves, and a scheduled run
+            // would delete the keys a test expired before the test looks at them
+            "orderpipeline.orders.retention-job.interval=1h",
+            // small, so that a test can reach the bound of event streams with a few
+            "orderpipeline.checkout.events.max-streams=3",
             // the lab's strategy races queue hundreds of requests on the pool at once; waiting is what they measure
             "spring.datasource.hikari.connection-timeout=30000",
         })
@@ -144,5 +149,16 @@ public abstract class ApiTestSupport {
 
     protected long count(String table) {
         return jdbc.sql("SELECT count(*) FROM " + table).query(Long.class).single();
+    }
+
+    /** Sessions of this database waiting for a lock in a statement that contains {@code statementPart}. */
+    protected long sessionsWaitingForALock(String statementPart) {
+        return jdbc.sql("""
+                        SELECT count(*)
+                          FROM pg_stat_activity
+                         WHERE datname = current_database()
+                           AND wait_event_type = 'Lock'
+                           AND strpos(query, :part) > 0
+                        """).param("part", statementPart).query(Long.class).single();
     }
 }

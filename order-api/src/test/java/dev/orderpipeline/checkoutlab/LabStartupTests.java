@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.orderpipeline.api.OrderApiApplication;
 import dev.orderpipeline.infra.Postgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPairGenerator;
 import java.util.ArrayList;
+import java.util.Base64;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.core.NestedExceptionUtils;
 
@@ -33,6 +38,27 @@ class LabStartupTests {
 
         assertThat(NestedExceptionUtils.getMostSpecificCause(failure).getMessage())
                 .contains("The lab is on", "issuer-uri");
+    }
+
+    @Test
+    void refusesToStartBesideAnIdentityProvidersPublicKey(@TempDir Path directory) throws Exception {
+        // a readable key, so that nothing but the lab's guard can stop the start
+        var generator = KeyPairGenerator.getInstance("RSA");
+        generator.initialize(2048);
+        var key = directory.resolve("issuer.pub");
+        Files.writeString(
+                key,
+                "-----BEGIN PUBLIC KEY-----\n"
+                        + Base64.getMimeEncoder()
+                                .encodeToString(
+                                        generator.generateKeyPair().getPublic().getEncoded())
+                        + "\n-----END PUBLIC KEY-----\n");
+
+        var failure = start("spring.security.oauth2.resourceserver.jwt.public-key-location=" + key.toUri());
+
+        var cause = NestedExceptionUtils.getMostSpecificCause(failure);
+        assertThat(cause).isInstanceOf(IllegalStateException.class);
+        assertThat(cause.getMessage()).contains("The lab is on", "public-key-location", "production token source");
     }
 
     /** Starts the whole application with the lab on and {@code tokenSource}; what it failed with, or null. */

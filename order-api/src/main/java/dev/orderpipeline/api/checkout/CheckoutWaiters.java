@@ -23,7 +23,7 @@ import org.springframework.stereotype.Component;
  * for are dropped.
  *
  * <p>A wait holds no thread: it is a future that the results listener completes, or the JDK's delay scheduler ends
- * when the wait runs out. Waits are bounded ({@link CheckoutProperties#maxWaiters()}): beyond the bound a checkout
+ * when the wait runs out. An order's event stream waits the same way ({@link #registerStream}). Waits are bounded ({@link CheckoutProperties#maxWaiters()}): beyond the bound a checkout
  * answers at once, as if no wait had been asked. When the application stops, every wait ends at once with no result,
  * so graceful shutdown does not sit out the waits.
  */
@@ -62,13 +62,30 @@ final class CheckoutWaiters implements SmartLifecycle {
             refused.increment();
             return Optional.empty();
         }
-        var waiter = new Waiter(orderId);
-        waiting.compute(orderId, (id, waiters) -> {
+        var waiter = new Waiter(orderId, true);
+        add(waiter);
+        return Optional.of(waiter);
+    }
+
+    /**
+     * A wait for the order's result that does not count against {@link CheckoutProperties#maxWaiters()}: an order's
+     * event stream, which has a bound of its own. Empty only while the application is stopping.
+     */
+    Optional<Waiter> registerStream(UUID orderId) {
+        if (!running.get()) {
+            return Optional.empty();
+        }
+        var waiter = new Waiter(orderId, false);
+        add(waiter);
+        return Optional.of(waiter);
+    }
+
+    private void add(Waiter waiter) {
+        waiting.compute(waiter.orderId, (id, waiters) -> {
             var set = waiters == null ? new HashSet<Waiter>() : waiters;
             set.add(waiter);
             return set;
         });
-        return Optional.of(waiter);
     }
 
     /** Wakes every request waiting for this result's order. */
@@ -81,7 +98,7 @@ final class CheckoutWaiters implements SmartLifecycle {
 
     /** Whether a request here waits for the order's result. */
     boolean awaits(UUID orderId) {
-        return count.get() > 0 && waiting.containsKey(orderId);
+        return waiting.containsKey(orderId);
     }
 
     int waiting() {
@@ -123,9 +140,11 @@ final class CheckoutWaiters implements SmartLifecycle {
         private final UUID orderId;
         private final CompletableFuture<Optional<CheckoutResult>> result = new CompletableFuture<>();
         private final AtomicBoolean closed = new AtomicBoolean();
+        private final boolean counted;
 
-        private Waiter(UUID orderId) {
+        private Waiter(UUID orderId, boolean counted) {
             this.orderId = orderId;
+            this.counted = counted;
         }
 
         /**
@@ -142,7 +161,9 @@ final class CheckoutWaiters implements SmartLifecycle {
             if (closed.compareAndSet(false, true)) {
                 result.complete(Optional.empty());
                 remove(this);
-                count.decrementAndGet();
+                if (counted) {
+                    count.decrementAndGet();
+                }
             }
         }
     }

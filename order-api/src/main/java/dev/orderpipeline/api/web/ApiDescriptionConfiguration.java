@@ -57,7 +57,8 @@ class ApiDescriptionConfiguration {
             command; with `Prefer: wait=N` (RFC 7240) it waits up to N seconds for the worker's decision and \
             answers `200` with the decided order. The command id derives from the order id: a double click or a \
             retry is the same command, applied once. Once the broker acknowledged the command, the answer is `202` \
-            or `200`, never an error.
+            or `200`, never an error. Instead of polling or waiting, `GET /api/orders/{id}/events` streams the \
+            order's state and then its decision as server-sent events.
 
             **Retries** never buy twice: an order placed with an `Idempotency-Key` header is placed once for that \
             key, and the same request again answers with that order; a checkout is the same command however often \

@@ -7,12 +7,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.orderpipeline.api.ApiTestSupport;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -34,7 +32,7 @@ class AcknowledgedCheckoutTests extends ApiTestSupport {
                 var locker = dataSource.getConnection()) {
             var answer = CompletableFuture.supplyAsync(() -> api.post(
                     "/api/orders/" + orderId + "/checkout", null, AUTHORIZATION, bearer(alice), "Prefer", "wait=1"));
-            var command = awaitCommand(tap, orderId);
+            var command = tap.awaitFor(orderId);
             // the broker has the command: now the order's table is locked until the answer is in
             locker.setAutoCommit(false);
             try (var lock = locker.createStatement()) {
@@ -48,7 +46,8 @@ class AcknowledgedCheckoutTests extends ApiTestSupport {
             assertThat(response.json().get("status").asString()).isEqualTo("CREATED");
             // the answer did not wait for the order's read: that read is still stuck behind the lock
             await().atMost(Duration.ofSeconds(10))
-                    .untilAsserted(() -> assertThat(readsWaitingForTheLock()).isPositive());
+                    .untilAsserted(() ->
+                            assertThat(sessionsWaitingForALock("FROM orders o")).isPositive());
             locker.rollback();
 
             // the worker decides the order it was handed
@@ -61,27 +60,5 @@ class AcknowledgedCheckoutTests extends ApiTestSupport {
         }
         var order = api.get("/api/orders/" + orderId, AUTHORIZATION, bearer(alice));
         assertThat(order.json().get("status").asString()).isEqualTo("COMPLETED");
-    }
-
-    /** Sessions of this database waiting for a lock in a read of an order (the API's read after the wait). */
-    private long readsWaitingForTheLock() {
-        return jdbc.sql("""
-                        SELECT count(*)
-                          FROM pg_stat_activity
-                         WHERE datname = current_database()
-                           AND wait_event_type = 'Lock'
-                           AND query LIKE '%FROM orders o%'
-                        """).query(Long.class).single();
-    }
-
-    private static ConsumerRecord<String, String> awaitCommand(CommandTap tap, UUID orderId) {
-        var deadline = Instant.now().plusSeconds(15);
-        while (Instant.now().isBefore(deadline)) {
-            var records = tap.pollFor(orderId);
-            if (!records.isEmpty()) {
-                return records.getFirst();
-            }
-        }
-        throw new AssertionError("no command for order " + orderId);
     }
 }

@@ -4,6 +4,7 @@ import dev.orderpipeline.contract.Headers;
 import dev.orderpipeline.contract.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,19 @@ public final class CommandTap implements AutoCloseable {
                 .toList();
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
+    }
+
+    /** The order's first command, polled for up to 15 s; fails when none comes. */
+    ConsumerRecord<String, String> awaitFor(UUID orderId) {
+        var deadline = Instant.now().plusSeconds(15);
+        var records = pollFor(orderId);
+        while (records.isEmpty()) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("no command for order " + orderId);
+            }
+            records = pollFor(orderId);
+        }
+        return records.getFirst();
     }
 
     /** Records polled now (possibly none) whose value names the order. */

@@ -6,23 +6,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.orderpipeline.api.ApiTestSupport;
-import dev.orderpipeline.contract.CheckoutCommand;
 import dev.orderpipeline.contract.CheckoutOutcome;
-import dev.orderpipeline.contract.CheckoutResult;
 import dev.orderpipeline.contract.RejectReason;
 import dev.orderpipeline.contract.Topics;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -194,49 +188,11 @@ class PreferWaitCheckoutTests extends ApiTestSupport {
             @Nullable RejectReason reason,
             boolean publishResult,
             List<String> garbage) {
-        return CompletableFuture.runAsync(() -> {
-            try (var tap = new CommandTap(broker.getBrokersAsString());
-                    var producer = producer()) {
-                var deadline = Instant.now().plusSeconds(15);
-                var records = tap.pollFor(orderId);
-                while (records.isEmpty()) {
-                    if (Instant.now().isAfter(deadline)) {
-                        throw new AssertionError("no command for order " + orderId);
-                    }
-                    records = tap.pollFor(orderId);
-                }
-                var command = CommandTap.JSON.readValue(records.getFirst().value(), CheckoutCommand.class);
-                jdbc.sql("""
-                                UPDATE orders
-                                   SET status = :status, reject_reason = :reason, updated_at = now()
-                                 WHERE id = :id
-                                   AND status = 'CREATED'
-                                """)
-                        .param("status", outcome.name())
-                        .param("reason", reason == null ? null : reason.name())
-                        .param("id", orderId)
-                        .update();
-                for (var value : garbage) {
-                    producer.send(new ProducerRecord<>(Topics.CHECKOUT_RESULTS, orderId.toString(), value))
-                            .get(10, TimeUnit.SECONDS);
-                }
-                if (publishResult) {
-                    var result = new CheckoutResult(
-                            command.commandId(), orderId, command.productId(), outcome, reason, false, Instant.now());
-                    producer.send(new ProducerRecord<>(
-                                    Topics.CHECKOUT_RESULTS, result.key(), CommandTap.JSON.writeValueAsString(result)))
-                            .get(10, TimeUnit.SECONDS);
-                }
-            } catch (Exception ex) {
-                throw new IllegalStateException("responder for order " + orderId + " failed", ex);
-            }
-        });
+        return new FakeWorker(broker.getBrokersAsString(), jdbc)
+                .respond(orderId, outcome, reason, publishResult, garbage);
     }
 
     private KafkaProducer<String, String> producer() {
-        return new KafkaProducer<>(
-                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString()),
-                new StringSerializer(),
-                new StringSerializer());
+        return new FakeWorker(broker.getBrokersAsString(), jdbc).producer();
     }
 }

@@ -110,15 +110,7 @@ class ResultsListenerTests extends ApiTestSupport {
                                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString()),
                             new StringSerializer(),
                             new StringSerializer())) {
-                var deadline = Instant.now().plusSeconds(15);
-                var records = tap.pollFor(orderId);
-                while (records.isEmpty()) {
-                    if (Instant.now().isAfter(deadline)) {
-                        throw new AssertionError("no command for order " + orderId);
-                    }
-                    records = tap.pollFor(orderId);
-                }
-                var command = CommandTap.JSON.readValue(records.getFirst().value(), CheckoutCommand.class);
+                var command = CommandTap.JSON.readValue(tap.awaitFor(orderId).value(), CheckoutCommand.class);
                 jdbc.sql("UPDATE orders SET status = 'COMPLETED', updated_at = now() WHERE id = :id")
                         .param("id", orderId)
                         .update();

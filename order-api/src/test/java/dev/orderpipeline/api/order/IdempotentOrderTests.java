@@ -38,7 +38,7 @@ class IdempotentOrderTests extends ApiTestSupport {
         assertThat(first.header("Idempotent-Replayed")).isEmpty();
         assertThat(retried.json().get("id")).isEqualTo(first.json().get("id"));
         assertThat(retried.header("Location")).isEqualTo(first.header("Location"));
-        assertThat(ordersOf(alice)).isOne();
+        assertThat(rows().orders(alice)).isOne();
     }
 
     @Test
@@ -74,8 +74,8 @@ class IdempotentOrderTests extends ApiTestSupport {
                         .map(answer -> answer.json().get("id").asString())
                         .distinct())
                 .hasSize(1);
-        assertThat(ordersOf(alice)).isOne();
-        assertThat(keysOf(alice)).isOne();
+        assertThat(rows().orders(alice)).isOne();
+        assertThat(rows().keys(alice)).isOne();
     }
 
     @Test
@@ -94,7 +94,7 @@ class IdempotentOrderTests extends ApiTestSupport {
                         .map(answer -> answer.json().get("id").asString())
                         .distinct())
                 .hasSize(1);
-        assertThat(ordersOf(alice)).isOne();
+        assertThat(rows().orders(alice)).isOne();
         assertThat(jdbc.sql("SELECT count(*) FROM order_line l JOIN orders o ON o.id = l.order_id"
                                 + " WHERE o.user_id = :user")
                         .param("user", alice)
@@ -120,7 +120,7 @@ class IdempotentOrderTests extends ApiTestSupport {
             assertThat(problem.get("type").asString()).isEqualTo("urn:order-pipeline:problem:idempotency-key-reused");
             assertThat(problem.get("orderId")).isEqualTo(first.json().get("id"));
         }
-        assertThat(ordersOf(alice)).isOne();
+        assertThat(rows().orders(alice)).isOne();
     }
 
     @Test
@@ -144,13 +144,13 @@ class IdempotentOrderTests extends ApiTestSupport {
         var product = createProduct(10, "3.00");
         var key = UUID.randomUUID().toString();
         var first = place(alice, key, single(product, 1));
-        expire(alice);
+        rows().expire(alice);
 
         var again = place(alice, key, single(product, 1));
 
         assertThat(again.status()).as(again::toString).isEqualTo(201);
         assertThat(again.json().get("id")).isNotEqualTo(first.json().get("id"));
-        assertThat(ordersOf(alice)).isEqualTo(2);
+        assertThat(rows().orders(alice)).isEqualTo(2);
         // the key now names the new order, for the retention again
         assertThat(jdbc.sql("SELECT order_id FROM order_idempotency_key WHERE user_id = :user"
                                 + " AND expires_at > now() + interval '23 hours'")
@@ -159,13 +159,13 @@ class IdempotentOrderTests extends ApiTestSupport {
                         .single())
                 .hasToString(again.json().get("id").asString());
 
-        expire(alice);
+        rows().expire(alice);
         var forgotten = jdbc.sql("SELECT forget_expired_order_idempotency_keys(1000)")
                 .query(Integer.class)
                 .single();
 
         assertThat(forgotten).isPositive();
-        assertThat(keysOf(alice)).isZero();
+        assertThat(rows().keys(alice)).isZero();
     }
 
     @ParameterizedTest
@@ -179,7 +179,7 @@ class IdempotentOrderTests extends ApiTestSupport {
         assertThat(refused.status()).as(refused::toString).isEqualTo(400);
         assertThat(refused.json().get("type").asString()).isEqualTo("urn:order-pipeline:problem:validation-failed");
         assertThat(refused.json().at("/errors/0/field").asString()).isEqualTo(KEY);
-        assertThat(ordersOf(alice)).isZero();
+        assertThat(rows().orders(alice)).isZero();
     }
 
     @Test
@@ -192,7 +192,7 @@ class IdempotentOrderTests extends ApiTestSupport {
 
         assertThat(longest.status()).as(longest::toString).isEqualTo(201);
         assertThat(tooLong.status()).as(tooLong::toString).isEqualTo(400);
-        assertThat(ordersOf(alice)).isOne();
+        assertThat(rows().orders(alice)).isOne();
     }
 
     @Test
@@ -207,7 +207,7 @@ class IdempotentOrderTests extends ApiTestSupport {
 
         assertThat(refused.status()).as(refused::toString).isEqualTo(404);
         assertThat(placed.status()).as(placed::toString).isEqualTo(201);
-        assertThat(ordersOf(alice)).isOne();
+        assertThat(rows().orders(alice)).isOne();
     }
 
     @Test
@@ -220,8 +220,12 @@ class IdempotentOrderTests extends ApiTestSupport {
                                 .status())
                         .isEqualTo(201));
 
-        assertThat(ordersOf(alice)).isEqualTo(2);
-        assertThat(keysOf(alice)).isZero();
+        assertThat(rows().orders(alice)).isEqualTo(2);
+        assertThat(rows().keys(alice)).isZero();
+    }
+
+    private KeyRows rows() {
+        return new KeyRows(jdbc);
     }
 
     private ApiClient.Response place(String userId, String key, String body) {
@@ -236,26 +240,5 @@ class IdempotentOrderTests extends ApiTestSupport {
     private static String cart(UUID first, UUID second) {
         return """
                 {"lines": [{"productId": "%s", "quantity": 1}, {"productId": "%s", "quantity": 2}]}""".formatted(first, second);
-    }
-
-    private void expire(String userId) {
-        jdbc.sql("UPDATE order_idempotency_key SET created_at = now() - interval '25 hours',"
-                        + " expires_at = now() - interval '1 hour' WHERE user_id = :user")
-                .param("user", userId)
-                .update();
-    }
-
-    private long ordersOf(String userId) {
-        return jdbc.sql("SELECT count(*) FROM orders WHERE user_id = :user")
-                .param("user", userId)
-                .query(Long.class)
-                .single();
-    }
-
-    private long keysOf(String userId) {
-        return jdbc.sql("SELECT count(*) FROM order_idempotency_key WHERE user_id = :user")
-                .param("user", userId)
-                .query(Long.class)
-                .single();
     }
 }

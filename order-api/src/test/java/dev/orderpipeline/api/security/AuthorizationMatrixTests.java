@@ -54,6 +54,7 @@ class AuthorizationMatrixTests extends ApiTestSupport {
             Map.entry("POST /api/orders", Access.USER),
             Map.entry("GET /api/orders/{id}", Access.USER),
             Map.entry("POST /api/orders/{id}/checkout", Access.USER),
+            Map.entry("GET /api/orders/{id}/events", Access.USER),
             Map.entry("GET /actuator/health", Access.PUBLIC),
             Map.entry("GET /actuator/health/**", Access.PUBLIC),
             Map.entry("GET /actuator/info", Access.PUBLIC),

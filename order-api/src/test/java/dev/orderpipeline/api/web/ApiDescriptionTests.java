@@ -36,13 +36,15 @@ class ApiDescriptionTests extends ApiTestSupport {
                         "/api/products/{id}",
                         "/api/orders",
                         "/api/orders/{id}",
-                        "/api/orders/{id}/checkout");
+                        "/api/orders/{id}/checkout",
+                        "/api/orders/{id}/events");
         var operations = Map.of(
                 "post /api/products", "createProduct",
                 "get /api/products/{id}", "getProduct",
                 "post /api/orders", "createOrder",
                 "get /api/orders/{id}", "getOrder",
-                "post /api/orders/{id}/checkout", "checkoutOrder");
+                "post /api/orders/{id}/checkout", "checkoutOrder",
+                "get /api/orders/{id}/events", "orderEvents");
         operations.forEach((key, operationId) -> {
             var operation = operation(key);
             assertThat(operation.get("operationId").asString()).isEqualTo(operationId);
