@@ -245,13 +245,6 @@ class IdempotentOrderTests extends ApiTestSupport {
                 .update();
     }
 
-    private long ordersOf(String userId) {
-        return jdbc.sql("SELECT count(*) FROM orders WHERE user_id = :user")
-                .param("user", userId)
-                .query(Long.class)
-                .single();
-    }
-
     private long keysOf(String userId) {
         return jdbc.sql("SELECT count(*) FROM order_idempotency_key WHERE user_id = :user")
                 .param("user", userId)
