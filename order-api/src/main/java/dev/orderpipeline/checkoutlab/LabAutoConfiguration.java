@@ -1,5 +1,6 @@
 package dev.orderpipeline.checkoutlab;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.orderpipeline.invariants.InvariantChecker;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,6 +8,7 @@ import java.util.Map;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -23,8 +25,8 @@ import org.springframework.core.env.Environment;
  *
  * <p>On, it refuses to start beside a production token source (the strategies oversell and charge twice by
  * design, and a database that a real identity provider guards is not the lab's), warns in the log, says so in
- * {@code /actuator/info}, and relaxes the schema of the database it migrates with the lab's callback ({@code
- * db/lab/afterMigrate.sql}).
+ * {@code /actuator/info}, relaxes the schema of the database it migrates with the lab's callback ({@code
+ * db/lab/afterMigrate.sql}), and lets the sessions wait as long as the lab's clients do ({@link #LAB_SESSIONS}).
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(LabAutoConfiguration.ENABLED)
@@ -43,6 +45,13 @@ class LabAutoConfiguration {
             // a key file of the identity provider's: the decoder verifies real tokens with it as with the others
             "spring.security.oauth2.resourceserver.jwt.public-key-location");
 
+    /**
+     * Appended to the startup options of the API's sessions (a later {@code -c} of a setting wins): the lab's
+     * strategies queue every buyer of a product on its row on purpose, which is what it measures, so a session waits
+     * for a lock about as long as a lab client waits for its answer, not the two seconds a buyer's request does.
+     */
+    static final String LAB_SESSIONS = " -c lock_timeout=1min -c statement_timeout=2min";
+
     private static final Logger log = LoggerFactory.getLogger(LabAutoConfiguration.class);
 
     LabAutoConfiguration(Environment environment) {
@@ -60,6 +69,21 @@ class LabAutoConfiguration {
                         + " some of them wrong on purpose, and the database's schema is relaxed for them. Never"
                         + " run this beside production data.",
                 ENABLED);
+    }
+
+    @Bean
+    static BeanPostProcessor labSessions() {
+        return new BeanPostProcessor() {
+            @Override
+            public Object postProcessAfterInitialization(Object bean, String beanName) {
+                // after Boot bound spring.datasource.hikari.*, before the pool opens its first connection
+                if (bean instanceof HikariDataSource pool) {
+                    var options = pool.getDataSourceProperties().getProperty("options", "");
+                    pool.addDataSourceProperty("options", options + LAB_SESSIONS);
+                }
+                return bean;
+            }
+        };
     }
 
     @Bean

@@ -130,6 +130,14 @@ public abstract class ApiTestSupport {
                 createOrder(userId, createProduct(10, "12.50"), 1).get("id").asString());
     }
 
+    /** How many orders {@code userId} has in the database, whatever the API answered. */
+    protected long ordersOf(String userId) {
+        return jdbc.sql("SELECT count(*) FROM orders WHERE user_id = :user")
+                .param("user", userId)
+                .query(Long.class)
+                .single();
+    }
+
     protected String statusInDatabase(UUID orderId) {
         return jdbc.sql("SELECT status FROM orders WHERE id = :id")
                 .param("id", orderId)

@@ -18,13 +18,15 @@ import org.springframework.stereotype.Repository;
 class CartOrderRepository {
 
     // In id order, as every transaction locks orders (the single-product applier too), before any line or product.
+    // FOR NO KEY UPDATE, as the UPDATEs below take: the key never changes, so the rows that refer to the order (its
+    // lines, payment, idempotency key) need not wait.
     private static final String LOCK = """
             SELECT id, user_id, product_id IS NULL AS cart, status, reject_reason,
                    checkout_deadline IS NOT NULL AS started
             FROM orders
             WHERE id = ANY(:ids)
             ORDER BY id
-            FOR UPDATE
+            FOR NO KEY UPDATE
             """;
 
     // SKIP LOCKED: an order a coordinator is deciding now is not late, and two sweepers never wait for each other.
@@ -35,7 +37,7 @@ class CartOrderRepository {
             WHERE status = 'CREATED' AND product_id IS NULL AND checkout_deadline < now()
             ORDER BY id
             LIMIT :limit
-            FOR UPDATE SKIP LOCKED
+            FOR NO KEY UPDATE SKIP LOCKED
             """;
 
     // The database's clock, so that every worker's sweeper judges the deadline by the same one.

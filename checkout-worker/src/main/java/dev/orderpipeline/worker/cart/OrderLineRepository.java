@@ -19,13 +19,14 @@ import org.springframework.stereotype.Repository;
 class OrderLineRepository {
 
     // Both locks return the rows in the one order every transaction takes line locks in (by order, then line), and
-    // PostgreSQL locks the rows of a SELECT ... ORDER BY ... FOR UPDATE in that order.
+    // PostgreSQL locks the rows of a SELECT ... ORDER BY ... FOR NO KEY UPDATE in that order. FOR NO KEY UPDATE is the
+    // mode the status UPDATE takes anyway; no line's key ever changes.
     private static final String LOCK_OF_ORDERS = """
             SELECT order_id, line_no, product_id, quantity, status, reject_reason
             FROM order_line
             WHERE order_id = ANY(:orderIds)
             ORDER BY order_id, line_no
-            FOR UPDATE
+            FOR NO KEY UPDATE
             """;
 
     private static final String LOCK_LINES = """
@@ -33,7 +34,7 @@ class OrderLineRepository {
             FROM order_line
             WHERE (order_id, line_no) IN (SELECT * FROM unnest(:orderIds, :lineNos))
             ORDER BY order_id, line_no
-            FOR UPDATE
+            FOR NO KEY UPDATE
             """;
 
     // Each line moves only from the state the transaction decided from; the row count says whether all did.
@@ -58,7 +59,7 @@ class OrderLineRepository {
                 WHERE status = 'RELEASING' AND updated_at < now() - make_interval(secs => :seconds)
                 ORDER BY order_id, line_no
                 LIMIT :limit
-                FOR UPDATE SKIP LOCKED)
+                FOR NO KEY UPDATE SKIP LOCKED)
             RETURNING order_id, line_no, product_id, quantity, status, reject_reason
             """;
 

@@ -13,13 +13,14 @@ import org.springframework.stereotype.Repository;
 class OrderRepository {
 
     // Locked so that no other writer can move an order out of CREATED between this read and the decision; in id
-    // order so that two transactions over overlapping orders cannot deadlock.
+    // order so that two transactions over overlapping orders cannot deadlock. FOR NO KEY UPDATE, as the UPDATE of its
+    // status would take: the key never changes, so the rows that refer to the order need not wait.
     private static final String LOCK_ORDERS = """
             SELECT id, product_id, quantity, user_id, status
             FROM orders
             WHERE id = ANY(:ids)
             ORDER BY id
-            FOR UPDATE
+            FOR NO KEY UPDATE
             """;
 
     private static final String RECORD_DECISIONS = """

@@ -12,13 +12,16 @@ import org.springframework.stereotype.Repository;
 public class ProductRepository {
 
     // In id order, so that two transactions over overlapping products cannot deadlock. Until the commit no other
-    // writer can change these rows, so the stock read here is the stock the decisions are made from.
+    // writer can change these rows, so the stock read here is the stock the decisions are made from. FOR NO KEY
+    // UPDATE, the mode the UPDATE below takes anyway: it excludes every other writer of the row but not the FOR KEY
+    // SHARE that the foreign-key check of an order or order-line insert takes, so creating orders of a product never
+    // waits for a batch that holds it, and cannot deadlock with one.
     private static final String LOCK_STOCK = """
             SELECT id, stock
             FROM product
             WHERE id = ANY(:ids)
             ORDER BY id
-            FOR UPDATE
+            FOR NO KEY UPDATE
             """;
 
     // The guard stays in the statement although the rows are locked: the row count says whether every product had

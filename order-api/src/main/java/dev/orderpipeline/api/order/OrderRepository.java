@@ -37,7 +37,9 @@ public final class OrderRepository {
 
     // A cart in one statement, so in one transaction: the order row only if every line's product exists and the
     // amount over all lines fits a payment, and the lines only with the order row (they select from what it
-    // returned). The line count tells the caller that every line went in.
+    // returned). The line count tells the caller that every line went in. The lines go in in product id order, so
+    // their foreign-key checks take the products' FOR KEY SHARE locks in the order every writer of products locks
+    // them: a cart listing [B, A] cannot deadlock with a writer that holds A and waits for B.
     private static final String INSERT_CART = """
             WITH line AS (
                 SELECT *
@@ -57,6 +59,7 @@ public final class OrderRepository {
                 INSERT INTO order_line (order_id, line_no, product_id, quantity)
                 SELECT placed.id, line.line_no, line.product_id, line.quantity
                   FROM placed, line
+                 ORDER BY line.product_id
                 RETURNING line_no
             )
             SELECT placed.*, (SELECT count(*) FROM lines) AS line_rows
