@@ -56,8 +56,5 @@ public final class Topics {
     /** Reservation reply records the coordinator cannot read. */
     public static final String CHECKOUT_RESERVATION_REPLIES_DLT = "checkout.reservation-replies.dlt";
 
-    /** Default replicas of every topic: one, for a single local broker; a cluster configures its own. */
-    public static final int REPLICATION_FACTOR = 1;
-
     private Topics() {}
 }

@@ -600,6 +600,10 @@ class ComposeFilesTests {
         assertThat(voterIds).containsExactlyInAnyOrderElementsOf(nodeIds.keySet());
 
         for (var app : APPS) {
+            // an app refuses to start on a topic of fewer replicas than there are brokers (1, the default, on one)
+            assertThat(stack.environment(app).getOrDefault("ORDERPIPELINE_TOPICS_MIN_REPLICATION_FACTOR", "1"))
+                    .as("replication floor of %s", app)
+                    .isEqualTo(replicas);
             assertThat(stack.environment(app))
                     .as("topics declared by %s", app)
                     .containsEntry("ORDERPIPELINE_TOPICS_REPLICATION_FACTOR", replicas)

@@ -25,12 +25,15 @@ class OperationsTests extends ApiTestSupport {
     }
 
     @Test
-    void judgesReadinessByTheDatabaseAndLivenessByTheProcessAlone() {
+    void judgesReadinessByTheDatabaseAndTheProducersMetadataAndLivenessByTheProcessAlone() {
         var readiness = management.get("/actuator/health/readiness");
         var liveness = management.get("/actuator/health/liveness");
 
         assertThat(readiness.json().get("components").propertyNames())
-                .containsExactlyInAnyOrder("readinessState", "db");
+                .containsExactlyInAnyOrder("readinessState", "db", "checkoutPublishing");
+        // fetched while the API started, with the broker up
+        assertThat(readiness.json().at("/components/checkoutPublishing/status").asString())
+                .isEqualTo("UP");
         assertThat(liveness.json().get("components").propertyNames()).containsExactly("livenessState");
     }
 

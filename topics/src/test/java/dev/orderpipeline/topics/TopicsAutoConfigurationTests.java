@@ -2,18 +2,24 @@ package dev.orderpipeline.topics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.orderpipeline.contract.Topics;
 import java.util.List;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.NestedExceptionUtils;
 
-/** Every topic is created with the sizes its kind takes, from the contract's defaults or from the configuration. */
+/**
+ * Every topic is created with the sizes its kind takes, from the contract's defaults or from the configuration, and
+ * with the cluster's replication unless the configuration sets one.
+ */
 class TopicsAutoConfigurationTests {
 
     private static final List<String> EVERY_TOPIC = List.of(
@@ -32,21 +38,44 @@ class TopicsAutoConfigurationTests {
     private final ApplicationContextRunner runner =
             new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(TopicsAutoConfiguration.class));
 
+    /** The topics that carry checkouts and their decisions, which get a min.insync.replicas of their own. */
+    private static final List<String> DECISION_TOPICS = List.of(
+            Topics.CHECKOUT_COMMANDS,
+            Topics.CHECKOUT_RESERVATIONS,
+            Topics.CHECKOUT_RESULTS,
+            Topics.CHECKOUT_CARTS,
+            Topics.CHECKOUT_RESERVATION_REPLIES);
+
     @Test
-    void createsEveryTopicWithTheContractsSizesWhenNothingIsConfigured() {
-        short replicas = Topics.REPLICATION_FACTOR;
-        runner.run(context -> assertThat(newTopics(context.getBean(TopicDeclarations.class)))
-                .extracting(NewTopic::name, NewTopic::numPartitions, NewTopic::replicationFactor)
-                .containsExactly(
-                        tuple(Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_PARTITIONS, replicas),
-                        tuple(Topics.CHECKOUT_COMMANDS_DLT, Topics.CHECKOUT_COMMANDS_PARTITIONS, replicas),
-                        tuple(Topics.CHECKOUT_RESERVATIONS, Topics.CHECKOUT_COMMANDS_PARTITIONS, replicas),
-                        tuple(Topics.CHECKOUT_RESERVATIONS_DLT, Topics.CHECKOUT_COMMANDS_PARTITIONS, replicas),
-                        tuple(Topics.CHECKOUT_RESULTS, Topics.CHECKOUT_RESULTS_PARTITIONS, replicas),
-                        tuple(Topics.CHECKOUT_CARTS, Topics.CHECKOUT_CARTS_PARTITIONS, replicas),
-                        tuple(Topics.CHECKOUT_CARTS_DLT, Topics.CHECKOUT_CARTS_PARTITIONS, replicas),
-                        tuple(Topics.CHECKOUT_RESERVATION_REPLIES, Topics.CHECKOUT_CARTS_PARTITIONS, replicas),
-                        tuple(Topics.CHECKOUT_RESERVATION_REPLIES_DLT, Topics.CHECKOUT_CARTS_PARTITIONS, replicas)));
+    void createsEveryTopicWithTheContractsSizesAndTheClustersReplicationWhenNothingIsConfigured() {
+        // NewTopic's -1: no replication factor in the request, so the broker applies default.replication.factor
+        short clusterDefault = -1;
+        runner.run(context -> {
+            var topics = newTopics(context.getBean(TopicDeclarations.class));
+            assertThat(topics)
+                    .extracting(NewTopic::name, NewTopic::numPartitions, NewTopic::replicationFactor)
+                    .containsExactly(
+                            tuple(Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_PARTITIONS, clusterDefault),
+                            tuple(Topics.CHECKOUT_COMMANDS_DLT, Topics.CHECKOUT_COMMANDS_PARTITIONS, clusterDefault),
+                            tuple(Topics.CHECKOUT_RESERVATIONS, Topics.CHECKOUT_COMMANDS_PARTITIONS, clusterDefault),
+                            tuple(
+                                    Topics.CHECKOUT_RESERVATIONS_DLT,
+                                    Topics.CHECKOUT_COMMANDS_PARTITIONS,
+                                    clusterDefault),
+                            tuple(Topics.CHECKOUT_RESULTS, Topics.CHECKOUT_RESULTS_PARTITIONS, clusterDefault),
+                            tuple(Topics.CHECKOUT_CARTS, Topics.CHECKOUT_CARTS_PARTITIONS, clusterDefault),
+                            tuple(Topics.CHECKOUT_CARTS_DLT, Topics.CHECKOUT_CARTS_PARTITIONS, clusterDefault),
+                            tuple(
+                                    Topics.CHECKOUT_RESERVATION_REPLIES,
+                                    Topics.CHECKOUT_CARTS_PARTITIONS,
+                                    clusterDefault),
+                            tuple(
+                                    Topics.CHECKOUT_RESERVATION_REPLIES_DLT,
+                                    Topics.CHECKOUT_CARTS_PARTITIONS,
+                                    clusterDefault));
+            // and the cluster's min.insync.replicas
+            assertThat(topics).allSatisfy(topic -> assertThat(topic.configs()).isNullOrEmpty());
+        });
     }
 
     @Test
@@ -70,6 +99,57 @@ class TopicsAutoConfigurationTests {
                                 tuple(7, (short) 3)));
     }
 
+    @ParameterizedTest
+    @CsvSource({"1, 1", "2, 1", "3, 2", "5, 4"})
+    void letsTheDecisionTopicsLoseOneReplicaWithoutRefusingWritesWhenTheReplicationFactorIsSet(
+            int replicationFactor, int minInsyncReplicas) {
+        runner.withPropertyValues("orderpipeline.topics.replication-factor=" + replicationFactor)
+                .run(context -> {
+                    var topics = newTopics(context.getBean(TopicDeclarations.class));
+                    assertThat(topics)
+                            .filteredOn(topic -> DECISION_TOPICS.contains(topic.name()))
+                            .hasSize(DECISION_TOPICS.size())
+                            .allSatisfy(topic -> assertThat(topic.configs())
+                                    .containsExactly(entry("min.insync.replicas", String.valueOf(minInsyncReplicas))));
+                    assertThat(topics)
+                            .filteredOn(topic -> topic.name().endsWith(".dlt"))
+                            .hasSize(4)
+                            .allSatisfy(topic -> assertThat(topic.configs()).isNullOrEmpty());
+                });
+    }
+
+    @Test
+    void givesTheDecisionTopicsTheConfiguredMinimumInSyncReplicas() {
+        runner.withPropertyValues(
+                        "orderpipeline.topics.replication-factor=5", "orderpipeline.topics.min-insync-replicas=3")
+                .run(context -> assertThat(newTopics(context.getBean(TopicDeclarations.class)))
+                        .filteredOn(topic -> DECISION_TOPICS.contains(topic.name()))
+                        .allSatisfy(topic ->
+                                assertThat(topic.configs()).containsExactly(entry("min.insync.replicas", "3"))));
+        // on the cluster's replication factor too
+        runner.withPropertyValues("orderpipeline.topics.min-insync-replicas=2")
+                .run(context -> assertThat(newTopics(context.getBean(TopicDeclarations.class)))
+                        .filteredOn(topic -> DECISION_TOPICS.contains(topic.name()))
+                        .allSatisfy(topic -> {
+                            assertThat(topic.replicationFactor()).isEqualTo((short) -1);
+                            assertThat(topic.configs()).containsExactly(entry("min.insync.replicas", "2"));
+                        }));
+    }
+
+    @Test
+    void stopsTheStartWhenTheConfiguredReplicationCouldNeverBeSatisfied() {
+        runner.withPropertyValues(
+                        "orderpipeline.topics.replication-factor=2", "orderpipeline.topics.min-insync-replicas=3")
+                .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                        .hasMessageContaining("orderpipeline.topics.min-insync-replicas (3)")
+                        .hasMessageContaining("replication-factor (2)"));
+        runner.withPropertyValues(
+                        "orderpipeline.topics.replication-factor=2", "orderpipeline.topics.min-replication-factor=3")
+                .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                        .hasMessageContaining("orderpipeline.topics.replication-factor (2)")
+                        .hasMessageContaining("min-replication-factor (3)"));
+    }
+
     @Test
     void refusesToDeclareATopicThePipelineDoesNotCreate() {
         runner.run(context -> assertThatIllegalArgumentException()
@@ -80,12 +160,15 @@ class TopicsAutoConfigurationTests {
     @Test
     void stopsTheStartOnASizeBelowOneNamingTheProperty() {
         runner.withPropertyValues(
-                        "orderpipeline.topics.result-partitions=0", "orderpipeline.topics.replication-factor=-1")
+                        "orderpipeline.topics.result-partitions=0",
+                        "orderpipeline.topics.replication-factor=-1",
+                        "orderpipeline.topics.min-replication-factor=0")
                 .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
                         .isInstanceOf(BindValidationException.class)
                         .hasMessageContaining("Binding validation errors on orderpipeline.topics")
                         .hasMessageContaining("origin \"orderpipeline.topics.result-partitions\"")
-                        .hasMessageContaining("origin \"orderpipeline.topics.replication-factor\""));
+                        .hasMessageContaining("origin \"orderpipeline.topics.replication-factor\"")
+                        .hasMessageContaining("origin \"orderpipeline.topics.min-replication-factor\""));
     }
 
     private static List<NewTopic> newTopics(TopicDeclarations declarations) {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.orderpipeline.api.ApiClient;
 import dev.orderpipeline.api.DescribedResponses;
+import dev.orderpipeline.api.TestDatabases;
 import dev.orderpipeline.contract.CheckoutCommand;
 import dev.orderpipeline.infra.KafkaBroker;
 import dev.orderpipeline.infra.Postgres;
@@ -52,12 +53,7 @@ class CheckoutOutcomeUnknownTests {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        registry.add("spring.datasource.url", () -> DATABASE_URL);
-        registry.add("spring.datasource.username", () -> Postgres.forTests().user());
-        var password = Postgres.forTests().password();
-        if (password != null) {
-            registry.add("spring.datasource.password", () -> password);
-        }
+        TestDatabases.use(registry, DATABASE_URL);
         registry.add("spring.kafka.bootstrap-servers", () -> broker().bootstrapServers());
     }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.orderpipeline.api.ApiClient;
+import dev.orderpipeline.api.TestDatabases;
 import dev.orderpipeline.infra.Postgres;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -50,12 +51,7 @@ class DatabaseOutageTests {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        registry.add("spring.datasource.url", () -> DATABASE_URL);
-        registry.add("spring.datasource.username", () -> Postgres.forTests().user());
-        var password = Postgres.forTests().password();
-        if (password != null) {
-            registry.add("spring.datasource.password", () -> password);
-        }
+        TestDatabases.use(registry, DATABASE_URL);
     }
 
     @LocalServerPort
