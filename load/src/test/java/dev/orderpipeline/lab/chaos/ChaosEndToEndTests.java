@@ -69,6 +69,35 @@ class ChaosEndToEndTests {
 
     @Test
     @Order(1)
+    void aWorkerKilledWithSigkillLosesNoCheckoutAndDecrementsNothingTwice() {
+        var workers = target.stack().workers();
+        var killedPid = workers.getFirst().pid();
+
+        var run = run(FaultKind.WORKER_KILL);
+
+        assertHolds(run);
+        assertThat(workers.getFirst().isAlive()).isTrue();
+        assertThat(workers.getFirst().pid()).isNotEqualTo(killedPid);
+        assertThat(run.faults())
+                .singleElement()
+                .satisfies(fault -> assertThat(fault.detail()).contains("SIGKILL", "exit code 137"));
+        assertBooksBalance(run);
+        // the steady phase and the kill's, each costed by what the pipeline used in it
+        assertThat(run.phases())
+                .hasSize(2)
+                .allSatisfy(phase -> assertThat(phase.cost())
+                        .as(phase.name())
+                        .isNotNull()
+                        .satisfies(cost -> {
+                            assertThat(cost.decided()).isPositive();
+                            assertThat(cost.apiCpuMs()).isPositive();
+                            assertThat(cost.workerCpuMs()).isPositive();
+                            assertThat(cost.brokerCpuMs()).isPositive();
+                        }));
+    }
+
+    @Test
+    @Order(2)
     void whileTheBrokerIsDownTheApiAnswers503WithRetryAfterAndTheRetriesSucceedOnce() {
         var run = run(FaultKind.BROKER_RESTART);
 
@@ -86,7 +115,7 @@ class ChaosEndToEndTests {
     }
 
     @Test
-    @Order(2)
+    @Order(3)
     void aPostgresqlRestartUnderLoadLeavesEveryAcceptedCheckoutDecidedOnce() {
         var run = run(FaultKind.DATABASE_RESTART);
 
@@ -100,29 +129,88 @@ class ChaosEndToEndTests {
         assertBooksBalance(run);
     }
 
+    @Test
+    @Order(4)
+    void replayingTheWholeCommandTopicThroughAFreshGroupChangesNothing() {
+        var run = run(FaultKind.REPLAY);
+
+        assertHolds(run);
+        assertThat(run.faults())
+                .singleElement()
+                .satisfies(fault -> assertThat(fault.detail()).contains("from offset 0"));
+        // every command the replay read again was reported as a duplicate, none decided again
+        assertThat(run.topics().duplicateResults()).isPositive();
+        assertBooksBalance(run);
+        try (var topics = new TopicReader(target.bootstrapServers())) {
+            var end = topics.endOffsets(Topics.CHECKOUT_COMMANDS);
+            assertThat(end.values().stream().mapToLong(Long::longValue).sum()).isPositive();
+        }
+    }
+
+    @Test
+    @Order(5)
+    void poisonRecordsAllGoToTheDeadLetterTopicWithTheirReasonAndGoodCheckoutsStillComplete() {
+        var run = run(FaultKind.POISON);
+
+        assertHolds(run);
+        assertThat(run.poison()).hasSize(PoisonKind.values().length).allSatisfy(poison -> {
+            assertThat(poison.deadLettered()).as(poison.kind().label()).isEqualTo(poison.sent());
+            assertThat(poison.reasons()).as(poison.kind().label()).doesNotContainKey(TopicEvidence.NO_REASON);
+        });
+        assertThat(run.topics().untaggedDeadLetters()).isZero();
+        assertThat(Objects.requireNonNull(run.decoy()).untouched()).isTrue();
+        // checkouts accepted after the poison was written were decided
+        var after = phase(run, FaultKind.POISON);
+        assertThat(after.accepted()).isPositive();
+        assertThat(after.maxTimeToFinal()).isNotNull();
+        assertBooksBalance(run);
+    }
+
     /**
-     * The database's faults one after the other in one run, each judged in its own phase. Sessions terminated
-     * mid-transaction make the rollback fail too; the database read-only fails the workers' writes with 25006; lock
-     * timeouts (55P03) abort them: the worker must take each for a transient failure and redeliver the poll until the
-     * database is itself again, not dead-letter valid commands, and the API keeps answering without a 500.
+     * Sessions terminated mid-transaction make the rollback fail too; the worker must take that for a transient
+     * failure and redeliver the poll, not dead-letter valid commands.
      */
     @Test
-    @Order(3)
-    void theDatabasesFaultsDeadLetterNoValidCommandAndEveryCheckoutIsDecidedOnce() {
-        var faults =
-                List.of(FaultKind.DATABASE_SESSIONS_KILLED, FaultKind.DATABASE_READ_ONLY, FaultKind.LOCK_TIMEOUT_STORM);
-        var run = run(faults, 40, 0.0);
+    @Order(6)
+    void terminatedDatabaseSessionsLoseNoAcceptedCheckout() {
+        var run = run(FaultKind.DATABASE_SESSIONS_KILLED);
 
         assertHolds(run);
         assertThat(run.topics().untaggedDeadLetters()).isZero();
-        for (var fault : faults) {
-            var figures = phase(run, fault);
-            assertThat(figures.validDeadLettered()).as(fault.name()).isZero();
-            assertThat(figures.serverErrors()).as(fault.name()).isZero();
-        }
-        assertThat(fault(run, FaultKind.DATABASE_READ_ONLY).detail()).contains("default_transaction_read_only");
-        assertThat(fault(run, FaultKind.LOCK_TIMEOUT_STORM).detail()).contains("lock_timeout", "FOR UPDATE");
+        assertBooksBalance(run);
+    }
+
+    /**
+     * The database read-only: the workers' writes fail with 25006 and must be redelivered until it is writable again,
+     * not dead-lettered; the API keeps answering without a 500.
+     */
+    @Test
+    @Order(7)
+    void aReadOnlyDatabaseDeadLettersNoValidCommandAndEveryCheckoutIsDecidedOnceItIsWritable() {
+        var run = run(FaultKind.DATABASE_READ_ONLY);
+
+        assertHolds(run);
+        var fault = phase(run, FaultKind.DATABASE_READ_ONLY);
+        assertThat(fault.validDeadLettered()).isZero();
+        assertThat(fault.serverErrors()).isZero();
+        assertThat(run.faults())
+                .singleElement()
+                .satisfies(window -> assertThat(window.detail()).contains("default_transaction_read_only"));
         assertWritable();
+        assertBooksBalance(run);
+    }
+
+    /** Lock timeouts (55P03) are transient: the commands that hit them are redelivered, none dead-lettered. */
+    @Test
+    @Order(8)
+    void aStormOfLockTimeoutsDeadLettersNoValidCommandAndDecrementsNothingTwice() {
+        var run = run(FaultKind.LOCK_TIMEOUT_STORM);
+
+        assertHolds(run);
+        assertThat(phase(run, FaultKind.LOCK_TIMEOUT_STORM).validDeadLettered()).isZero();
+        assertThat(run.faults())
+                .singleElement()
+                .satisfies(window -> assertThat(window.detail()).contains("lock_timeout", "FOR UPDATE"));
         assertBooksBalance(run);
     }
 
@@ -131,7 +219,7 @@ class ChaosEndToEndTests {
      * pause is the restart's, not the session timeout's. The bound is loose: a JVM start on two busy cores.
      */
     @Test
-    @Order(4)
+    @Order(9)
     void aWorkerKilledAndRestartedUnderItsNameResumesItsPartitions() {
         var workers = target.stack().workers();
         var pids = workers.stream().map(worker -> worker.pid()).toList();
@@ -155,71 +243,36 @@ class ChaosEndToEndTests {
     }
 
     /**
-     * Carts checked out by the reservation saga beside single-product orders, under a kill (SIGKILL; the worker is
-     * replaced), a replay of every topic through fresh groups and poison on every topic, in one run: the kill cuts
-     * through sagas and loses no checkout, the replay and the poison change nothing (every command read again is
-     * reported a duplicate, every poison record dead-lettered with its reason), good checkouts after the poison still
-     * complete, every phase is costed, and every order and cart keeps its rules. Half the checkouts are carts so that
-     * the kill finds sagas in flight.
+     * Carts checked out by the reservation saga beside single-product orders, under a kill, a replay of every topic
+     * and poison on every topic: the kill cuts through sagas, the replay and the poison change nothing, and every cart
+     * keeps the cart rules. Half the checkouts are carts so that the kill finds sagas in flight.
      */
     @Test
-    @Order(5)
-    void ordersAndCartsCheckedOutThroughAKillAReplayAndPoisonKeepEveryRule() {
-        var workers = target.stack().workers();
-        var killedPid = workers.getFirst().pid();
-
-        // the poison before the replay: the replay reads the topics for as long as they take, which may outlast the
-        // load
-        var run = run(List.of(FaultKind.WORKER_KILL, FaultKind.POISON, FaultKind.REPLAY), 40, 0.5);
+    @Order(10)
+    void cartsCheckedOutThroughAKillAReplayAndPoisonKeepEveryCartRule() {
+        var run = run(List.of(FaultKind.WORKER_KILL, FaultKind.REPLAY, FaultKind.POISON), 40, 0.5);
 
         assertHolds(run);
-        // the kill
-        assertThat(workers.getFirst().isAlive()).isTrue();
-        assertThat(workers.getFirst().pid()).isNotEqualTo(killedPid);
-        assertThat(fault(run, FaultKind.WORKER_KILL).detail()).contains("SIGKILL", "exit code 137");
         var carts = Objects.requireNonNull(run.carts());
         assertThat(carts.placed()).isPositive();
         assertThat(carts.decided()).isPositive();
         assertThat(phase(run, FaultKind.WORKER_KILL).cartsMidSaga()).isPositive();
-        // each phase that decided checkouts costed by what the pipeline used in it, the kill's and the poison's at
-        // least
-        assertThat(run.phases()).hasSize(4);
-        assertThat(phase(run, FaultKind.WORKER_KILL).cost()).isNotNull();
-        assertThat(phase(run, FaultKind.POISON).cost()).isNotNull();
-        assertThat(run.phases())
-                .filteredOn(phase -> phase.cost() != null)
-                .allSatisfy(phase -> assertThat(phase.cost())
-                        .as(phase.name())
-                        .isNotNull()
-                        .satisfies(cost -> {
-                            assertThat(cost.decided()).isPositive();
-                            assertThat(cost.apiCpuMs()).isPositive();
-                            assertThat(cost.workerCpuMs()).isPositive();
-                            assertThat(cost.brokerCpuMs()).isPositive();
-                        }));
-        // the replay: every command read again was reported as a duplicate, none decided again
-        assertThat(fault(run, FaultKind.REPLAY).detail())
-                .contains(
-                        "from offset 0",
-                        Topics.CHECKOUT_COMMANDS,
-                        Topics.CHECKOUT_CARTS,
-                        Topics.CHECKOUT_RESERVATIONS,
-                        Topics.CHECKOUT_RESERVATION_REPLIES);
-        assertThat(run.topics().duplicateResults()).isPositive();
-        // the poison: every record dead-lettered with its reason, the decoy untouched, good checkouts still decided
+        assertThat(run.faults())
+                .filteredOn(fault -> fault.kind() == FaultKind.REPLAY)
+                .singleElement()
+                .satisfies(fault -> assertThat(fault.detail())
+                        .contains(
+                                Topics.CHECKOUT_CARTS,
+                                Topics.CHECKOUT_RESERVATIONS,
+                                Topics.CHECKOUT_RESERVATION_REPLIES));
         assertThat(run.poison())
                 .extracting(poison -> poison.kind().topic())
-                .contains(Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_CARTS, Topics.CHECKOUT_RESERVATIONS);
+                .contains(Topics.CHECKOUT_CARTS, Topics.CHECKOUT_RESERVATIONS);
         assertThat(run.poison()).allSatisfy(poison -> {
             assertThat(poison.deadLettered()).as(poison.kind().label()).isEqualTo(poison.sent());
             assertThat(poison.reasons()).as(poison.kind().label()).doesNotContainKey(TopicEvidence.NO_REASON);
         });
-        assertThat(run.topics().untaggedDeadLetters()).isZero();
         assertThat(Objects.requireNonNull(run.decoy()).untouched()).isTrue();
-        var afterPoison = phase(run, FaultKind.POISON);
-        assertThat(afterPoison.accepted()).isPositive();
-        assertThat(afterPoison.maxTimeToFinal()).isNotNull();
-        // the books, orders and carts alike
         assertBooksBalance(run);
         var checker =
                 new InvariantChecker(Objects.requireNonNull(target.database()).dataSource());
@@ -294,13 +347,6 @@ class ChaosEndToEndTests {
         } catch (java.sql.SQLException ex) {
             throw new AssertionError(ex);
         }
-    }
-
-    private static ChaosRun.FaultWindow fault(ChaosRun run, FaultKind kind) {
-        return run.faults().stream()
-                .filter(fault -> fault.kind() == kind)
-                .findFirst()
-                .orElseThrow();
     }
 
     private static PhaseFigures phase(ChaosRun run, FaultKind fault) {
