@@ -43,6 +43,8 @@ import tools.jackson.databind.JsonNode;
             "orderpipeline.orders.retention-job.interval=1h",
             // small, so that a test can reach the bound of event streams with a few
             "orderpipeline.checkout.events.max-streams=3",
+            // short, so that a test sees heartbeats and a vanished client's stream end within seconds
+            "orderpipeline.checkout.events.heartbeat=500ms",
             // the lab's strategy races queue hundreds of requests on the pool at once; waiting is what they measure
             "spring.datasource.hikari.connection-timeout=30000",
         })

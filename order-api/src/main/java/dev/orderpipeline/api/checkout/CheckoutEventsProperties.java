@@ -19,10 +19,15 @@ import org.springframework.validation.annotation.Validated;
  *     went away silently holds
  * @param reconnectDelay what the stream tells the client to wait before it reconnects after the stream ended (the
  *     {@code retry} field of server-sent events)
+ * @param heartbeat how often an open stream without news gets a comment line. Proxies and load balancers close a
+ *     connection that stays silent past their idle timeout (often 60 s), and a client that went away without closing
+ *     is found only by a write: the first write that fails ends the stream and gives its place back, so a vanished
+ *     client holds a place for about a heartbeat, not the whole {@code max-lifetime}
  */
 @ConfigurationProperties("orderpipeline.checkout.events")
 @Validated
 record CheckoutEventsProperties(
         @DefaultValue("100") @PositiveOrZero int maxStreams,
         @DefaultValue("1m") @DurationMin(seconds = 1) Duration maxLifetime,
-        @DefaultValue("1s") @DurationMin(millis = 1) Duration reconnectDelay) {}
+        @DefaultValue("1s") @DurationMin(millis = 1) Duration reconnectDelay,
+        @DefaultValue("15s") @DurationMin(millis = 100) Duration heartbeat) {}

@@ -15,8 +15,12 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
@@ -32,7 +36,9 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * <p>A stream holds no thread while it waits: it is an asynchronous request and a future the listener completes; a
  * virtual thread reads the decided order and sends it. Streams are bounded ({@link
  * CheckoutEventsProperties#maxStreams()}, beyond it 503 {@code overloaded}) and live at most {@link
- * CheckoutEventsProperties#maxLifetime()}, after which the client reconnects.
+ * CheckoutEventsProperties#maxLifetime()}, after which the client reconnects. A stream without news gets a comment
+ * line every {@link CheckoutEventsProperties#heartbeat()}: it keeps proxies from closing a silent connection and finds
+ * a client that went away, whose stream then ends at once.
  */
 @Component
 final class OrderEventStreams {
@@ -54,6 +60,10 @@ final class OrderEventStreams {
 
     /** Where a decided order is read and sent: a virtual thread per decision, none per waiting stream. */
     private final ExecutorService decisions = Executors.newVirtualThreadPerTaskExecutor();
+
+    /** When heartbeats are due: one thread for every stream, which hands each write to a virtual thread. */
+    private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("order-events-heartbeat").daemon().factory());
 
     OrderEventStreams(
             OrderRepository orders,
@@ -80,6 +90,7 @@ final class OrderEventStreams {
 
     @PreDestroy
     void stopDecisions() {
+        heartbeats.shutdownNow();
         decisions.shutdownNow();
     }
 
@@ -94,6 +105,7 @@ final class OrderEventStreams {
         var waiter = waiters.registerStream(orderId);
         if (waiter.isEmpty()) {
             open.decrementAndGet();
+            refused.increment();
             throw new TooManyStreamsException(properties.maxStreams(), checkout.retryAfter());
         }
         var stream = new Stream(waiter.get());
@@ -106,6 +118,7 @@ final class OrderEventStreams {
                 stream.end();
                 return stream.emitter;
             }
+            stream.startHeartbeat();
             waiter.get()
                     .result(properties.maxLifetime())
                     .thenAcceptAsync(result -> decided(stream, orderId, result), decisions)
@@ -145,6 +158,7 @@ final class OrderEventStreams {
                 new SseEmitter(properties.maxLifetime().plus(ASYNC_MARGIN).toMillis());
         private final CheckoutWaiters.Waiter waiter;
         private final AtomicBoolean released = new AtomicBoolean();
+        private volatile @Nullable ScheduledFuture<?> heartbeat;
 
         private Stream(CheckoutWaiters.Waiter waiter) {
             this.waiter = waiter;
@@ -157,6 +171,26 @@ final class OrderEventStreams {
             OrderEventStreams.this.send(emitter, name, order);
         }
 
+        void startHeartbeat() {
+            var every = properties.heartbeat().toMillis();
+            heartbeat = heartbeats.scheduleAtFixedRate(
+                    () -> decisions.execute(this::beat), every, every, TimeUnit.MILLISECONDS);
+            if (released.get()) {
+                heartbeat.cancel(false);
+            }
+        }
+
+        /** A comment line: nothing for the client to handle, but a write that fails when the client is gone. */
+        private void beat() {
+            try {
+                emitter.send(SseEmitter.event().comment("heartbeat"));
+            } catch (IOException | IllegalStateException ex) {
+                // the client went away, or the stream ended meanwhile: either way it is over
+                log.debug("Event stream: the heartbeat found the stream gone", ex);
+                end();
+            }
+        }
+
         void end() {
             emitter.complete();
             release();
@@ -164,6 +198,10 @@ final class OrderEventStreams {
 
         void release() {
             if (released.compareAndSet(false, true)) {
+                var beating = heartbeat;
+                if (beating != null) {
+                    beating.cancel(false);
+                }
                 waiter.close();
                 open.decrementAndGet();
             }

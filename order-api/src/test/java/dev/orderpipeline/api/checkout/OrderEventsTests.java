@@ -8,16 +8,21 @@ import static org.awaitility.Awaitility.await;
 import dev.orderpipeline.api.ApiTestSupport;
 import dev.orderpipeline.contract.CheckoutOutcome;
 import dev.orderpipeline.contract.RejectReason;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -32,7 +37,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * {@code GET /api/orders/{id}/events}: the order's state now, then its decision from the results topic, as server-sent
  * events. A test-side worker decides orders in the database and publishes their results on the real broker. The test
- * context allows 3 streams at once ({@code orderpipeline.checkout.events.max-streams}).
+ * context allows 3 streams at once ({@code orderpipeline.checkout.events.max-streams}) and beats every 500 ms
+ * ({@code orderpipeline.checkout.events.heartbeat}).
  */
 class OrderEventsTests extends ApiTestSupport {
 
@@ -146,6 +152,40 @@ class OrderEventsTests extends ApiTestSupport {
         for (var stream : open) {
             assertThat(events(stream.body().toList())).extracting(Event::name).containsExactly("order", "decided");
         }
+    }
+
+    @Test
+    void beatsWhileTheOrderWaitsAndTheDecisionStillComes() throws Exception {
+        var alice = newUser();
+        var orderId = createOrderId(alice);
+        var stream = open(orderId, alice);
+        var lines = new CopyOnWriteArrayList<String>();
+        var read = CompletableFuture.runAsync(() -> stream.body().forEach(lines::add));
+
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> lines.stream().filter(":heartbeat"::equals).count() >= 2);
+        worker.decide(orderId, CheckoutOutcome.REJECTED, RejectReason.INSUFFICIENT_STOCK);
+        read.get(10, TimeUnit.SECONDS);
+
+        assertThat(events(lines)).extracting(Event::name).containsExactly("order", "decided");
+    }
+
+    @Test
+    void aClientThatWentAwayGivesItsPlaceBackAtAHeartbeat() throws Exception {
+        var alice = newUser();
+        var orderId = createOrderId(alice);
+        try (var socket = new Socket("127.0.0.1", port())) {
+            socket.setSoTimeout(10_000);
+            var request = "GET " + eventsOf(orderId) + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+                    + AUTHORIZATION + ": " + bearer(alice) + "\r\n\r\n";
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            var head = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+            assertThat(head.readLine()).startsWith("HTTP/1.1 200");
+            await().atMost(Duration.ofSeconds(5)).until(() -> streams.open() == 1);
+        }
+        // the client is gone without a word: the order stays undecided, so only a failing heartbeat ends the stream,
+        // well before max-lifetime (1 min)
+        await().atMost(Duration.ofSeconds(10)).until(() -> streams.open() == 0);
     }
 
     /** Opens the stream and answers once its headers are in: by then the stream waits for the decision. */
