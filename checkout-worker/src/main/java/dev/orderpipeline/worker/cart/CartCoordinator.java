@@ -7,8 +7,10 @@ import dev.orderpipeline.contract.RejectReason;
 import dev.orderpipeline.contract.ReservationCommand;
 import dev.orderpipeline.contract.ReservationCommand.Action;
 import dev.orderpipeline.worker.checkout.BatchFailures;
+import dev.orderpipeline.worker.checkout.FailureKind;
 import dev.orderpipeline.worker.checkout.PaymentRepository;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -42,6 +44,7 @@ class CartCoordinator {
     private final SagaCommandRepository claims;
     private final BatchFailures failures;
     private final CartProperties properties;
+    private final ParkedCarts parked;
 
     CartCoordinator(
             TransactionTemplate transactions,
@@ -50,7 +53,8 @@ class CartCoordinator {
             PaymentRepository payments,
             SagaCommandRepository claims,
             BatchFailures failures,
-            CartProperties properties) {
+            CartProperties properties,
+            ParkedCarts parked) {
         this.transactions = transactions;
         this.orders = orders;
         this.lines = lines;
@@ -58,6 +62,7 @@ class CartCoordinator {
         this.claims = claims;
         this.failures = failures;
         this.properties = properties;
+        this.parked = parked;
     }
 
     /**
@@ -84,7 +89,9 @@ class CartCoordinator {
     /**
      * Decides the given carts from their lines' states, as a reply about one of their lines arrived: COMPLETED when
      * every line is RESERVED, REJECTED when one was REFUSED; the others wait. Orders that are not running carts are
-     * left alone (a late or repeated reply).
+     * left alone (a late or repeated reply). A cart whose decision fails for a reason retrying will not cure (a
+     * constraint it breaks) is found by deciding the carts one per transaction, and comes back in
+     * {@link SagaSteps#failed()}; the others are decided all the same.
      *
      * @throws RuntimeException a transient failure; the caller redelivers the poll
      */
@@ -92,22 +99,45 @@ class CartCoordinator {
         if (orderIds.isEmpty()) {
             return SagaSteps.EMPTY;
         }
-        try {
-            return committed(() ->
-                    decideInOneTransaction(orders.lock(new TreeSet<>(orderIds)).values(), false));
-        } catch (RuntimeException ex) {
-            // nothing in a reply goes into a statement: whatever fails here is the database's, never the record's
-            throw failures.redelivered("cart decisions", orderIds.size(), ex);
-        }
+        // nothing in a reply goes into a statement: a cart at fault is one whose rows the database refuses to move
+        return failures.applyOrSplit(
+                "cart decisions",
+                List.copyOf(new TreeSet<>(orderIds)),
+                ids -> committed(() -> decideInOneTransaction(orders.lock(ids).values(), false)),
+                SagaSteps::failed,
+                SagaSteps::merge,
+                orderId -> "The decision of cart " + orderId);
     }
 
-    /** Decides up to a batch of carts past their deadline: the same as {@link #decide}, else RESERVATION_TIMEOUT. */
-    SagaSteps expire() {
+    /**
+     * Decides up to a batch of carts past their deadline, as {@link #decide} does, else REJECTED RESERVATION_TIMEOUT;
+     * only carts whose deadline is before {@code cutoff}, the moment up to which the saga's consumers have read
+     * everything ({@link SagaBacklog}), and none that is {@link ParkedCarts parked}. When one of them fails for a
+     * reason retrying will not cure, they are decided one per transaction and that one comes back in
+     * {@link SagaSteps#failed()}, to be parked.
+     *
+     * @throws RuntimeException a transient failure; the next sweep tries again
+     */
+    SagaSteps expire(OffsetDateTime cutoff) {
+        var found = new ArrayList<UUID>();
         try {
-            return committed(() -> decideInOneTransaction(orders.lockExpired(properties.sweepBatch()), true));
+            return committed(() -> {
+                var locked = orders.lockOverdue(cutoff, properties.sweepBatch(), parked.ids());
+                locked.forEach(order -> found.add(order.id()));
+                return decideInOneTransaction(locked, true);
+            });
         } catch (RuntimeException ex) {
-            throw failures.redelivered("expired carts", properties.sweepBatch(), ex);
+            if (FailureKind.of(ex) == FailureKind.TRANSIENT || found.isEmpty()) {
+                throw failures.redelivered("expired carts", found.size(), ex);
+            }
         }
+        return failures.applyOrSplit(
+                "expired carts",
+                found,
+                ids -> committed(() -> decideInOneTransaction(orders.lockOverdue(ids, cutoff), true)),
+                SagaSteps::failed,
+                SagaSteps::merge,
+                orderId -> "The timeout of cart " + orderId);
     }
 
     /** Claims the lines whose release is overdue and returns their release steps, to be sent again. */
@@ -269,7 +299,7 @@ class CartCoordinator {
                 results.add(decision.toResult(false, committedAt));
             }
             duplicates.forEach(decision -> results.add(decision.toResult(true, committedAt)));
-            return new SagaSteps(allSteps, results, decisions, started, invalid);
+            return new SagaSteps(allSteps, results, decisions, started, invalid, List.of());
         }
     }
 }

@@ -35,6 +35,13 @@ class CartKafkaConfiguration implements SchedulingConfigurer {
     static final String RESERVATIONS_CONTAINER_FACTORY = "reservationContainerFactory";
     static final String REPLIES_CONTAINER_FACTORY = "reservationReplyContainerFactory";
 
+    /** The consumer groups are the worker's group id with these suffixes. */
+    static final String CARTS_GROUP_SUFFIX = "-carts";
+
+    static final String RESERVATIONS_GROUP_SUFFIX = "-reservations";
+
+    static final String REPLIES_GROUP_SUFFIX = "-reservation-replies";
+
     private final ObjectProvider<TimeoutSweeper> sweeper;
     private final CartProperties carts;
 
@@ -63,19 +70,19 @@ class CartKafkaConfiguration implements SchedulingConfigurer {
     @Bean(CARTS_CONTAINER_FACTORY)
     ConcurrentKafkaListenerContainerFactory<String, CartCheckoutCommand> cartCheckoutContainerFactory(
             Consumers consumers) {
-        return consumers.factory("-carts", CartCheckoutCommand.class);
+        return consumers.factory(CARTS_GROUP_SUFFIX, CartCheckoutCommand.class);
     }
 
     @Bean(RESERVATIONS_CONTAINER_FACTORY)
     ConcurrentKafkaListenerContainerFactory<String, ReservationCommand> reservationContainerFactory(
             Consumers consumers) {
-        return consumers.factory("-reservations", ReservationCommand.class);
+        return consumers.factory(RESERVATIONS_GROUP_SUFFIX, ReservationCommand.class);
     }
 
     @Bean(REPLIES_CONTAINER_FACTORY)
     ConcurrentKafkaListenerContainerFactory<String, ReservationReply> reservationReplyContainerFactory(
             Consumers consumers) {
-        return consumers.factory("-reservation-replies", ReservationReply.class);
+        return consumers.factory(REPLIES_GROUP_SUFFIX, ReservationReply.class);
     }
 
     @Bean

@@ -4,6 +4,7 @@ import dev.orderpipeline.contract.RejectReason;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -30,13 +31,25 @@ class CartOrderRepository {
             """;
 
     // SKIP LOCKED: an order a coordinator is deciding now is not late, and two sweepers never wait for each other.
-    private static final String LOCK_EXPIRED = """
+    // Overdue by the database's clock, and only up to the moment the saga's consumers had read everything by.
+    private static final String LOCK_OVERDUE = """
             SELECT id, user_id, product_id IS NULL AS cart, status, reject_reason,
                    checkout_deadline IS NOT NULL AS started
             FROM orders
-            WHERE status = 'CREATED' AND product_id IS NULL AND checkout_deadline < now()
+            WHERE status = 'CREATED' AND product_id IS NULL AND checkout_deadline < least(now(), :cutoff)
+              AND id <> ALL(:parked)
             ORDER BY id
             LIMIT :limit
+            FOR NO KEY UPDATE SKIP LOCKED
+            """;
+
+    private static final String LOCK_OVERDUE_AMONG = """
+            SELECT id, user_id, product_id IS NULL AS cart, status, reject_reason,
+                   checkout_deadline IS NOT NULL AS started
+            FROM orders
+            WHERE id = ANY(:ids)
+              AND status = 'CREATED' AND product_id IS NULL AND checkout_deadline < least(now(), :cutoff)
+            ORDER BY id
             FOR NO KEY UPDATE SKIP LOCKED
             """;
 
@@ -73,10 +86,24 @@ class CartOrderRepository {
                 .collect(Collectors.toMap(CartOrder::id, Function.identity()));
     }
 
-    /** Locks up to {@code limit} carts whose saga is past its deadline and that nobody else holds. */
-    List<CartOrder> lockExpired(int limit) {
-        return jdbc.sql(LOCK_EXPIRED)
+    /**
+     * Locks up to {@code limit} carts whose saga is past its deadline, the deadline before {@code cutoff} too, that
+     * nobody else holds and that are not among {@code parked}.
+     */
+    List<CartOrder> lockOverdue(OffsetDateTime cutoff, int limit, Collection<UUID> parked) {
+        return jdbc.sql(LOCK_OVERDUE)
+                .param("cutoff", cutoff)
                 .param("limit", limit)
+                .param("parked", parked.toArray(UUID[]::new))
+                .query(CartOrderRepository::order)
+                .list();
+    }
+
+    /** Locks those of {@code ids} that are carts past their deadline (before {@code cutoff}) and nobody else holds. */
+    List<CartOrder> lockOverdue(Collection<UUID> ids, OffsetDateTime cutoff) {
+        return jdbc.sql(LOCK_OVERDUE_AMONG)
+                .param("ids", ids.stream().sorted().toArray(UUID[]::new))
+                .param("cutoff", cutoff)
                 .query(CartOrderRepository::order)
                 .list();
     }

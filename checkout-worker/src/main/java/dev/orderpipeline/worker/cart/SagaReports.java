@@ -23,12 +23,22 @@ class SagaReports {
         this.metrics = metrics;
     }
 
-    /** Sends what a coordinator transaction decided: reservations or releases, then results. */
+    /**
+     * Sends what a coordinator transaction decided: reservations or releases, then results. The results go out even
+     * when the broker did not take the steps: the decisions are committed, and the redelivered poll would find the
+     * orders decided and publish nothing, so a client waiting on the result would wait it out. A release not sent is
+     * sent again by the sweeper; a reservation by the redelivered cart checkout.
+     *
+     * @throws RuntimeException the broker did not take the steps; the caller's poll is redelivered
+     */
     void coordinated(SagaSteps decided) {
-        saga.sendSteps(decided.steps());
-        metrics.started(decided.started());
-        metrics.decided(decided.decisions());
-        publisher.publishResults(decided.results());
+        try {
+            saga.sendSteps(decided.steps());
+        } finally {
+            metrics.started(decided.started());
+            metrics.decided(decided.decisions());
+            publisher.publishResults(decided.results());
+        }
     }
 
     /** Sends the replies of applied reservation steps. */

@@ -40,7 +40,11 @@ abstract class CartSagaTest extends WorkerIntegrationTest {
 
     /** Creates a cart as the API does: the order row without product, its lines PENDING, in the order given. */
     UUID createCart(Item... items) {
-        var orderId = UUID.randomUUID();
+        return createCart(UUID.randomUUID(), items);
+    }
+
+    /** Creates a cart with the given id. */
+    UUID createCart(UUID orderId, Item... items) {
         jdbc.sql("INSERT INTO orders (id, user_id) VALUES (:id, :user)")
                 .param("id", orderId)
                 .param("user", "user-" + orderId)
@@ -120,6 +124,19 @@ abstract class CartSagaTest extends WorkerIntegrationTest {
                 .param("id", orderId)
                 .query(String.class)
                 .list();
+    }
+
+    /**
+     * A cart of {@code kept} (reserved) and {@code scarce} (refused), started and decided by hand: REJECTED, its first
+     * line RELEASING, and the release step returned instead of sent, as if lost between the commit and the send.
+     */
+    SagaSteps rejectedWithReleaseNotSent(UUID orderId) {
+        var started = coordinator.start(List.of(new Delivery<>(cartCommandFor(orderId), 0, 0)));
+        postponeDeadline(orderId);
+        reserver.apply(List.of(
+                new Delivery<>(started.steps().get(0), 0, 0),
+                new Delivery<>(started.steps().get(1), 0, 1)));
+        return coordinator.decide(List.of(orderId));
     }
 
     /** Gives a saga driven by hand all the time it needs, so the sweeper leaves it alone on a slow machine. */

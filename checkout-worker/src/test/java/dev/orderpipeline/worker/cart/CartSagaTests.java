@@ -194,14 +194,8 @@ class CartSagaTests extends CartSagaTest {
         var kept = new Item(createProduct(5, "1.00"), 2);
         var scarce = new Item(createProduct(0, "1.00"), 1);
         var order = createCart(kept, scarce);
-        var started = coordinator.start(List.of(new Delivery<>(cartCommandFor(order), 0, 0)));
-        postponeDeadline(order);
-        reserver.apply(List.of(
-                new Delivery<>(started.steps().get(0), 0, 0),
-                new Delivery<>(started.steps().get(1), 0, 1)));
-
         // the coordinator rejects the cart and commits, and its release is never sent
-        var rejected = coordinator.decide(List.of(order));
+        var rejected = rejectedWithReleaseNotSent(order);
         assertThat(rejected.steps())
                 .extracting(ReservationCommand::action)
                 .containsExactly(ReservationCommand.Action.RELEASE);

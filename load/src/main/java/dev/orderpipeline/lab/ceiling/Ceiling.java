@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -77,6 +78,9 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
         Flyway.configure()
                 .dataSource(dataSource)
                 .locations("classpath:db/migration")
+                // as the apps migrate (spring.flyway.postgresql.transactional-lock): Flyway's transactional lock keeps
+                // a transaction open that a migration's CREATE INDEX CONCURRENTLY would wait for
+                .configuration(Map.of("flyway.postgresql.transactional.lock", "false"))
                 .load()
                 .migrate();
     }

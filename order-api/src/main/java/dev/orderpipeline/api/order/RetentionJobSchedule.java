@@ -9,7 +9,7 @@ import org.springframework.scheduling.config.FixedDelayTask;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 
 /**
- * Runs the {@link IdempotencyKeyRetentionJob} every {@code orderpipeline.orders.retention-job.interval}, from one
+ * Runs the {@link OrderRetentionJob} every {@code orderpipeline.orders.retention-job.interval}, from one
  * interval after the start, unless {@code orderpipeline.orders.retention-job.enabled=false}. A fixed delay: the next
  * run is timed from the end of the last one, so a long run is never overlapped by the schedule itself.
  */
@@ -18,10 +18,10 @@ import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 @EnableScheduling
 class RetentionJobSchedule implements SchedulingConfigurer {
 
-    private final ObjectProvider<IdempotencyKeyRetentionJob> job;
+    private final ObjectProvider<OrderRetentionJob> job;
     private final RetentionJobProperties properties;
 
-    RetentionJobSchedule(ObjectProvider<IdempotencyKeyRetentionJob> job, RetentionJobProperties properties) {
+    RetentionJobSchedule(ObjectProvider<OrderRetentionJob> job, RetentionJobProperties properties) {
         this.job = job;
         this.properties = properties;
     }

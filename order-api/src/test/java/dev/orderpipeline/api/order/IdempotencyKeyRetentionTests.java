@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.orderpipeline.api.ApiTestSupport;
-import dev.orderpipeline.api.order.IdempotencyKeyRetentionJob.Run.Outcome;
+import dev.orderpipeline.retention.RetentionJob.Run.Outcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
@@ -44,7 +44,7 @@ class IdempotencyKeyRetentionTests extends ApiTestSupport {
     private static final String FAILURES = "orders.idempotency.retention.failures";
 
     @Autowired
-    private IdempotencyKeyRetentionJob applicationsJob;
+    private OrderRetentionJob applicationsJob;
 
     @Autowired
     private TransactionTemplate transactions;
@@ -73,11 +73,12 @@ class IdempotencyKeyRetentionTests extends ApiTestSupport {
         assertThat(run.outcome()).isEqualTo(Outcome.COMPLETED);
         // 100, 100, 50 at least: the run went on while calls deleted a whole batch
         assertThat(run.batches()).isGreaterThanOrEqualTo(3);
-        assertThat(run.forgotten()).isGreaterThanOrEqualTo(250);
+        assertThat(run.of(OrderRetentionJob.IDEMPOTENCY_KEYS).deleted()).isGreaterThanOrEqualTo(250);
         assertThat(rows.expiredKeys(alice)).isZero();
         assertThat(rows.liveKeys(alice)).isEqualTo(10);
         assertThat(rows.orders(alice)).isEqualTo(260);
-        assertThat(meters.counter(FORGOTTEN).count()).isEqualTo(run.forgotten());
+        assertThat(meters.counter(FORGOTTEN).count())
+                .isEqualTo(run.of(OrderRetentionJob.IDEMPOTENCY_KEYS).deleted());
         assertThat(meters.counter(FAILURES).count()).isZero();
     }
 
@@ -122,7 +123,7 @@ class IdempotencyKeyRetentionTests extends ApiTestSupport {
 
             // it came back while the lock is still held: the statement timeout ended it
             assertThat(blocked.outcome()).isEqualTo(Outcome.FAILED);
-            assertThat(blocked.forgotten()).isZero();
+            assertThat(blocked.deleted()).isZero();
             assertThat(meters.counter(FAILURES).count()).isEqualTo(1);
             assertThat(lockHeld()).isTrue();
             locker.rollback();
@@ -173,7 +174,7 @@ class IdempotencyKeyRetentionTests extends ApiTestSupport {
 
         log.info(
                 "Retention job: {} expired keys forgotten in {} ms, {} batches (batch size 1000)",
-                run.forgotten(),
+                run.of(OrderRetentionJob.IDEMPOTENCY_KEYS).deleted(),
                 elapsed.toMillis(),
                 run.batches());
         assertThat(run.outcome()).isEqualTo(Outcome.COMPLETED);
@@ -195,7 +196,7 @@ class IdempotencyKeyRetentionTests extends ApiTestSupport {
                 .withUserConfiguration(Retention.class);
 
         schedule.withPropertyValues(RetentionJobProperties.ENABLED + "=false").run(context -> {
-            assertThat(context).hasNotFailed().hasSingleBean(IdempotencyKeyRetentionJob.class);
+            assertThat(context).hasNotFailed().hasSingleBean(OrderRetentionJob.class);
             assertThat(context).doesNotHaveBean(RetentionJobSchedule.class);
         });
         assertThat(rows.expiredKeys(alice)).isEqualTo(5);
@@ -207,15 +208,16 @@ class IdempotencyKeyRetentionTests extends ApiTestSupport {
     /** The job and its schedule as the application declares them, without the rest of it. */
     @Configuration(proxyBeanMethods = false)
     @EnableConfigurationProperties(RetentionJobProperties.class)
-    @Import({IdempotencyKeyRetentionJob.class, RetentionJobSchedule.class})
+    @Import({OrderRetentionJob.class, RetentionJobSchedule.class})
     static class Retention {}
 
-    private IdempotencyKeyRetentionJob job(MeterRegistry meters, int batchSize, Duration statementTimeout) {
-        return new IdempotencyKeyRetentionJob(
+    private OrderRetentionJob job(MeterRegistry meters, int batchSize, Duration statementTimeout) {
+        return new OrderRetentionJob(
                 jdbc,
                 transactions,
                 meters,
-                new RetentionJobProperties(true, Duration.ofMinutes(1), batchSize, statementTimeout));
+                new RetentionJobProperties(
+                        true, Duration.ofMinutes(1), batchSize, statementTimeout, Duration.ofDays(30)));
     }
 
     /** {@code count} orders of the user's, each with a key, expired an hour ago or live for another hour. */
