@@ -124,7 +124,7 @@ public final class LocalStack implements AutoCloseable {
         arguments.addAll(extraArguments);
         return AppProcess.springBoot(
                 name,
-                config.workerJar(),
+                config.workerLaunchJar(),
                 port,
                 config.workerJvmOptions(),
                 arguments,

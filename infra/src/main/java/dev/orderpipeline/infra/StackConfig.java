@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -320,10 +321,21 @@ public record StackConfig(
 
     /**
      * The JVM flags of worker processes: {@link #appJvmOptions()} when any are given (they replace the defaults
-     * whole, since collector flags cannot be combined), otherwise those of {@link #workerJvmOptionsFile()}.
+     * whole, since collector flags cannot be combined), otherwise those of {@link #workerJvmOptionsFile()}, followed
+     * by {@code -XX:AOTCache=<}{@link #workerAotCache()}{@code >} when the build made that cache: the classes the
+     * worker loads at its start come ready from it (JDK 25's ahead-of-time cache, JEP 483/514), which halves the CPU
+     * of its start (docs/throughput.md, "Rebalancing"). Given flags leave it out: the cache holds what a JVM with the
+     * file's flags loaded.
      */
     public List<String> workerJvmOptions() {
-        return appJvmOptions.isEmpty() ? readJvmOptions(workerJvmOptionsFile()) : appJvmOptions;
+        if (!appJvmOptions.isEmpty()) {
+            return appJvmOptions;
+        }
+        var flags = new ArrayList<>(readJvmOptions(workerJvmOptionsFile()));
+        if (workerLaunchJar().equals(workerExtractedJar())) {
+            flags.add("-XX:AOTCache=" + workerAotCache());
+        }
+        return List.copyOf(flags);
     }
 
     /** The JVM flags of order-api processes: as {@link #workerJvmOptions()}, from {@link #apiJvmOptionsFile()}. */
@@ -352,6 +364,32 @@ public record StackConfig(
     /** The jar of checkout-worker, built by {@code mvn package}. */
     public Path workerJar() {
         return projectDirectory.resolve("checkout-worker/target/checkout-worker.jar");
+    }
+
+    /**
+     * The ahead-of-time cache of the worker's start that {@code mvn package} makes on JDK 25 and later
+     * (checkout-worker's pom, profile {@code aot-cache}): a training run of the extracted jar, {@link
+     * #workerExtractedJar()}, that stops once its context is refreshed and needs neither the database nor the broker.
+     * It is valid for that jar and the JDK that made it only; with any other the JVM says so and starts without it.
+     */
+    public Path workerAotCache() {
+        return projectDirectory.resolve("checkout-worker/target/aot/checkout-worker.aot");
+    }
+
+    /** The worker's jar extracted (its libraries in a folder beside it), the form an AOT cache works with. */
+    public Path workerExtractedJar() {
+        return projectDirectory.resolve("checkout-worker/target/aot/checkout-worker.jar");
+    }
+
+    /**
+     * The jar worker processes run from: {@link #workerExtractedJar()} when the build made the AOT cache beside it,
+     * otherwise {@link #workerJar()} (a JDK before 25, or a build that skipped it): a missing cache costs start time,
+     * nothing else.
+     */
+    public Path workerLaunchJar() {
+        return Files.isRegularFile(workerAotCache()) && Files.isRegularFile(workerExtractedJar())
+                ? workerExtractedJar()
+                : workerJar();
     }
 
     private static void requirePort(int port, String what) {

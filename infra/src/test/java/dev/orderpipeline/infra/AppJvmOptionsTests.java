@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Each app's JVM flags have one home, {@code order-api/jvm.options} and {@code checkout-worker/jvm.options}: the
  * launcher (bin/run and the lab) puts them on the app's command line, and the container image hands the file itself
- * to {@code java}; both must come to the same JVM.
+ * to {@code java}; both must come to the same JVM. The launcher adds the worker's AOT cache when the build made it.
  */
 class AppJvmOptionsTests {
 
@@ -55,15 +55,48 @@ class AppJvmOptionsTests {
     }
 
     @Test
+    void startsWorkersFromTheExtractedJarWithTheAotCacheWhenTheBuildMadeIt(@TempDir Path project) throws IOException {
+        var config = workerExtractedWithFlags(project, "-Xmx77m");
+        Files.writeString(config.workerAotCache(), "");
+
+        assertThat(config.workerLaunchJar()).isEqualTo(config.workerExtractedJar());
+        assertThat(config.workerJvmOptions()).containsExactly("-Xmx77m", "-XX:AOTCache=" + config.workerAotCache());
+        assertThat(config.withAppOptions(List.of("-Xmx512m"), List.of()).workerJvmOptions())
+                .as("given flags are not those the cache was trained with")
+                .containsExactly("-Xmx512m");
+    }
+
+    @Test
+    void startsWorkersFromTheExecutableJarWithoutACacheWhenTheBuildMadeNone(@TempDir Path project) throws IOException {
+        var config = workerExtractedWithFlags(project, "-Xmx77m");
+
+        assertThat(config.workerLaunchJar()).isEqualTo(config.workerJar());
+        assertThat(config.workerJvmOptions()).containsExactly("-Xmx77m");
+    }
+
+    @Test
     void givesTheJvmTheSameFlagsOnTheCommandLineAsTheImageGivesItThroughTheFile() throws Exception {
         var config = StackConfig.defaults(PROJECT);
         for (var app : List.of(
                 Map.entry(config.workerJvmOptions(), config.workerJvmOptionsFile()),
                 Map.entry(config.apiJvmOptions(), config.apiJvmOptionsFile()))) {
-            var flags = app.getKey();
+            // the AOT cache is the build's artifact for this JDK and the extracted jar, not a flag of the file
+            var flags = app.getKey().stream()
+                    .filter(flag -> !flag.startsWith("-XX:AOTCache="))
+                    .toList();
             assertThat(flags).as("%s", app.getValue()).isNotEmpty().allMatch(flag -> flag.startsWith("-"));
             assertThat(flagsTheJvmRunsWith(flags)).isEqualTo(flagsTheJvmRunsWith(List.of("@" + app.getValue())));
         }
+    }
+
+    /** A project whose worker has the given flags and an extracted jar (an empty file: nothing runs it here). */
+    private static StackConfig workerExtractedWithFlags(Path project, String flags) throws IOException {
+        var config = StackConfig.defaults(project);
+        Files.createDirectories(config.workerJvmOptionsFile().getParent());
+        Files.writeString(config.workerJvmOptionsFile(), flags + "\n");
+        Files.createDirectories(config.workerExtractedJar().getParent());
+        Files.writeString(config.workerExtractedJar(), "");
+        return config;
     }
 
     private static String flagsTheJvmRunsWith(List<String> options) throws Exception {

@@ -79,7 +79,9 @@ class CheckoutKafkaConfiguration {
     /**
      * Whatever the listener throws is a transient database failure or an unacknowledged dead letter: the whole batch
      * is redelivered from the same offsets, with growing pauses and no limit, so nothing is skipped or reordered. The
-     * consumer keeps polling (paused) meanwhile, so the group does not rebalance.
+     * consumer keeps polling (paused) meanwhile, so the group does not rebalance. A static member that the consumer
+     * protocol turned away because its previous self was killed without leaving asks again until it is let in
+     * ({@link RejoiningErrorHandler}).
      */
     @Bean
     DefaultErrorHandler checkoutErrorHandler(WorkerProperties worker) {
@@ -87,7 +89,7 @@ class CheckoutKafkaConfiguration {
         backOff.setMaxInterval(worker.retryMaxInterval().toMillis());
         backOff.setMaxElapsedTime(Long.MAX_VALUE);
         backOff.setMaxAttempts(Long.MAX_VALUE);
-        return new DefaultErrorHandler(backOff);
+        return new RejoiningErrorHandler(backOff);
     }
 
     @Bean

@@ -72,7 +72,7 @@ public final class WorkerFleet implements AutoCloseable {
         var password = stack.databasePassword();
         var app = AppProcess.springBoot(
                 name,
-                stack.config().workerJar(),
+                stack.config().workerLaunchJar(),
                 FreePorts.one(),
                 stack.config().workerJvmOptions(),
                 merge(all),
