@@ -47,7 +47,8 @@ final class ChaosFixtures {
                 100,
                 5,
                 Duration.ofMinutes(1),
-                0.0);
+                0.0,
+                Duration.ofSeconds(20));
     }
 
     /** An order of product {@code product % 2}, returned by index. */
@@ -82,7 +83,7 @@ final class ChaosFixtures {
     }
 
     FaultWindow fault(FaultKind kind, String name, double start, double end) {
-        var window = new FaultWindow(kind, name, start, end, "made up", null, null);
+        var window = new FaultWindow(kind, name, start, end, "made up", null, null, null);
         faults.add(window);
         return window;
     }
