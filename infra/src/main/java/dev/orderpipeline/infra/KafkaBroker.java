@@ -26,9 +26,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real Apache Kafka broker, single node in KRaft mode (broker and controller in one process), started from the
- * kafka_2.13 jars on this JVM's class path as a process of its own. Its data lives in the work directory, so a
- * restart (or a start after {@link #kill()}) finds the topics and records written before.
+ * A real Apache Kafka broker in KRaft mode (broker and controller in one process), started from the kafka_2.13 jars on
+ * this JVM's class path as a process of its own: a single node, or one node of a {@link KafkaCluster} when its
+ * settings name the cluster's voters. Its data lives in the work directory, so a restart (or a start after
+ * {@link #kill()}) finds the topics and records written before.
  *
  * <p>Layout of the work directory: {@code server.properties}, {@code log4j2.xml}, {@code data/} (the log
  * directory), {@code logs/server.log} (the broker's own log) and {@code logs/process.log} (what the JVM prints).
@@ -36,9 +37,37 @@ import org.slf4j.LoggerFactory;
 public final class KafkaBroker implements AutoCloseable {
 
     /**
+     * The node's place in a cluster of several: every node formats its storage with the same cluster id and names all
+     * voters statically ({@code controller.quorum.voters}); node {@code n} (from 1) is the voter on
+     * {@code controllerPorts[n - 1]}.
+     */
+    public record Membership(String clusterId, int nodeId, List<Integer> controllerPorts) {
+
+        public Membership {
+            controllerPorts = List.copyOf(controllerPorts);
+            if (nodeId < 1 || nodeId > controllerPorts.size()) {
+                throw new IllegalArgumentException(
+                        "node id " + nodeId + " is not one of the " + controllerPorts.size() + " voters");
+            }
+            if (clusterId.isBlank()) {
+                throw new IllegalArgumentException("a cluster needs an id");
+            }
+        }
+
+        /** {@code 1@127.0.0.1:9093,2@127.0.0.1:9095,...} */
+        String voters() {
+            var voters = new ArrayList<String>();
+            for (var index = 0; index < controllerPorts.size(); index++) {
+                voters.add((index + 1) + "@127.0.0.1:" + controllerPorts.get(index));
+            }
+            return String.join(",", voters);
+        }
+    }
+
+    /**
      * How to run the broker. {@code overrides} are extra or replaced {@code server.properties} entries (chaos
      * experiments tune timeouts with them); {@code classpath} must hold the kafka_2.13 jars and a log4j2 SLF4J
-     * binding.
+     * binding; {@code membership} is null for a single node, its own quorum.
      */
     public record Settings(
             Path workDirectory,
@@ -47,7 +76,8 @@ public final class KafkaBroker implements AutoCloseable {
             Map<String, String> overrides,
             List<String> jvmOptions,
             String classpath,
-            Duration startupTimeout) {
+            Duration startupTimeout,
+            @Nullable Membership membership) {
 
         public Settings {
             workDirectory = workDirectory.toAbsolutePath().normalize();
@@ -69,6 +99,10 @@ public final class KafkaBroker implements AutoCloseable {
             if (startupTimeout.isNegative() || startupTimeout.isZero()) {
                 throw new IllegalArgumentException("startup timeout must be positive: " + startupTimeout);
             }
+            if (membership != null && membership.controllerPorts().get(membership.nodeId() - 1) != controllerPort) {
+                throw new IllegalArgumentException("node " + membership.nodeId() + "'s controller port "
+                        + controllerPort + " is not its voter's " + membership.voters());
+            }
         }
 
         /** Defaults: a 512 MB heap, this JVM's class path, 90 s to become ready. */
@@ -80,7 +114,8 @@ public final class KafkaBroker implements AutoCloseable {
                     Map.of(),
                     List.of("-Xms128m", "-Xmx512m"),
                     System.getProperty("java.class.path"),
-                    Duration.ofSeconds(90));
+                    Duration.ofSeconds(90),
+                    null);
         }
 
         /** Defaults on two free ports. */
@@ -91,15 +126,37 @@ public final class KafkaBroker implements AutoCloseable {
 
         public Settings withOverrides(Map<String, String> serverProperties) {
             return new Settings(
-                    workDirectory, port, controllerPort, serverProperties, jvmOptions, classpath, startupTimeout);
+                    workDirectory,
+                    port,
+                    controllerPort,
+                    serverProperties,
+                    jvmOptions,
+                    classpath,
+                    startupTimeout,
+                    membership);
         }
 
         public Settings withJvmOptions(List<String> options) {
-            return new Settings(workDirectory, port, controllerPort, overrides, options, classpath, startupTimeout);
+            return new Settings(
+                    workDirectory, port, controllerPort, overrides, options, classpath, startupTimeout, membership);
         }
 
         public Settings withStartupTimeout(Duration timeout) {
-            return new Settings(workDirectory, port, controllerPort, overrides, jvmOptions, classpath, timeout);
+            return new Settings(
+                    workDirectory, port, controllerPort, overrides, jvmOptions, classpath, timeout, membership);
+        }
+
+        /** As one node of a cluster. */
+        public Settings withMembership(Membership member) {
+            return new Settings(
+                    workDirectory, port, controllerPort, overrides, jvmOptions, classpath, startupTimeout, member);
+        }
+
+        /** Replicas of the internal topics and the default of new ones: the cluster's size, at most 3. */
+        public int replicationFactor() {
+            return membership == null
+                    ? 1
+                    : Math.min(3, membership.controllerPorts().size());
         }
 
         private static void requirePort(int port) {
@@ -147,14 +204,28 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** Starts this broker again after {@link #stop()} or {@link #kill()}, on the same ports and data. */
     public synchronized KafkaBroker start() {
+        var startedAt = System.nanoTime();
+        launch();
+        awaitReady(startedAt);
+        return this;
+    }
+
+    /**
+     * Starts the process without waiting for it to answer: a node of a cluster cannot answer before a majority of
+     * the voters runs, so a cluster launches all of them first and then awaits each ({@link #awaitReady(long)}).
+     */
+    synchronized void launch() {
         FreePorts.requireFree(settings.port(), "Kafka broker");
         FreePorts.requireFree(settings.controllerPort(), "Kafka controller");
-        var startedAt = System.nanoTime();
         writeConfiguration();
         if (!isFormatted()) {
             format();
         }
         process.start();
+    }
+
+    /** Waits until the launched broker answers; kills it when it does not in time. */
+    synchronized void awaitReady(long launchedAtNanos) {
         try {
             awaitReachable(bootstrapServers(), settings.startupTimeout(), process);
         } catch (RuntimeException ex) {
@@ -165,10 +236,9 @@ public final class KafkaBroker implements AutoCloseable {
         log.info(
                 "Kafka broker ready at {} in {} ms (pid {}, data {})",
                 bootstrapServers(),
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAt),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - launchedAtNanos),
                 process.pid(),
                 dataDirectory());
-        return this;
     }
 
     /** Controlled shutdown (SIGTERM), killed after 30 s. */
@@ -315,9 +385,15 @@ public final class KafkaBroker implements AutoCloseable {
     /** server.properties is written on every start, so overrides apply; the data directory is kept. */
     private void writeConfiguration() {
         var properties = new LinkedHashMap<String, String>();
+        var membership = settings.membership();
         properties.put("process.roles", "broker,controller");
-        properties.put("node.id", "1");
-        properties.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + settings.controllerPort());
+        properties.put("node.id", membership == null ? "1" : Integer.toString(membership.nodeId()));
+        if (membership == null) {
+            properties.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + settings.controllerPort());
+        } else {
+            // a static quorum: every node knows every voter, formatted with the same cluster id
+            properties.put("controller.quorum.voters", membership.voters());
+        }
         properties.put(
                 "listeners",
                 "PLAINTEXT://127.0.0.1:" + settings.port() + ",CONTROLLER://127.0.0.1:" + settings.controllerPort());
@@ -328,12 +404,17 @@ public final class KafkaBroker implements AutoCloseable {
         properties.put("inter.broker.listener.name", "PLAINTEXT");
         properties.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
         properties.put("log.dirs", dataDirectory().toString());
-        // one node: every internal topic has a single replica, or it could never be created
-        properties.put("offsets.topic.replication.factor", "1");
-        properties.put("transaction.state.log.replication.factor", "1");
-        properties.put("transaction.state.log.min.isr", "1");
-        properties.put("share.coordinator.state.topic.replication.factor", "1");
-        properties.put("share.coordinator.state.topic.min.isr", "1");
+        // internal topics on as many nodes as there are, up to 3 (one node: a single replica, or they could never be
+        // created), and in sync on all but one, as the apps' own topics
+        var replicas = Integer.toString(settings.replicationFactor());
+        var minInsync = Integer.toString(Math.max(1, settings.replicationFactor() - 1));
+        properties.put("offsets.topic.replication.factor", replicas);
+        properties.put("transaction.state.log.replication.factor", replicas);
+        properties.put("transaction.state.log.min.isr", minInsync);
+        properties.put("share.coordinator.state.topic.replication.factor", replicas);
+        properties.put("share.coordinator.state.topic.min.isr", minInsync);
+        properties.put("default.replication.factor", replicas);
+        properties.put("min.insync.replicas", minInsync);
         // consumers join at once instead of waiting 3 s for more members: faster tests and restarts
         properties.put("group.initial.rebalance.delay.ms", "0");
         // Under the consumer group protocol (KIP-848) the session timeout and the heartbeat interval are the
@@ -367,20 +448,21 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    /** Formats the log directory once, as a single-voter KRaft quorum with a new cluster id. */
+    /**
+     * Formats the log directory once: a single node as a single-voter quorum with a new cluster id, a node of a
+     * cluster with the cluster's id (its voters are static, in server.properties).
+     */
     private void format() {
-        var clusterId = Uuid.randomUuid().toString();
+        var membership = settings.membership();
+        var clusterId = membership == null ? Uuid.randomUuid().toString() : membership.clusterId();
         var command = new ArrayList<String>();
         command.add(ManagedProcess.javaExecutable());
         command.addAll(jvmOptions());
-        command.addAll(List.of(
-                "kafka.tools.StorageTool",
-                "format",
-                "--standalone",
-                "-t",
-                clusterId,
-                "-c",
-                serverProperties().toString()));
+        command.addAll(List.of("kafka.tools.StorageTool", "format"));
+        if (membership == null) {
+            command.add("--standalone");
+        }
+        command.addAll(List.of("-t", clusterId, "-c", serverProperties().toString()));
         var formatter = new ManagedProcess(
                 "kafka-storage-format",
                 command,

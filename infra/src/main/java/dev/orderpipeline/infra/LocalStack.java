@@ -15,14 +15,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
 /**
- * The whole pipeline on one machine, each part a process of its own: PostgreSQL, a Kafka broker, order-api and
- * checkout-worker. Starts what {@link StackConfig} does not point at, in dependency order, and stops it in the
+ * The whole pipeline on one machine, each part a process of its own: PostgreSQL, a Kafka broker (or a cluster of
+ * several), order-api and checkout-worker. Starts what {@link StackConfig} does not point at, in dependency order, and stops it in the
  * reverse order: the apps first (API before workers, so no command is published that no worker will read), then the
  * broker, then PostgreSQL.
  *
@@ -40,7 +41,7 @@ public final class LocalStack implements AutoCloseable {
     private final List<AppProcess> workers = new CopyOnWriteArrayList<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile @Nullable Postgres postgres;
-    private volatile @Nullable KafkaBroker broker;
+    private volatile @Nullable KafkaCluster kafka;
     private volatile @Nullable String jdbcUrl;
     private volatile @Nullable String bootstrapServers;
     private boolean closed;
@@ -182,9 +183,11 @@ public final class LocalStack implements AutoCloseable {
                 live.add(app.process().process().toHandle());
             }
         }
-        var kafka = broker;
-        if (kafka != null && kafka.isRunning()) {
-            live.add(kafka.process().process().toHandle());
+        var cluster = kafka;
+        if (cluster != null) {
+            cluster.brokers().stream()
+                    .filter(KafkaBroker::isRunning)
+                    .forEach(broker -> live.add(broker.process().process().toHandle()));
         }
         return live;
     }
@@ -221,9 +224,14 @@ public final class LocalStack implements AutoCloseable {
         return Optional.ofNullable(postgres);
     }
 
-    /** The broker this stack started, empty when it uses an external cluster. */
+    /** The broker this stack started (the first of its cluster), empty when it uses an external cluster. */
     public Optional<KafkaBroker> broker() {
-        return Optional.ofNullable(broker);
+        return cluster().map(cluster -> cluster.brokers().getFirst());
+    }
+
+    /** The brokers this stack started, empty when it uses an external cluster. */
+    public Optional<KafkaCluster> cluster() {
+        return Optional.ofNullable(kafka);
     }
 
     public StackConfig config() {
@@ -255,12 +263,22 @@ public final class LocalStack implements AutoCloseable {
                     "  %-18s pid %-7d health %s  metrics %s%n",
                     app.name(), app.pid(), app.healthUrl(), app.metricsUrl()));
         }
-        var kafka = broker;
+        var cluster = kafka;
         text.append(String.format(
                 "  %-18s %s%s%n",
                 "Kafka bootstrap",
                 bootstrapServers(),
-                kafka == null ? " (external)" : " (pid " + kafka.pid() + ", log " + kafka.serverLog() + ")"));
+                cluster == null
+                        ? " (external)"
+                        : cluster.brokers().size() == 1
+                                ? " (pid " + cluster.brokers().getFirst().pid() + ", log "
+                                        + cluster.brokers().getFirst().serverLog() + ")"
+                                : " (" + cluster.brokers().size() + " brokers, replication factor "
+                                        + cluster.replicationFactor() + ", pids "
+                                        + cluster.brokers().stream()
+                                                .map(broker -> Long.toString(broker.pid()))
+                                                .collect(Collectors.joining(" "))
+                                        + ")"));
         text.append(String.format(
                 "  %-18s %s (user %s)%s%n",
                 "JDBC URL", jdbcUrl(), databaseUser(), postgres != null && postgres.isEmbedded() ? " embedded" : ""));
@@ -293,14 +311,16 @@ public final class LocalStack implements AutoCloseable {
             }
             closed = true;
         }
-        var anythingStarted = postgres != null || broker != null || !apis.isEmpty() || !workers.isEmpty();
+        var anythingStarted = postgres != null || kafka != null || !apis.isEmpty() || !workers.isEmpty();
         try {
             stopAll(apis);
             stopAll(workers);
-            var kafka = broker;
-            if (kafka != null) {
-                log.info("Stopping the Kafka broker (pid {})", kafka.isRunning() ? kafka.pid() : "-");
-                kafka.stop();
+            var cluster = kafka;
+            if (cluster != null) {
+                for (var broker : cluster.brokers()) {
+                    log.info("Stopping the Kafka broker (pid {})", broker.isRunning() ? broker.pid() : "-");
+                    broker.stop();
+                }
             }
             var database = postgres;
             if (database != null && database.isEmbedded()) {
@@ -348,15 +368,15 @@ public final class LocalStack implements AutoCloseable {
     private void startBroker() {
         switch (config.broker()) {
             case StackConfig.Broker.FromJars jars -> {
-                var kafka = KafkaBroker.create(KafkaBroker.Settings.of(
-                        config.workDirectory().resolve("kafka"), jars.port(), jars.controllerPort()));
+                var cluster = KafkaCluster.create(
+                        config.workDirectory().resolve("kafka"), jars.ports(), jars.controllerPorts());
                 synchronized (this) {
                     // registered before it starts, so that closing meanwhile still stops it
                     requireOpen();
-                    broker = kafka;
+                    kafka = cluster;
                 }
-                kafka.start();
-                bootstrapServers = kafka.bootstrapServers();
+                cluster.start();
+                bootstrapServers = cluster.bootstrapServers();
             }
             case StackConfig.Broker.External external -> {
                 KafkaBroker.awaitReachable(external.bootstrapServers(), Duration.ofSeconds(30), null);
@@ -419,6 +439,13 @@ public final class LocalStack implements AutoCloseable {
         arguments.add("--spring.datasource.username=" + databaseUser());
         arguments.add("--spring.kafka.bootstrap-servers=" + bootstrapServers());
         arguments.add("--orderpipeline.topics.command-partitions=" + config.partitions());
+        var cluster = kafka;
+        if (cluster != null && cluster.replicationFactor() > 1) {
+            // on a cluster the topics replicate on it (min.insync.replicas follows: one less) and the apps refuse
+            // topics with fewer replicas, as in production
+            arguments.add("--orderpipeline.topics.replication-factor=" + cluster.replicationFactor());
+            arguments.add("--orderpipeline.topics.min-replication-factor=" + cluster.replicationFactor());
+        }
         arguments.addAll(config.appArguments());
         return arguments;
     }

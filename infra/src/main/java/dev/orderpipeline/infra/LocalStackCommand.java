@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
         usageHelpAutoWidth = true,
         showDefaultValues = true,
         description = {
-            "Runs the order pipeline on this machine: PostgreSQL, a Kafka broker, order-api and checkout-worker,"
+            "Runs the order pipeline on this machine: PostgreSQL, a Kafka broker (or --brokers N), order-api and checkout-worker,"
                     + " each a process of its own. Whatever is not given is started here: an embedded PostgreSQL and"
                     + " a broker from the Kafka jars, both keeping their data in the work directory.",
             "Ctrl-C stops the apps, then the broker, then PostgreSQL."
@@ -103,13 +103,24 @@ final class LocalStackCommand implements Callable<Integer> {
     @Nullable
     String bootstrapServers;
 
-    @Option(names = "--kafka-port", paramLabel = "PORT", description = "Client port of the broker started here.")
+    @Option(
+            names = "--brokers",
+            paramLabel = "N",
+            description = "Kafka brokers to start: one, or a KRaft cluster of N, each a process of its own and a"
+                    + " voter of the quorum; with more than one the topics get min(N, 3) replicas, in sync on all but"
+                    + " one, and the apps refuse topics with fewer.")
+    int brokers = 1;
+
+    @Option(
+            names = "--kafka-port",
+            paramLabel = "PORT",
+            description = "Client port of the broker started here; broker n of --brokers uses this + 2(n - 1).")
     int kafkaPort = 9092;
 
     @Option(
             names = "--kafka-controller-port",
             paramLabel = "PORT",
-            description = "KRaft controller port of the broker started here.")
+            description = "KRaft controller port of the broker started here; broker n uses this + 2(n - 1).")
     int kafkaControllerPort = 9093;
 
     @Option(names = "--api-port", paramLabel = "PORT", description = "HTTP port of order-api: its API only.")
@@ -244,7 +255,7 @@ final class LocalStackCommand implements Callable<Integer> {
                 : config.withDatabase(
                         new StackConfig.Database.Server(databaseUrl, databaseUser, databasePassword, databaseName));
         config = bootstrapServers == null
-                ? config.withBroker(new StackConfig.Broker.FromJars(kafkaPort, kafkaControllerPort))
+                ? config.withBroker(StackConfig.Broker.FromJars.spaced(kafkaPort, kafkaControllerPort, brokers))
                 : config.withBroker(new StackConfig.Broker.External(bootstrapServers));
         return config;
     }

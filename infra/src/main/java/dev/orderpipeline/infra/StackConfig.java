@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -72,11 +73,64 @@ public record StackConfig(
     /** Where the Kafka cluster is. */
     public sealed interface Broker {
 
-        /** A broker started from the Kafka jars, data in {@code <work-dir>/kafka}, kept between runs. */
-        record FromJars(int port, int controllerPort) implements Broker {
+        /**
+         * Brokers started from the Kafka jars ({@link KafkaCluster}), data in {@code <work-dir>/kafka}, kept between
+         * runs: broker {@code n} (from 1) on {@code ports[n - 1]}, its controller on {@code controllerPorts[n - 1]}.
+         */
+        record FromJars(List<Integer> ports, List<Integer> controllerPorts) implements Broker {
             public FromJars {
-                requirePort(port, "Kafka");
-                requirePort(controllerPort, "Kafka controller");
+                ports = List.copyOf(ports);
+                controllerPorts = List.copyOf(controllerPorts);
+                if (ports.isEmpty() || ports.size() != controllerPorts.size()) {
+                    throw new IllegalArgumentException(
+                            "each broker needs a client and a controller port: " + ports + ", " + controllerPorts);
+                }
+                ports.forEach(port -> requirePort(port, "Kafka"));
+                controllerPorts.forEach(port -> requirePort(port, "Kafka controller"));
+                var all = new HashSet<>(ports);
+                all.addAll(controllerPorts);
+                if (all.size() != 2 * ports.size()) {
+                    throw new IllegalArgumentException(
+                            "the brokers' ports must all differ: " + ports + ", " + controllerPorts);
+                }
+            }
+
+            /** One broker. */
+            public FromJars(int port, int controllerPort) {
+                this(List.of(port), List.of(controllerPort));
+            }
+
+            /**
+             * {@code brokers} brokers, broker {@code n} (from 1) on {@code port + 2(n - 1)} and its controller on
+             * {@code controllerPort + 2(n - 1)}: 9092, 9094, 9096 and 9093, 9095, 9097 from bin/run's defaults.
+             */
+            public static FromJars spaced(int port, int controllerPort, int brokers) {
+                if (brokers < 1) {
+                    throw new IllegalArgumentException("at least one broker: " + brokers);
+                }
+                var ports = new ArrayList<Integer>();
+                var controllerPorts = new ArrayList<Integer>();
+                for (var index = 0; index < brokers; index++) {
+                    ports.add(port + 2 * index);
+                    controllerPorts.add(controllerPort + 2 * index);
+                }
+                return new FromJars(ports, controllerPorts);
+            }
+
+            /** {@code brokers} brokers on free ports that are none of {@code taken}. */
+            public static FromJars onFreePorts(int brokers, List<Integer> taken) {
+                if (brokers < 1) {
+                    throw new IllegalArgumentException("at least one broker: " + brokers);
+                }
+                var free = FreePorts.several(2 * brokers + taken.size()).stream()
+                        .filter(port -> !taken.contains(port))
+                        .limit(2L * brokers)
+                        .toList();
+                return new FromJars(free.subList(0, brokers), free.subList(brokers, 2 * brokers));
+            }
+
+            public int brokers() {
+                return ports.size();
             }
         }
 

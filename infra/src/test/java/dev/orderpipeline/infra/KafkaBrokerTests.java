@@ -73,7 +73,7 @@ class KafkaBrokerTests {
         }
     }
 
-    private static void produce(String bootstrapServers, String topic, String key, String value) throws Exception {
+    static void produce(String bootstrapServers, String topic, String key, String value) throws Exception {
         var properties = new Properties();
         properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         properties.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -83,7 +83,7 @@ class KafkaBrokerTests {
     }
 
     /** Reads every partition from the beginning, without a consumer group, until {@code expected} values came. */
-    private static List<String> readAll(String bootstrapServers, String topic, int partitions, int expected) {
+    static List<String> readAll(String bootstrapServers, String topic, int partitions, int expected) {
         var properties = new Properties();
         properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

@@ -60,7 +60,9 @@ public final class ChaosCommand extends LabCommand {
             description = "Faults in order, comma-separated; default: worker-kill,worker-kill-restart,broker-restart,"
                     + "database-restart,database-read-only,lock-timeout-storm,replay,poison. Also:"
                     + " database-sessions-killed (the apps' sessions terminated every 200 ms for --database-down"
-                    + " seconds, PostgreSQL staying up).",
+                    + " seconds, PostgreSQL staying up); broker-kill (kill -9 of the broker that leads the most command"
+                    + " partitions, down for --broker-down seconds, then started again; needs --brokers 3);"
+                    + " worker-freeze (SIGSTOP of a worker mid-transaction for --worker-freeze seconds, then SIGCONT).",
             showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
     List<String> faults =
             new ArrayList<>(defaults.faults().stream().map(FaultKind::label).toList());
@@ -77,6 +79,14 @@ public final class ChaosCommand extends LabCommand {
             paramLabel = "SECONDS",
             description = "How long PostgreSQL stays down.")
     int databaseDownSeconds = (int) defaults.databaseDown().toSeconds();
+
+    @Option(
+            order = 7,
+            names = "--worker-freeze",
+            paramLabel = "SECONDS",
+            description = "How long worker-freeze keeps a worker stopped (SIGSTOP); longer than its group session, so"
+                    + " that the other worker takes its partitions over.")
+    int workerFreezeSeconds = (int) defaults.workerFreeze().toSeconds();
 
     @Option(
             order = 7,
@@ -193,6 +203,7 @@ public final class ChaosCommand extends LabCommand {
                 maxInFlight,
                 maxAttempts,
                 defaults.replayLimit(),
-                cartShare);
+                cartShare,
+                Duration.ofSeconds(workerFreezeSeconds));
     }
 }

@@ -7,13 +7,16 @@ import dev.orderpipeline.lab.chaos.ChaosJudge.Criterion;
 import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
 import dev.orderpipeline.lab.chaos.ChaosRun.CartFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
+import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.ChaosRun.PhaseFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
+import dev.orderpipeline.lab.chaos.ChaosRun.Takeover;
 import dev.orderpipeline.lab.report.Cells;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The criteria a chaos run is judged by, each giving one verdict: {@link #GENERAL} whatever its faults, the others
@@ -270,6 +273,104 @@ final class ChaosCriteria {
                         phase.count("503") + " × 503, " + phase.serverErrors() + " × other 5xx, " + phase.other()
                                 + " timeouts or errors",
                         phase.count("503") > 0 && phase.serverErrors() == 0 && phase.other() == 0));
+    }
+
+    /**
+     * A broker lost is not the broker down: the API may answer 503 (with Retry-After, judged for every run) while the
+     * partitions it led find new leaders, but never a 500 and never leave the client without an answer.
+     */
+    static Optional<Check> onlyUnavailableWhileABrokerIsLost(Findings findings) {
+        return findings.run().phases().stream()
+                .filter(phase -> phase.fault() == FaultKind.BROKER_KILL)
+                .findFirst()
+                .map(phase -> new Check(
+                        "while a broker is lost, every answer is 202 or 503 (not 500, not silence)",
+                        "5xx other than 503 = 0, 0 timeouts or errors",
+                        phase.count("202") + " × 202, " + phase.count("503") + " × 503, " + phase.serverErrors()
+                                + " × other 5xx, " + phase.other() + " timeouts or errors",
+                        phase.serverErrors() == 0 && phase.other() == 0));
+    }
+
+    static Optional<Check> decisionsResumeAfterBrokerKill(Findings findings) {
+        return decisionsResume(findings, FaultKind.BROKER_KILL);
+    }
+
+    static Optional<Check> decisionsResumeAfterWorkerFreeze(Findings findings) {
+        return decisionsResume(findings, FaultKind.WORKER_FREEZE);
+    }
+
+    /**
+     * Every partition of the load's products has decisions again after the fault, its longest stall within the
+     * catch-up limit; the measured stalls are the bound the report states.
+     */
+    private static Optional<Check> decisionsResume(Findings findings, FaultKind kind) {
+        var limit = findings.settings().catchUpLimit().toSeconds();
+        return takeover(findings, kind).map(takeover -> {
+            var longest = takeover.longestStall();
+            return new Check(
+                    kind.label() + ": decisions resume on every partition of the load's products",
+                    "longest stall per partition within " + limit + " s",
+                    takeover.partitions().stream()
+                                    .map(stall -> "p" + stall.partition() + (stall.held() ? "*" : "") + " "
+                                            + seconds(stall.longestStall()))
+                                    .collect(Collectors.joining(", "))
+                            + " (* "
+                            + (kind == FaultKind.BROKER_KILL ? "led by the killed broker" : "the frozen worker's")
+                            + ")",
+                    longest != null && longest <= limit);
+        });
+    }
+
+    static Optional<Check> killedBrokerRejoinsTheIsr(Findings findings) {
+        var limit = findings.settings().catchUpLimit().toSeconds();
+        return takeover(findings, FaultKind.BROKER_KILL)
+                .map(takeover -> new Check(
+                        "the killed broker, started again, rejoins the in-sync replicas of every partition it holds",
+                        "within " + limit + " s of its start",
+                        takeover.rejoinedAfter() == null
+                                ? "not within " + limit + " s"
+                                : "after " + seconds(takeover.rejoinedAfter()),
+                        takeover.rejoinedAfter() != null));
+    }
+
+    /** PostgreSQL ended the frozen worker's transaction, and with it its row locks. */
+    static Optional<Check> frozenTransactionEnded(Findings findings) {
+        return takeover(findings, FaultKind.WORKER_FREEZE)
+                .map(takeover -> new Check(
+                        "the frozen worker's open transaction is ended by idle_in_transaction_session_timeout",
+                        "at least 1 session idle in a transaction when frozen, none left before SIGCONT",
+                        takeover.staleTransactions() + " idle in a transaction, none left after "
+                                + seconds(takeover.staleTransactionsEndedAfter()),
+                        takeover.staleTransactions() != null
+                                && takeover.staleTransactions() > 0
+                                && takeover.staleTransactionsEndedAfter() != null));
+    }
+
+    /** Order creation does not queue behind the frozen worker's locks, nor drain the API's pool. */
+    static Optional<Check> orderCreationUnblockedWhileFrozen(Findings findings) {
+        return takeover(findings, FaultKind.WORKER_FREEZE)
+                .flatMap(takeover -> Optional.ofNullable(takeover.creations()))
+                .map(creations -> new Check(
+                        "orders on the frozen worker's products are created while it is frozen; the API's pool is"
+                                + " never exhausted",
+                        "all answered 201, each within " + CREATION_BOUND_SECONDS + " s (order-api's"
+                                + " statement_timeout), 0 pool timeouts",
+                        creations.sent() + " created, " + creations.failed() + " failed, slowest "
+                                + seconds(creations.longest()) + ", " + creations.poolTimeouts() + " pool timeouts",
+                        creations.sent() > 0
+                                && creations.failed() == 0
+                                && creations.longest() <= CREATION_BOUND_SECONDS
+                                && creations.poolTimeouts() == 0));
+    }
+
+    /** order-api's statement_timeout (docs/operate.md, "Database sessions"): the longest an insert may wait. */
+    private static final int CREATION_BOUND_SECONDS = 5;
+
+    private static Optional<Takeover> takeover(Findings findings, FaultKind kind) {
+        return findings.run().faults().stream()
+                .filter(fault -> fault.kind() == kind && fault.takeover() != null)
+                .map(FaultWindow::takeover)
+                .findFirst();
     }
 
     static Optional<Check> deadLetteredWithReason(Findings findings) {

@@ -50,6 +50,25 @@ final class ChaosDatabase {
             GROUP BY o.product_id
             """;
 
+    /** Each decision of the products' single-product orders committed in a span of time. */
+    private static final String DECISION_TIMES = """
+            SELECT o.product_id, pc.processed_at
+            FROM processed_command pc
+            JOIN orders o ON o.id = pc.order_id
+            WHERE o.product_id = ANY(?) AND pc.outcome IS NOT NULL AND pc.processed_at > ? AND pc.processed_at <= ?
+            """;
+
+    /**
+     * Sessions of this database idle in a transaction for over a second: none of the apps waits inside one, so such a
+     * session belongs to a process that stopped (see docs/operate.md, "Database sessions").
+     */
+    private static final String STALE_TRANSACTIONS = """
+            SELECT count(*) FROM pg_stat_activity
+            WHERE datname = current_database()
+              AND state IN ('idle in transaction', 'idle in transaction (aborted)')
+              AND state_change < now() - interval '1 second'
+            """;
+
     private static final String DECIDED_AMONG = """
             SELECT id FROM orders WHERE id = ANY(?) AND status IN ('COMPLETED', 'REJECTED')
             """;
@@ -146,6 +165,29 @@ final class ChaosDatabase {
                 ChaosDatabase::timesById,
                 products,
                 new Timestamp(afterEpochMillis));
+    }
+
+    /** The epoch milliseconds of each decision of the products' single-product orders in (from, to], per product. */
+    Map<UUID, List<Long>> decisionTimes(Collection<UUID> products, long fromEpochMillis, long toEpochMillis) {
+        return query(
+                DECISION_TIMES,
+                "could not read the decisions' times",
+                rows -> {
+                    var times = new HashMap<UUID, List<Long>>();
+                    while (rows.next()) {
+                        times.computeIfAbsent(rows.getObject(1, UUID.class), product -> new ArrayList<>())
+                                .add(rows.getTimestamp(2).getTime());
+                    }
+                    return times;
+                },
+                products,
+                new Timestamp(fromEpochMillis),
+                new Timestamp(toEpochMillis));
+    }
+
+    /** How many sessions are idle in a transaction for over a second now. */
+    long staleTransactions() {
+        return one(STALE_TRANSACTIONS, "could not read pg_stat_activity", rows -> rows.getLong(1));
     }
 
     /** The orders among {@code orders} that are decided. */

@@ -69,6 +69,7 @@ public record ChaosRun(
      * @param end when it was over: the killed worker ready again, the broker or database answering again, the
      *     replaying worker at the end the topic had when it started, the last poison record acknowledged
      * @param restart only for {@code worker-kill-restart}
+     * @param takeover only for {@code broker-kill} and {@code worker-freeze}
      */
     public record FaultWindow(
             FaultKind kind,
@@ -77,7 +78,70 @@ public record ChaosRun(
             double end,
             String detail,
             @Nullable String failure,
-            @Nullable WorkerRestart restart) {}
+            @Nullable WorkerRestart restart,
+            @Nullable Takeover takeover) {}
+
+    /**
+     * A process lost under load, a broker killed or a worker frozen, and how the rest took over; seconds from the
+     * fault. A time not seen within the catch-up limit is null.
+     *
+     * @param lost which process, and what it held
+     * @param partitions each command partition the load's products are on
+     * @param rejoinedAfter {@code broker-kill}: from the restart until every partition of every topic had the broker in
+     *     its in-sync replicas again
+     * @param staleTransactions {@code worker-freeze}: database sessions seen idle in a transaction for over a second
+     *     while the worker was frozen (the frozen worker's: the others' transactions take milliseconds)
+     * @param staleTransactionsEndedAfter {@code worker-freeze}: from the freeze until none was left
+     * @param creations {@code worker-freeze}: orders created on the frozen worker's products while it was frozen
+     */
+    public record Takeover(
+            String lost,
+            List<PartitionStall> partitions,
+            @Nullable Double rejoinedAfter,
+            @Nullable Long staleTransactions,
+            @Nullable Double staleTransactionsEndedAfter,
+            @Nullable Creations creations) {
+
+        public Takeover {
+            partitions = List.copyOf(partitions);
+        }
+
+        /** The longest stall of any partition; null when one never resumed. */
+        public @Nullable Double longestStall() {
+            var longest = 0.0;
+            for (var partition : partitions) {
+                if (partition.longestStall() == null) {
+                    return null;
+                }
+                longest = Math.max(longest, partition.longestStall());
+            }
+            return longest;
+        }
+    }
+
+    /**
+     * One command partition through the fault.
+     *
+     * @param products the load's products on it
+     * @param held whether the lost process held it: the killed broker led it, the frozen worker owned it
+     * @param longestStall the longest time from the fault on without a decision of its products (single-product
+     *     orders), up to the end of the window; null if it had none after the fault
+     */
+    public record PartitionStall(
+            int partition,
+            int products,
+            boolean held,
+            @Nullable Double longestStall) {}
+
+    /**
+     * Orders created while a worker was frozen, on its products, one after the other.
+     *
+     * @param failed answered other than 201, or not at all
+     * @param longest the slowest creation, seconds
+     * @param poolTimeouts the API's connection-pool timeouts ({@code hikaricp_connections_timeout_total}) that the
+     *     freeze added: requests that found the pool exhausted
+     */
+    public record Creations(int sent, int failed, double longest, long poolTimeouts) {}
 
     /**
      * A worker killed with SIGKILL and started again at once under its name (its {@code group.instance.id}), seconds

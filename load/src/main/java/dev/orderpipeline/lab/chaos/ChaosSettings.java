@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
  * @param stock {@code null} for a share of the planned checkouts that grows from product to product (40 % to 88 %)
  * @param replayLimit how long the replaying worker may take to reach the ends the topics had when it started
  * @param cartShare 0 for none, and for reports written before carts were in the load
+ * @param workerFreeze how long {@code worker-freeze} keeps the worker stopped
  */
 public record ChaosSettings(
         int rate,
@@ -32,7 +33,8 @@ public record ChaosSettings(
         int maxInFlight,
         int maxAttempts,
         Duration replayLimit,
-        Double cartShare) {
+        Double cartShare,
+        Duration workerFreeze) {
 
     /** Orders prepared beyond the plan: faults and recoveries often take longer than planned. */
     static final double ORDER_MARGIN = 1.3;
@@ -42,6 +44,7 @@ public record ChaosSettings(
         // absent from reports written before these faults existed
         databaseFault = Objects.requireNonNullElse(databaseFault, Duration.ofSeconds(20));
         cartShare = Objects.requireNonNullElse(cartShare, 0.0);
+        workerFreeze = Objects.requireNonNullElse(workerFreeze, Duration.ofSeconds(30));
         Require.check(cartShare >= 0 && cartShare <= 1, "cart share must be 0 to 1: " + cartShare);
         Require.check(rate >= 1 && rate <= 10_000, "rate must be 1 to 10000 per second: " + rate);
         Require.check(products >= 1 && products <= 100, "products must be 1 to 100: " + products);
@@ -51,8 +54,15 @@ public record ChaosSettings(
                 workerKills >= 1 && poisonRecords >= PoisonKind.values().length && maxInFlight >= 1 && maxAttempts >= 1,
                 "worker kills, max in flight and max attempts must be positive and poison records at least "
                         + PoisonKind.values().length);
-        for (var duration :
-                List.of(brokerDown, databaseDown, databaseFault, recovery, catchUpLimit, finalDeadline, replayLimit)) {
+        for (var duration : List.of(
+                brokerDown,
+                databaseDown,
+                databaseFault,
+                recovery,
+                catchUpLimit,
+                finalDeadline,
+                replayLimit,
+                workerFreeze)) {
             Require.check(duration.isPositive(), "durations must be positive: " + duration);
         }
         Require.check(!warmup.isNegative(), "warm-up must not be negative: " + warmup);
@@ -90,7 +100,8 @@ public record ChaosSettings(
                 OpenLoad.DEFAULT_MAX_IN_FLIGHT,
                 20,
                 Duration.ofMinutes(5),
-                0.3);
+                0.3,
+                Duration.ofSeconds(30));
     }
 
     /** Whether the load has carts: a share of them, and two products at least to make one of. */

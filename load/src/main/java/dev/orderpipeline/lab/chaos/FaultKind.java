@@ -39,6 +39,24 @@ public enum FaultKind {
             "PostgreSQL restart",
             settings -> settings.recovery().plusSeconds(10).plus(settings.databaseDown()),
             Restarts::database),
+    /** Not in the default run: it needs a cluster (--brokers 3). */
+    BROKER_KILL(
+            "broker-kill",
+            "broker kill -9",
+            settings -> settings.recovery().plusSeconds(40).plus(settings.brokerDown()),
+            BrokerKill::killTheBusiestLeader,
+            ChaosCriteria::onlyUnavailableWhileABrokerIsLost,
+            ChaosCriteria::decisionsResumeAfterBrokerKill,
+            ChaosCriteria::killedBrokerRejoinsTheIsr),
+    /** Not in the default run. */
+    WORKER_FREEZE(
+            "worker-freeze",
+            "worker frozen",
+            settings -> settings.recovery().plusSeconds(40).plus(settings.workerFreeze()),
+            WorkerFreeze::freezeMidTransaction,
+            ChaosCriteria::decisionsResumeAfterWorkerFreeze,
+            ChaosCriteria::frozenTransactionEnded,
+            ChaosCriteria::orderCreationUnblockedWhileFrozen),
     /** Not in the default run. */
     DATABASE_SESSIONS_KILLED(
             "database-sessions-killed",

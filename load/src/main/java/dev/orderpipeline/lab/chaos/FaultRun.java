@@ -3,6 +3,7 @@ package dev.orderpipeline.lab.chaos;
 import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.infra.LocalStack;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
+import dev.orderpipeline.lab.chaos.ChaosRun.Takeover;
 import dev.orderpipeline.lab.chaos.ChaosRun.WorkerRestart;
 import java.time.Duration;
 import java.util.List;
@@ -32,6 +33,9 @@ record FaultRun(
     private static final Logger log = LoggerFactory.getLogger(FaultRun.class);
     private static final String WORKER_NAME = "checkout-worker-\\d+";
 
+    /** How often a fault polls what it waits for. */
+    static final Duration POLL = Duration.ofMillis(200);
+
     /** Orders that poison records name and nothing checks out, on a product of their own. */
     record Decoys(UUID product, int stock, List<PreparedOrder> orders) {
 
@@ -46,12 +50,14 @@ record FaultRun(
      * @param end when it was over (seconds since the start)
      * @param failure why it was not carried out as planned, or null
      * @param restart {@code worker-kill-restart}: what the restart under the same name cost
+     * @param takeover {@code broker-kill}, {@code worker-freeze}: how the rest took over
      */
     record Done(
             double end,
             String detail,
             @Nullable String failure,
-            @Nullable WorkerRestart restart) {}
+            @Nullable WorkerRestart restart,
+            @Nullable Takeover takeover) {}
 
     /** Window {@code number} of the fault, a phase of its own for the resources; one that throws shows the failure. */
     FaultWindow carryOut(FaultKind kind, int number) {
@@ -60,11 +66,12 @@ record FaultRun(
         var start = clock.now();
         try {
             var done = kind.injection().inject(this, number, start);
-            return new FaultWindow(kind, name, start, done.end(), done.detail(), done.failure(), done.restart());
+            return new FaultWindow(
+                    kind, name, start, done.end(), done.detail(), done.failure(), done.restart(), done.takeover());
         } catch (RuntimeException ex) {
             log.error("{} failed", name, ex);
             var why = ex.getMessage() == null ? "unknown failure" : ex.getMessage();
-            return new FaultWindow(kind, name, start, clock.now(), "not carried out", why, null);
+            return new FaultWindow(kind, name, start, clock.now(), "not carried out", why, null, null);
         } finally {
             // a worker, the broker or PostgreSQL may run as another process now
             resources.processesChanged();
@@ -72,7 +79,7 @@ record FaultRun(
     }
 
     Done done(String detail) {
-        return new Done(clock.now(), detail, null, null);
+        return new Done(clock.now(), detail, null, null, null);
     }
 
     /** The workers started with the stack, {@code checkout-worker-1}, {@code -2}...: the ones the kills go to. */

@@ -75,6 +75,7 @@ final class Replay {
                         "group " + group + " and its saga groups still " + behind + " of " + records
                                 + " records behind",
                         "the replay did not reach the end within " + limit.toSeconds() + " s",
+                        null,
                         null);
             }
             FaultRun.pause(POLL);

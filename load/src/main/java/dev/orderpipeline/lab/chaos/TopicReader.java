@@ -93,6 +93,39 @@ final class TopicReader implements AutoCloseable {
                 .toList();
     }
 
+    /**
+     * A partition as the controller sees it.
+     *
+     * @param leader the leader's node id, -1 for none
+     * @param replicas the node ids of its replicas
+     * @param isr the node ids of its in-sync replicas
+     */
+    record PartitionState(String topic, int partition, int leader, List<Integer> replicas, List<Integer> isr) {
+
+        PartitionState {
+            replicas = List.copyOf(replicas);
+            isr = List.copyOf(isr);
+        }
+    }
+
+    /** Every partition of every topic but the broker's internal ones. */
+    List<PartitionState> partitions() {
+        var names = get(admin.listTopics().names());
+        return get(admin.describeTopics(names).allTopicNames()).values().stream()
+                .flatMap(topic -> topic.partitions().stream()
+                        .map(partition -> new PartitionState(
+                                topic.name(),
+                                partition.partition(),
+                                partition.leader() == null
+                                        ? -1
+                                        : partition.leader().id(),
+                                partition.replicas().stream()
+                                        .map(node -> node.id())
+                                        .toList(),
+                                partition.isr().stream().map(node -> node.id()).toList())))
+                .toList();
+    }
+
     /** Hands every record of the topic, from offset 0 to the end offsets of now, to {@code each}. */
     void readAll(String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
         var end = endOffsets(topic);

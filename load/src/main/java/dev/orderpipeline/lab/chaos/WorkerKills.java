@@ -159,7 +159,7 @@ final class WorkerKills {
                 resumed.firstDecisionAfter() == null
                         ? "none within " + run.settings().catchUpLimit().toSeconds() + " s"
                         : ChaosJudge.seconds(resumed.firstDecisionAfter()));
-        return new Done(run.clock().now(), detail, null, restart);
+        return new Done(run.clock().now(), detail, null, restart, null);
     }
 
     /**

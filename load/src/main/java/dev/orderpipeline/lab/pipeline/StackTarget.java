@@ -2,6 +2,7 @@ package dev.orderpipeline.lab.pipeline;
 
 import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.infra.DevelopmentTokens;
+import dev.orderpipeline.infra.KafkaBroker;
 import dev.orderpipeline.infra.LocalStack;
 import dev.orderpipeline.infra.StackConfig;
 import dev.orderpipeline.lab.measure.ResourceSampler;
@@ -91,9 +92,10 @@ public final class StackTarget implements Target {
         var processes = new ArrayList<ResourceSampler.Watched>();
         stack.apis().stream().filter(AppProcess::isAlive).forEach(app -> processes.add(watched(API, app)));
         stack.workers().stream().filter(AppProcess::isAlive).forEach(app -> processes.add(watched(WORKER, app)));
-        stack.broker()
-                .filter(broker -> broker.isRunning())
-                .ifPresent(broker -> processes.add(new ResourceSampler.Watched(BROKER, broker.pid())));
+        stack.cluster().stream()
+                .flatMap(cluster -> cluster.brokers().stream())
+                .filter(KafkaBroker::isRunning)
+                .forEach(broker -> processes.add(new ResourceSampler.Watched(BROKER, broker.pid())));
         return processes;
     }
 
@@ -119,7 +121,10 @@ public final class StackTarget implements Target {
         description.put(
                 "broker",
                 switch (config.broker()) {
-                    case StackConfig.Broker.FromJars ignored -> "Kafka broker from the jars";
+                    case StackConfig.Broker.FromJars jars ->
+                        jars.brokers() == 1
+                                ? "Kafka broker from the jars"
+                                : jars.brokers() + " Kafka brokers from the jars (one KRaft cluster)";
                     case StackConfig.Broker.External ignored -> "external Kafka cluster";
                 });
         return description;

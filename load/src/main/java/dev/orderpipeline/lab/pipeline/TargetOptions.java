@@ -52,6 +52,14 @@ public final class TargetOptions {
     int workers = 1;
 
     @Option(
+            order = 46,
+            names = "--brokers",
+            paramLabel = "N",
+            description = "Kafka brokers to start: one, or a KRaft cluster of N (bin/run --brokers), whose topics get"
+                    + " min(N, 3) replicas, in sync on all but one.")
+    int brokers = 1;
+
+    @Option(
             order = 47,
             names = "--partitions",
             paramLabel = "N",
@@ -182,9 +190,9 @@ public final class TargetOptions {
 
     /** The embedded default on free ports, in a work directory emptied first: every run starts clean. */
     StackConfig stackConfig() {
-        if (apiReplicas < 1 || workers < 0 || partitions < 1) {
+        if (apiReplicas < 1 || workers < 0 || partitions < 1 || brokers < 1) {
             throw new IllegalArgumentException(
-                    "--api-replicas and --partitions must be positive, --workers not negative");
+                    "--api-replicas, --brokers and --partitions must be positive, --workers not negative");
         }
         var project = projectDirectory();
         var work = database.workDirectory();
@@ -201,7 +209,10 @@ public final class TargetOptions {
         return StackConfig.defaults(project)
                 .withWorkDirectory(work)
                 .withDatabase(stackDatabase)
-                .withBroker(new StackConfig.Broker.FromJars(ports.get(1), ports.get(2)))
+                .withBroker(
+                        brokers == 1
+                                ? new StackConfig.Broker.FromJars(ports.get(1), ports.get(2))
+                                : StackConfig.Broker.FromJars.onFreePorts(brokers, ports))
                 .withApps(ports.get(3), workers, freeRange(Math.max(workers, 1), ports))
                 .withPartitions(partitions)
                 .withAppOptions(appJvmOptions, appArguments())

@@ -47,7 +47,8 @@ final class ChaosFixtures {
                 100,
                 5,
                 Duration.ofMinutes(1),
-                0.0);
+                0.0,
+                Duration.ofSeconds(20));
     }
 
     /** An order of product {@code product % 2}, returned by index. */
@@ -82,7 +83,12 @@ final class ChaosFixtures {
     }
 
     FaultWindow fault(FaultKind kind, String name, double start, double end) {
-        var window = new FaultWindow(kind, name, start, end, "made up", null, null);
+        return fault(kind, name, start, end, null);
+    }
+
+    /** A broker-kill or worker-freeze window with what its fault measured. */
+    FaultWindow fault(FaultKind kind, String name, double start, double end, ChaosRun.@Nullable Takeover takeover) {
+        var window = new FaultWindow(kind, name, start, end, "made up", null, null, takeover);
         faults.add(window);
         return window;
     }

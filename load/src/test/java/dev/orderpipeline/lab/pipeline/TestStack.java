@@ -21,14 +21,19 @@ public record TestStack(StackConfig config, String jdbcUrl, Postgres postgres) {
 
     /** A stack with {@code workers} workers on a new database named after {@code database}. */
     public static TestStack create(Path workDirectory, String database, int workers) {
+        return create(workDirectory, database, workers, 1);
+    }
+
+    /** As {@link #create(Path, String, int)}, on {@code brokers} brokers (a KRaft cluster when more than one). */
+    public static TestStack create(Path workDirectory, String database, int workers, int brokers) {
         var postgres = Postgres.forTests();
         var jdbcUrl = postgres.createDatabase(database);
-        var ports = FreePorts.several(4);
+        var ports = FreePorts.several(2);
         var config = StackConfig.defaults(PROJECT)
                 .withWorkDirectory(workDirectory)
                 .withDatabase(new StackConfig.Database.Existing(jdbcUrl, postgres.user(), postgres.password()))
-                .withBroker(new StackConfig.Broker.FromJars(ports.get(0), ports.get(1)))
-                .withApps(ports.get(2), workers, ports.get(3));
+                .withBroker(StackConfig.Broker.FromJars.onFreePorts(brokers, ports))
+                .withApps(ports.get(0), workers, ports.get(1));
         return new TestStack(config, jdbcUrl, postgres);
     }
 
