@@ -105,7 +105,20 @@ public final class KafkaCluster implements AutoCloseable {
 
     /** Controlled shutdown of every broker, one after the other. */
     public void stop() {
-        brokers.forEach(KafkaBroker::stop);
+        for (var broker : brokers) {
+            log.info("Stopping the Kafka broker (pid {})", broker.isRunning() ? broker.pid() : "-");
+            broker.stop();
+        }
+    }
+
+    /** The brokers' processes in a few words: the pid and log of one broker, the pids and replication of several. */
+    public String describe() {
+        if (brokers.size() == 1) {
+            var broker = brokers.getFirst();
+            return "pid " + broker.pid() + ", log " + broker.serverLog();
+        }
+        return brokers.size() + " brokers, replication factor " + replicationFactor() + ", pids "
+                + brokers.stream().map(broker -> Long.toString(broker.pid())).collect(Collectors.joining(" "));
     }
 
     @Override

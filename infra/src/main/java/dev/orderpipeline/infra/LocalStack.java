@@ -15,7 +15,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -268,17 +267,7 @@ public final class LocalStack implements AutoCloseable {
                 "  %-18s %s%s%n",
                 "Kafka bootstrap",
                 bootstrapServers(),
-                cluster == null
-                        ? " (external)"
-                        : cluster.brokers().size() == 1
-                                ? " (pid " + cluster.brokers().getFirst().pid() + ", log "
-                                        + cluster.brokers().getFirst().serverLog() + ")"
-                                : " (" + cluster.brokers().size() + " brokers, replication factor "
-                                        + cluster.replicationFactor() + ", pids "
-                                        + cluster.brokers().stream()
-                                                .map(broker -> Long.toString(broker.pid()))
-                                                .collect(Collectors.joining(" "))
-                                        + ")"));
+                cluster == null ? " (external)" : " (" + cluster.describe() + ")"));
         text.append(String.format(
                 "  %-18s %s (user %s)%s%n",
                 "JDBC URL", jdbcUrl(), databaseUser(), postgres != null && postgres.isEmbedded() ? " embedded" : ""));
@@ -317,10 +306,7 @@ public final class LocalStack implements AutoCloseable {
             stopAll(workers);
             var cluster = kafka;
             if (cluster != null) {
-                for (var broker : cluster.brokers()) {
-                    log.info("Stopping the Kafka broker (pid {})", broker.isRunning() ? broker.pid() : "-");
-                    broker.stop();
-                }
+                cluster.stop();
             }
             var database = postgres;
             if (database != null && database.isEmbedded()) {

@@ -1,34 +1,22 @@
 package dev.orderpipeline.api.order;
 
+import dev.orderpipeline.retention.RetentionSchedule;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.EnableScheduling;
-import org.springframework.scheduling.annotation.SchedulingConfigurer;
-import org.springframework.scheduling.config.FixedDelayTask;
-import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 
 /**
  * Runs the {@link OrderRetentionJob} every {@code orderpipeline.orders.retention-job.interval}, from one
- * interval after the start, unless {@code orderpipeline.orders.retention-job.enabled=false}. A fixed delay: the next
- * run is timed from the end of the last one, so a long run is never overlapped by the schedule itself.
+ * interval after the start, unless {@code orderpipeline.orders.retention-job.enabled=false}, on a fixed delay ({@link
+ * RetentionSchedule}).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty(name = RetentionJobProperties.ENABLED, matchIfMissing = true)
 @EnableScheduling
-class RetentionJobSchedule implements SchedulingConfigurer {
-
-    private final ObjectProvider<OrderRetentionJob> job;
-    private final RetentionJobProperties properties;
+class RetentionJobSchedule extends RetentionSchedule {
 
     RetentionJobSchedule(ObjectProvider<OrderRetentionJob> job, RetentionJobProperties properties) {
-        this.job = job;
-        this.properties = properties;
-    }
-
-    @Override
-    public void configureTasks(ScheduledTaskRegistrar registrar) {
-        registrar.addFixedDelayTask(
-                new FixedDelayTask(() -> job.getObject().run(), properties.interval(), properties.interval()));
+        super(() -> job.getObject().run(), properties.interval());
     }
 }
