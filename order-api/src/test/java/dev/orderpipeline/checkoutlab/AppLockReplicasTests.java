@@ -75,6 +75,8 @@ class AppLockReplicasTests extends LabTestSupport {
     private int startSecondInstance() {
         var arguments = new java.util.ArrayList<String>();
         arguments.add("--server.port=0");
+        // the actuator's own port too: its default (9080) may be taken by a pipeline running beside the tests
+        arguments.add("--management.server.port=0");
         arguments.add("--spring.main.banner-mode=off");
         arguments.add("--orderpipeline.lab.enabled=true");
         arguments.add("--spring.datasource.url=" + environment.getRequiredProperty("spring.datasource.url"));
