@@ -84,7 +84,7 @@ class CheckoutKafkaConfiguration {
      * ({@link RejoiningErrorHandler}).
      */
     @Bean
-    DefaultErrorHandler checkoutErrorHandler(WorkerProperties worker) {
+    RejoiningErrorHandler checkoutErrorHandler(WorkerProperties worker) {
         var backOff = new ExponentialBackOff(worker.retryInitialInterval().toMillis(), 2.0);
         backOff.setMaxInterval(worker.retryMaxInterval().toMillis());
         backOff.setMaxElapsedTime(Long.MAX_VALUE);

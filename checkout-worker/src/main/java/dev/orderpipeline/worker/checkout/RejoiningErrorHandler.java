@@ -1,6 +1,7 @@
 package dev.orderpipeline.worker.checkout;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.errors.UnreleasedInstanceIdException;
 import org.slf4j.Logger;
@@ -31,8 +32,15 @@ final class RejoiningErrorHandler extends DefaultErrorHandler {
      */
     static final Duration REJOIN_PAUSE = Duration.ofSeconds(1);
 
+    private final AtomicInteger refusals = new AtomicInteger();
+
     RejoiningErrorHandler(BackOff redeliveryBackOff) {
         super(redeliveryBackOff);
+    }
+
+    /** How many times the broker has turned a container's consumer away since the start. */
+    int refusals() {
+        return refusals.get();
     }
 
     @Override
@@ -45,6 +53,7 @@ final class RejoiningErrorHandler extends DefaultErrorHandler {
             super.handleOtherException(thrownException, consumer, container, batchListener);
             return;
         }
+        refusals.incrementAndGet();
         log.warn(
                 "{}: the broker still holds this instance's group.instance.id for its previous member (killed without"
                         + " leaving the group) until that member's session expires; joining again in {} ms with a new"

@@ -4,13 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.orderpipeline.contract.CheckoutCommand;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MemberDescription;
@@ -18,15 +25,20 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.GroupProtocol;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
 import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.listener.BatchMessageListener;
+import org.springframework.kafka.listener.ContainerProperties;
+import org.springframework.kafka.listener.KafkaMessageListenerContainer;
 
 /**
  * Static membership with the worker's consumer configuration: a member that is killed (it does not leave the group)
@@ -47,6 +59,9 @@ class StaticMembershipTests extends WorkerIntegrationTest {
 
     @Autowired
     KafkaAdmin kafkaAdmin;
+
+    @Autowired
+    RejoiningErrorHandler errorHandler;
 
     @Test
     void aKilledMemberRestartedUnderItsInstanceIdGetsItsPartitionsBackWithoutARebalance() {
@@ -103,6 +118,50 @@ class StaticMembershipTests extends WorkerIntegrationTest {
     }
 
     @Test
+    void aStaticMemberKilledUnderTheConsumerProtocolIsLetBackInOnceTheBrokerExpiresItsSession() throws Exception {
+        var topic = newTopic();
+        var group = "static-consumer-protocol-" + UUID.randomUUID();
+        var config = new HashMap<>(consumerFactory.getConfigurationProperties());
+        // the consumer protocol refuses the client's session.timeout.ms: the broker's setting rules
+        config.remove(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
+        config.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, GroupProtocol.CONSUMER.name());
+        config.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "worker-a");
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        var factory = new DefaultKafkaConsumerFactory<String, String>(
+                config, new StringDeserializer(), new StringDeserializer());
+
+        // what kill -9 leaves behind: a member that never said it left, so the broker holds its instance id until
+        // its session expires and turns a new member with that id away meanwhile
+        killAfterItsAssignment(group, "worker-a", topic);
+
+        var received = new CopyOnWriteArrayList<String>();
+        var properties = new ContainerProperties(topic);
+        properties.setGroupId(group);
+        properties.setMessageListener(
+                (BatchMessageListener<String, String>) records -> records.forEach(r -> received.add(r.key())));
+        var restarted = new KafkaMessageListenerContainer<>(factory, properties);
+        restarted.setCommonErrorHandler(errorHandler);
+        var refusalsBefore = errorHandler.refusals();
+        var restartedAt = System.nanoTime();
+        restarted.start();
+        try {
+            kafka.send(topic, "after-the-restart", "{}".getBytes(StandardCharsets.UTF_8))
+                    .get(10, TimeUnit.SECONDS);
+            await().atMost(Duration.ofSeconds(60)).until(() -> received.contains("after-the-restart"));
+            log.info(
+                    "A static member killed under the consumer protocol consumed again {} ms after its restart,"
+                            + " turned away {} times meanwhile",
+                    (System.nanoTime() - restartedAt) / 1_000_000,
+                    errorHandler.refusals() - refusalsBefore);
+            assertThat(errorHandler.refusals())
+                    .as("the broker turned the restarted member away at least once (UNRELEASED_INSTANCE_ID)")
+                    .isGreaterThan(refusalsBefore);
+        } finally {
+            restarted.stop();
+        }
+    }
+
+    @Test
     void eachListenerThreadIsAStaticMemberNamedAfterTheInstanceAndItsIndex() throws Exception {
         var topic = newTopic();
         var group = "static-threads-" + UUID.randomUUID();
@@ -122,6 +181,37 @@ class StaticMembershipTests extends WorkerIntegrationTest {
                     .containsExactlyInAnyOrder("checkout-worker-7-0", "checkout-worker-7-1");
         } finally {
             container.stop();
+        }
+    }
+
+    /** Starts a static member in a process of its own, waits until it has partitions, and kills it (SIGKILL). */
+    private void killAfterItsAssignment(String group, String instanceId, String topic) throws Exception {
+        var java = ProcessHandle.current().info().command().orElse("java");
+        var member = new ProcessBuilder(
+                        java,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        StaticMemberProcess.class.getName(),
+                        broker.getBrokersAsString(),
+                        group,
+                        instanceId,
+                        topic)
+                .redirectErrorStream(true)
+                .start();
+        try {
+            var assigned = CompletableFuture.supplyAsync(() -> {
+                try (var output = member.inputReader(StandardCharsets.UTF_8)) {
+                    return output.lines().anyMatch(StaticMemberProcess.ASSIGNED::equals);
+                } catch (IOException ex) {
+                    throw new UncheckedIOException(ex);
+                }
+            });
+            assertThat(assigned.get(60, TimeUnit.SECONDS))
+                    .as("the member had partitions")
+                    .isTrue();
+        } finally {
+            member.destroyForcibly();
+            assertThat(member.waitFor(10, TimeUnit.SECONDS)).isTrue();
         }
     }
 

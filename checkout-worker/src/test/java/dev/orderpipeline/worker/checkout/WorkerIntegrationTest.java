@@ -38,7 +38,14 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
-@EmbeddedKafka
+// sessions of the consumer group protocol short enough that a test can wait one out (the broker's defaults are 45 s)
+@EmbeddedKafka(
+        brokerProperties = {
+            "group.consumer.min.session.timeout.ms=6000",
+            "group.consumer.session.timeout.ms=6000",
+            "group.consumer.min.heartbeat.interval.ms=1000",
+            "group.consumer.heartbeat.interval.ms=1000"
+        })
 public abstract class WorkerIntegrationTest {
 
     protected static final String DATABASE_URL = Postgres.forTests().createDatabase("checkout_worker");
