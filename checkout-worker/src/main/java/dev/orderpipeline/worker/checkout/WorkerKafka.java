@@ -9,6 +9,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryCustomizer;
 import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
@@ -62,7 +63,18 @@ public final class WorkerKafka {
         return factory;
     }
 
-    /** A batch listener container factory: offsets committed after each poll, the worker's one error handler. */
+    /**
+     * The phase the listener containers start in: before the web server's ({@link
+     * WebServerApplicationContext#START_STOP_LIFECYCLE_PHASE}), so that a restarted worker's consumers join their
+     * group while Tomcat starts instead of after it, and after the topics' replication check (phase 0). They stop
+     * after the web server, finishing the poll in hand.
+     */
+    static final int LISTENER_PHASE = WebServerApplicationContext.START_STOP_LIFECYCLE_PHASE - 1024;
+
+    /**
+     * A batch listener container factory: offsets committed after each poll, the worker's one error handler, started
+     * in {@link #LISTENER_PHASE}.
+     */
     public static <V> ConcurrentKafkaListenerContainerFactory<String, V> containerFactory(
             ConsumerFactory<String, V> consumerFactory,
             DefaultErrorHandler errorHandler,
@@ -74,6 +86,7 @@ public final class WorkerKafka {
         factory.setConcurrency(worker.concurrency());
         factory.setCommonErrorHandler(errorHandler);
         factory.setAutoStartup(kafka.getListener().isAutoStartup());
+        factory.setPhase(LISTENER_PHASE);
         var container = factory.getContainerProperties();
         container.setAckMode(AckMode.BATCH);
         container.setObservationEnabled(kafka.getListener().isObservationEnabled());
