@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import dev.orderpipeline.infra.Postgres;
+import dev.orderpipeline.schema.Migrations;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
@@ -29,12 +30,7 @@ class InvariantCheckerTests {
         dataSource = new PGSimpleDataSource();
         dataSource.setUrl(postgres.createDatabase("invariants_test"));
         dataSource.setUser(postgres.user());
-        Flyway.configure()
-                .dataSource(dataSource)
-                // as the apps migrate: Flyway's transactional lock would hold back CREATE INDEX CONCURRENTLY
-                .configuration(Map.of("flyway.postgresql.transactional.lock", "false"))
-                .load()
-                .migrate();
+        Migrations.migrate(Flyway.configure().dataSource(dataSource).load());
         // what a lab database allows (order-api's db/lab callback), so the checker can be shown the failures that
         // only the lab's broken strategies leave behind
         update("ALTER TABLE payment DROP CONSTRAINT payment_order_unique");
