@@ -289,21 +289,32 @@ class InvariantCheckerTests {
         return new CartLine(product, quantity, status);
     }
 
-    /** A cart in the given state, with its lines numbered in the order given. */
+    /** A cart in the given state, with its lines numbered in the order given, in one transaction. */
     private static UUID cart(String status, String reason, CartLine... lines) throws SQLException {
         var id = UUID.randomUUID();
-        update("INSERT INTO orders (id, user_id, status, reject_reason) VALUES (?, 'u', ?, ?)", id, status, reason);
-        for (int i = 0; i < lines.length; i++) {
-            var line = lines[i];
+        try (var connection = dataSource.getConnection()) {
+            // the cart's shape is checked at commit, once its lines are there
+            connection.setAutoCommit(false);
             update(
-                    "INSERT INTO order_line (order_id, line_no, product_id, quantity, status, reject_reason)"
-                            + " VALUES (?, ?, ?, ?, ?, ?)",
+                    connection,
+                    "INSERT INTO orders (id, user_id, status, reject_reason) VALUES (?, 'u', ?, ?)",
                     id,
-                    i + 1,
-                    line.product(),
-                    line.quantity(),
-                    line.status(),
-                    line.status().equals("REFUSED") ? "INSUFFICIENT_STOCK" : null);
+                    status,
+                    reason);
+            for (int i = 0; i < lines.length; i++) {
+                var line = lines[i];
+                update(
+                        connection,
+                        "INSERT INTO order_line (order_id, line_no, product_id, quantity, status, reject_reason)"
+                                + " VALUES (?, ?, ?, ?, ?, ?)",
+                        id,
+                        i + 1,
+                        line.product(),
+                        line.quantity(),
+                        line.status(),
+                        line.status().equals("REFUSED") ? "INSUFFICIENT_STOCK" : null);
+            }
+            connection.commit();
         }
         return id;
     }
@@ -331,8 +342,13 @@ class InvariantCheckerTests {
     }
 
     private static void update(String sql, Object... parameters) throws SQLException {
-        try (var connection = dataSource.getConnection();
-                var statement = connection.prepareStatement(sql)) {
+        try (var connection = dataSource.getConnection()) {
+            update(connection, sql, parameters);
+        }
+    }
+
+    private static void update(Connection connection, String sql, Object... parameters) throws SQLException {
+        try (var statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);
             }
