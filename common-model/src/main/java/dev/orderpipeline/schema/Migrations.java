@@ -6,10 +6,10 @@ import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.CoreErrorCode;
 import org.flywaydb.core.api.ErrorCode;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
+import org.flywaydb.core.api.logging.Log;
+import org.flywaydb.core.api.logging.LogFactory;
 import org.flywaydb.core.api.output.MigrateResult;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * How the schema's migrations run, for every runner of Flyway: each app at its start (its {@code
@@ -52,7 +52,8 @@ public final class Migrations {
     private static final EnumSet<CoreErrorCode> RETRIABLE = EnumSet.of(
             CoreErrorCode.FAILED_VERSIONED_MIGRATION, CoreErrorCode.RESOLVED_VERSIONED_MIGRATION_NOT_APPLIED);
 
-    private static final Logger log = LoggerFactory.getLogger(Migrations.class);
+    /** Flyway's logging, which goes where the runner's does (SLF4J in the apps, java.util.logging in bin/migrate). */
+    private static final Log log = LogFactory.getLog(Migrations.class);
 
     private Migrations() {}
 
@@ -87,8 +88,8 @@ public final class Migrations {
         if (!failed.isEmpty()
                 && validation.invalidMigrations.stream()
                         .allMatch(migration -> RETRIABLE.contains(code(migration.errorDetails.errorCode)))) {
-            failed.forEach(migration -> log.warn(
-                    "Version {} ({}) failed before; running it again", migration.version, migration.description));
+            failed.forEach(migration -> log.warn("Version " + migration.version + " (" + migration.description
+                    + ") failed before; running it again"));
             configured.repair();
         }
         return configured.migrate();
