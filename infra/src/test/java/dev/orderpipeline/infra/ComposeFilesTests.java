@@ -163,7 +163,20 @@ class ComposeFilesTests {
     @EnumSource(Variant.class)
     void theAppsAreBuiltFromDockerfilesOfTheirOwnModule(Variant variant) throws IOException {
         var stack = variant.load();
-        assertThat(stack.builtServices()).containsExactlyInAnyOrderElementsOf(APPS);
+        assertThat(stack.builtServices()).containsAll(APPS);
+        // another service built is one of the apps' images, used for another command (migrate)
+        for (var other : stack.builtServices()) {
+            if (!APPS.contains(other)) {
+                assertThat(APPS)
+                        .as("%s is built as one of the apps' images", other)
+                        .anySatisfy(app -> {
+                            assertThat(stack.service(other).path("build"))
+                                    .isEqualTo(stack.service(app).path("build"));
+                            assertThat(stack.service(other).path("image"))
+                                    .isEqualTo(stack.service(app).path("image"));
+                        });
+            }
+        }
         for (var app : APPS) {
             var build = stack.service(app).path("build");
             var context =
@@ -645,6 +658,42 @@ class ComposeFilesTests {
                 .containsEntry("DATA_SOURCE_USER", database.get("POSTGRES_USER"))
                 .containsEntry("DATA_SOURCE_PASS", database.get("POSTGRES_PASSWORD"));
         assertThat(String.join(" ", stack.healthcheck(server))).contains("pg_isready");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Variant.class)
+    void theSchemaIsMigratedOnceBeforeTheAppsWhoseOwnMigrationIsOff(Variant variant) {
+        var stack = variant.load();
+        var migrate = "migrate";
+        var command = stack.service(migrate).path("command").values().stream()
+                .map(JsonNode::asString)
+                .toList();
+        var main = "dev.orderpipeline.schema.Migrate";
+        assertThat(command).as("command of %s", migrate).contains(main);
+        assertThat(Path.of("..", "common-model", "src", "main", "java").resolve(main.replace('.', '/') + ".java"))
+                .as("the main class %s runs", migrate)
+                .exists();
+        // Migrate <jdbc-url> [user], the password from PGPASSWORD
+        var arguments = command.subList(command.indexOf(main) + 1, command.size());
+        var app = APPS.getFirst();
+        assertThat(arguments)
+                .containsExactly(
+                        stack.environment(app).get("SPRING_DATASOURCE_URL"),
+                        stack.environment(app).get("SPRING_DATASOURCE_USERNAME"));
+        assertThat(stack.environment(migrate))
+                .containsEntry("PGPASSWORD", stack.environment(app).get("SPRING_DATASOURCE_PASSWORD"));
+        assertThat(stack.dependencies(migrate)).containsEntry("postgres", "service_healthy");
+        assertThat(stack.service(migrate).path("restart").asString("no"))
+                .as("%s runs once per up", migrate)
+                .isEqualTo("no");
+        for (var each : APPS) {
+            assertThat(stack.dependencies(each))
+                    .as("%s starts once the schema is migrated", each)
+                    .containsEntry(migrate, "service_completed_successfully");
+            assertThat(stack.environment(each))
+                    .as("%s leaves the migration to %s", each, migrate)
+                    .containsEntry("SPRING_FLYWAY_ENABLED", "false");
+        }
     }
 
     // ---- reading the files

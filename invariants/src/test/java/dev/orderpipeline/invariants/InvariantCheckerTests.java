@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import dev.orderpipeline.infra.Postgres;
+import dev.orderpipeline.schema.Migrations;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
@@ -29,12 +30,7 @@ class InvariantCheckerTests {
         dataSource = new PGSimpleDataSource();
         dataSource.setUrl(postgres.createDatabase("invariants_test"));
         dataSource.setUser(postgres.user());
-        Flyway.configure()
-                .dataSource(dataSource)
-                // as the apps migrate: Flyway's transactional lock would hold back CREATE INDEX CONCURRENTLY
-                .configuration(Map.of("flyway.postgresql.transactional.lock", "false"))
-                .load()
-                .migrate();
+        Migrations.migrate(Flyway.configure().dataSource(dataSource).load());
         // what a lab database allows (order-api's db/lab callback), so the checker can be shown the failures that
         // only the lab's broken strategies leave behind
         update("ALTER TABLE payment DROP CONSTRAINT payment_order_unique");
@@ -293,21 +289,32 @@ class InvariantCheckerTests {
         return new CartLine(product, quantity, status);
     }
 
-    /** A cart in the given state, with its lines numbered in the order given. */
+    /** A cart in the given state, with its lines numbered in the order given, in one transaction. */
     private static UUID cart(String status, String reason, CartLine... lines) throws SQLException {
         var id = UUID.randomUUID();
-        update("INSERT INTO orders (id, user_id, status, reject_reason) VALUES (?, 'u', ?, ?)", id, status, reason);
-        for (int i = 0; i < lines.length; i++) {
-            var line = lines[i];
+        try (var connection = dataSource.getConnection()) {
+            // the cart's shape is checked at commit, once its lines are there
+            connection.setAutoCommit(false);
             update(
-                    "INSERT INTO order_line (order_id, line_no, product_id, quantity, status, reject_reason)"
-                            + " VALUES (?, ?, ?, ?, ?, ?)",
+                    connection,
+                    "INSERT INTO orders (id, user_id, status, reject_reason) VALUES (?, 'u', ?, ?)",
                     id,
-                    i + 1,
-                    line.product(),
-                    line.quantity(),
-                    line.status(),
-                    line.status().equals("REFUSED") ? "INSUFFICIENT_STOCK" : null);
+                    status,
+                    reason);
+            for (int i = 0; i < lines.length; i++) {
+                var line = lines[i];
+                update(
+                        connection,
+                        "INSERT INTO order_line (order_id, line_no, product_id, quantity, status, reject_reason)"
+                                + " VALUES (?, ?, ?, ?, ?, ?)",
+                        id,
+                        i + 1,
+                        line.product(),
+                        line.quantity(),
+                        line.status(),
+                        line.status().equals("REFUSED") ? "INSUFFICIENT_STOCK" : null);
+            }
+            connection.commit();
         }
         return id;
     }
@@ -335,8 +342,13 @@ class InvariantCheckerTests {
     }
 
     private static void update(String sql, Object... parameters) throws SQLException {
-        try (var connection = dataSource.getConnection();
-                var statement = connection.prepareStatement(sql)) {
+        try (var connection = dataSource.getConnection()) {
+            update(connection, sql, parameters);
+        }
+    }
+
+    private static void update(Connection connection, String sql, Object... parameters) throws SQLException {
+        try (var statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);
             }

@@ -3,12 +3,16 @@ package dev.orderpipeline.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.sql.SQLException;
 import java.util.UUID;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.postgresql.util.PSQLException;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * The production schema refuses what the pipeline never writes, whoever the writer: a second payment of an order,
@@ -19,6 +23,19 @@ class StrictSchemaTests extends ApiTestSupport {
 
     private static final String UNIQUE_VIOLATION = "23505";
     private static final String CHECK_VIOLATION = "23514";
+
+    @Autowired
+    Flyway flyway;
+
+    @Autowired
+    DataSource pool;
+
+    @Test
+    void isMigratedOnSessionsOfItsOwnNotThePools() {
+        // the pool's sessions carry the API's statement timeout (spring.flyway.user in application.yml); the
+        // migration sessions' settings are Migrations' (MigrationsTests)
+        assertThat(flyway.getConfiguration().getDataSource()).isNotSameAs(pool).isNotInstanceOf(HikariDataSource.class);
+    }
 
     @Test
     void refusesASecondPaymentOfAnOrder() {

@@ -196,21 +196,18 @@ class CartStrategyRaceTests extends LabTestSupport {
         var carts = new ArrayList<Buyer>();
         for (var i = 0; i < count; i++) {
             var cart = new Buyer(UUID.randomUUID(), "cart-buyer-" + UUID.randomUUID());
-            jdbc.sql("INSERT INTO orders (id, user_id) VALUES (:id, :userId)")
+            var listed = i % 2 == 0 ? products : products.reversed();
+            // the order and its lines in one statement, so in one transaction: the cart's shape is checked at commit
+            jdbc.sql("""
+                            WITH placed AS (INSERT INTO orders (id, user_id) VALUES (:id, :userId) RETURNING id)
+                            INSERT INTO order_line (order_id, line_no, product_id, quantity)
+                            SELECT placed.id, line.line_no, line.product_id, 1
+                              FROM placed, unnest(:productIds) WITH ORDINALITY AS line(product_id, line_no)
+                            """)
                     .param("id", cart.orderId())
                     .param("userId", cart.userId())
+                    .param("productIds", listed.toArray(UUID[]::new))
                     .update();
-            var listed = i % 2 == 0 ? products : products.reversed();
-            for (var line = 0; line < listed.size(); line++) {
-                jdbc.sql("""
-                                INSERT INTO order_line (order_id, line_no, product_id, quantity)
-                                VALUES (:orderId, :lineNo, :productId, 1)
-                                """)
-                        .param("orderId", cart.orderId())
-                        .param("lineNo", line + 1)
-                        .param("productId", listed.get(line))
-                        .update();
-            }
             carts.add(cart);
         }
         return carts;

@@ -15,6 +15,7 @@ import dev.orderpipeline.worker.checkout.WorkerIntegrationTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
@@ -45,21 +46,19 @@ abstract class CartSagaTest extends WorkerIntegrationTest {
 
     /** Creates a cart with the given id. */
     UUID createCart(UUID orderId, Item... items) {
-        jdbc.sql("INSERT INTO orders (id, user_id) VALUES (:id, :user)")
+        // the order and its lines in one statement, so in one transaction: the cart's shape is checked at commit
+        jdbc.sql("""
+                        WITH placed AS (INSERT INTO orders (id, user_id) VALUES (:id, :user) RETURNING id)
+                        INSERT INTO order_line (order_id, line_no, product_id, quantity)
+                        SELECT placed.id, line.line_no, line.product_id, line.quantity
+                          FROM placed,
+                               unnest(:productIds, :quantities) WITH ORDINALITY AS line(product_id, quantity, line_no)
+                        """)
                 .param("id", orderId)
                 .param("user", "user-" + orderId)
+                .param("productIds", Arrays.stream(items).map(Item::productId).toArray(UUID[]::new))
+                .param("quantities", Arrays.stream(items).map(Item::quantity).toArray(Integer[]::new))
                 .update();
-        for (int i = 0; i < items.length; i++) {
-            jdbc.sql("""
-                            INSERT INTO order_line (order_id, line_no, product_id, quantity)
-                            VALUES (:orderId, :lineNo, :productId, :quantity)
-                            """)
-                    .param("orderId", orderId)
-                    .param("lineNo", i + 1)
-                    .param("productId", items[i].productId())
-                    .param("quantity", items[i].quantity())
-                    .update();
-        }
         return orderId;
     }
 

@@ -7,6 +7,7 @@ import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.backlog.ServerCounters;
 import dev.orderpipeline.lab.measure.LatencyRecorder;
 import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.schema.Migrations;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -14,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -75,14 +75,7 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
 
     /** Creates the schema where there is none (Flyway, the same migrations the apps run); a no-op on theirs. */
     public static void migrate(DataSource dataSource) {
-        Flyway.configure()
-                .dataSource(dataSource)
-                .locations("classpath:db/migration")
-                // as the apps migrate (spring.flyway.postgresql.transactional-lock): Flyway's transactional lock keeps
-                // a transaction open that a migration's CREATE INDEX CONCURRENTLY would wait for
-                .configuration(Map.of("flyway.postgresql.transactional.lock", "false"))
-                .load()
-                .migrate();
+        Migrations.migrate(Flyway.configure().dataSource(dataSource).load());
     }
 
     /** Every batch size in turn, each on a fresh hot product. */

@@ -138,21 +138,22 @@ class AbandonedOrderRetentionTests extends ApiTestSupport {
     /** A cart of two products, created {@code age} ago, CREATED, its saga started or not. */
     private UUID seedCart(String userId, UUID first, UUID second, String age, boolean started) {
         var orderId = UUID.randomUUID();
+        // the order and its lines in one statement, so in one transaction: the cart's shape is checked at commit
         jdbc.sql("""
-                        INSERT INTO orders (id, user_id, created_at, checkout_deadline)
-                        VALUES (:id, :user, now() - CAST(:age AS interval),
-                                CASE WHEN :started THEN now() + interval '30 seconds' END)
+                        WITH placed AS (
+                            INSERT INTO orders (id, user_id, created_at, checkout_deadline)
+                            VALUES (:id, :user, now() - CAST(:age AS interval),
+                                    CASE WHEN :started THEN now() + interval '30 seconds' END)
+                            RETURNING id
+                        )
+                        INSERT INTO order_line (order_id, line_no, product_id, quantity)
+                        SELECT placed.id, line.line_no, line.product_id, 1
+                          FROM placed, (VALUES (1, CAST(:first AS uuid)), (2, CAST(:second AS uuid))) AS line(line_no, product_id)
                         """)
                 .param("id", orderId)
                 .param("user", userId)
                 .param("age", age)
                 .param("started", started)
-                .update();
-        jdbc.sql("""
-                        INSERT INTO order_line (order_id, line_no, product_id, quantity)
-                        VALUES (:id, 1, :first, 1), (:id, 2, :second, 1)
-                        """)
-                .param("id", orderId)
                 .param("first", first)
                 .param("second", second)
                 .update();
