@@ -24,6 +24,9 @@ public final class AppProcess {
     /** Spring Boot's graceful shutdown waits up to 30 s for requests in flight; give it a little more. */
     public static final Duration DEFAULT_STOP_GRACE = Duration.ofSeconds(35);
 
+    /** Spring Boot's launcher that reads {@code loader.path}; the jar's own (JarLauncher) does not. */
+    public static final String PROPERTIES_LAUNCHER = "org.springframework.boot.loader.launch.PropertiesLauncher";
+
     private static final String HEALTH_PATH = "/actuator/health";
     private static final String READINESS_PATH = "/actuator/health/readiness";
     private static final String METRICS_PATH = "/actuator/prometheus";
@@ -80,6 +83,31 @@ public final class AppProcess {
             List<String> arguments,
             Map<String, String> environment,
             Path logFile) {
+        return springBoot(name, jar, List.of(), port, managementPort, jvmOptions, arguments, environment, logFile);
+    }
+
+    /**
+     * As above, with {@code loaderPath} added to the jar's class path when it is not empty: the jar then starts
+     * through Spring Boot's {@link #PROPERTIES_LAUNCHER} ({@code java -cp <jar> -Dloader.path=<paths>
+     * PropertiesLauncher}), which loads the application from the jar as its own launcher does, and the jars and
+     * folders of {@code loaderPath} beside it (a folder's jars included): the lab's strategies inside order-api.
+     */
+    public static AppProcess springBoot(
+            String name,
+            Path jar,
+            List<Path> loaderPath,
+            int port,
+            int managementPort,
+            List<String> jvmOptions,
+            List<String> arguments,
+            Map<String, String> environment,
+            Path logFile) {
+        for (var path : loaderPath) {
+            if (!Files.exists(path)) {
+                throw new IllegalStateException(
+                        path.toAbsolutePath().normalize() + " is missing: run mvn package first (bin/run builds it)");
+            }
+        }
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(
                     jar.toAbsolutePath().normalize() + " is missing: run mvn package first (bin/run builds it)");
@@ -89,8 +117,17 @@ public final class AppProcess {
         var command = new ArrayList<String>();
         command.add(ManagedProcess.javaExecutable());
         command.addAll(jvmOptions);
-        command.add("-jar");
-        command.add(jar.toAbsolutePath().normalize().toString());
+        if (loaderPath.isEmpty()) {
+            command.add("-jar");
+            command.add(absolute(jar));
+        } else {
+            command.add("-Dloader.path="
+                    + String.join(
+                            ",", loaderPath.stream().map(AppProcess::absolute).toList()));
+            command.add("-cp");
+            command.add(absolute(jar));
+            command.add(PROPERTIES_LAUNCHER);
+        }
         command.add("--server.port=" + port);
         if (managementPort != port) {
             command.add("--management.server.port=" + managementPort);
@@ -102,6 +139,10 @@ public final class AppProcess {
         var workingDirectory = Objects.requireNonNull(logFile.toAbsolutePath().getParent(), "log file's folder");
         return new AppProcess(
                 name, port, managementPort, new ManagedProcess(name, command, workingDirectory, logFile, environment));
+    }
+
+    private static String absolute(Path path) {
+        return path.toAbsolutePath().normalize().toString();
     }
 
     private static void requirePort(int port) {

@@ -99,6 +99,7 @@ public final class LocalStack implements AutoCloseable {
         return AppProcess.springBoot(
                 name,
                 config.apiJar(),
+                config.lab() ? config.labPath() : List.of(),
                 port,
                 managementPort,
                 config.apiJvmOptions(),

@@ -161,9 +161,9 @@ final class LocalStackCommand implements Callable<Integer> {
 
     @Option(
             names = "--lab",
-            description = "Switch on the lab's part of order-api (orderpipeline.lab.enabled): its database-lock"
-                    + " strategies behind ?strategy=, some wrong on purpose, and the relaxed schema they need. For lab"
-                    + " databases only.")
+            description = "Put the lab's part of order-api on its class path (checkout-lab's jar) and switch it on"
+                    + " (orderpipeline.lab.enabled): its database-lock strategies behind ?strategy=, some wrong on"
+                    + " purpose, and the relaxed schema they need. For lab databases only.")
     boolean lab;
 
     @Option(names = "--startup-timeout", paramLabel = "SECONDS", description = "How long each app may take to start.")

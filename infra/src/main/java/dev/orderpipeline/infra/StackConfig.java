@@ -15,9 +15,10 @@ import org.jspecify.annotations.Nullable;
  * ports. The API serves its API on {@code apiPort} and its actuator on {@code apiManagementPort} (0: a free port
  * chosen when it starts, as for every API replica the lab adds). Worker {@code n} (from 1) listens on {@code
  * firstWorkerPort + n - 1}, its actuator included. {@code appArguments} go to every app
- * after the ones the stack sets (Spring Boot lets the last occurrence win). {@code lab} switches the lab's part of
- * order-api on ({@code orderpipeline.lab.enabled}): its database-lock strategies, some wrong on purpose, and the
- * relaxed schema they need; the lab's own stacks and {@code bin/run --lab} set it, nothing else.
+ * after the ones the stack sets (Spring Boot lets the last occurrence win). {@code lab} puts the lab's strategies on
+ * order-api's class path ({@link #labPath()}) and switches them on ({@code orderpipeline.lab.enabled}): its
+ * database-lock strategies, some wrong on purpose, and the relaxed schema they need; the lab's own stacks and {@code
+ * bin/run --lab} set it, nothing else.
  */
 public record StackConfig(
         Path projectDirectory,
@@ -413,6 +414,16 @@ public record StackConfig(
     /** The jar of order-api, built by {@code mvn package}. */
     public Path apiJar() {
         return projectDirectory.resolve("order-api/target/order-api.jar");
+    }
+
+    /**
+     * What the lab adds to order-api's class path when {@link #lab()} is on, built by {@code mvn package}: the jar of
+     * its database-lock strategies (checkout-lab), which order-api's own jar and image never hold, and the folder of
+     * the libraries it needs beyond order-api's ({@code checkout-lab/target/lib}: the invariants module).
+     */
+    public List<Path> labPath() {
+        var lab = projectDirectory.resolve("checkout-lab/target");
+        return List.of(lab.resolve("checkout-lab.jar"), lab.resolve("lib"));
     }
 
     /** The jar of checkout-worker, built by {@code mvn package}. */

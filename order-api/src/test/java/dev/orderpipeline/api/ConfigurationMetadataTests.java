@@ -15,11 +15,10 @@ class ConfigurationMetadataTests {
     @Test
     void describesEveryPropertyTheConfigurationAndTheDocsName() {
         var metadata = ConfigurationMetadata.onClassPath(getClass().getClassLoader());
-        // the API's own, the lab's, the one bound by hand and the topics module's
+        // the API's own, the one bound by hand and the topics module's
         assertThat(metadata.described())
                 .contains(
                         "orderpipeline.checkout.max-waiters",
-                        "orderpipeline.lab.enabled",
                         "orderpipeline.health.cache-time",
                         "orderpipeline.topics.result-partitions");
         var named = metadata.namedIn(Path.of("src", "main", "resources"), Path.of(".."));

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.orderpipeline.contract.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -11,10 +15,22 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.producer.Producer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.MicrometerConsumerListener;
+import org.springframework.kafka.core.MicrometerProducerListener;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.web.client.RestClient;
 import tools.jackson.databind.JsonNode;
 
@@ -25,6 +41,12 @@ import tools.jackson.databind.JsonNode;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class WorkerMetricsTests extends WorkerIntegrationTest {
+
+    /**
+     * How often the Kafka clients' meters are looked over here: Micrometer binds the meters of a partition or a topic
+     * only when it next looks over the client's metrics, once a minute by default, which a test would wait out.
+     */
+    private static final Duration CLIENT_METRICS_REFRESH = Duration.ofSeconds(1);
 
     private static final Pattern UUID_TEXT =
             Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
@@ -92,8 +114,8 @@ class WorkerMetricsTests extends WorkerIntegrationTest {
         assertThat(named(samples, "process_cpu_usage")).isNotEmpty();
 
         // the Kafka client meters of partitions and topics are bound when the client's metrics are next looked
-        // over, up to a minute after they appear
-        await().atMost(Duration.ofSeconds(90))
+        // over (FastClientMetrics)
+        await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofSeconds(1))
                 .untilAsserted(() -> {
                     var scraped = scrape();
@@ -187,4 +209,65 @@ class WorkerMetricsTests extends WorkerIntegrationTest {
 
     /** One line of the Prometheus text format. */
     record Sample(String name, Map<String, String> labels, double value) {}
+
+    /**
+     * The Kafka clients' meters as Boot binds them (one listener per client factory), looked over every {@link
+     * #CLIENT_METRICS_REFRESH} instead of every minute.
+     */
+    @TestConfiguration(proxyBeanMethods = false)
+    static class FastClientMetrics {
+
+        @Bean
+        static ThreadPoolTaskScheduler clientMetricsScheduler() {
+            var scheduler = new ThreadPoolTaskScheduler();
+            scheduler.setThreadNamePrefix("client-metrics-");
+            return scheduler;
+        }
+
+        @Bean
+        static BeanPostProcessor fastClientMetrics(
+                ObjectProvider<MeterRegistry> registry, ObjectProvider<ThreadPoolTaskScheduler> scheduler) {
+            return new BeanPostProcessor() {
+                @Override
+                public Object postProcessAfterInitialization(Object bean, String beanName) {
+                    if (bean instanceof DefaultKafkaConsumerFactory<?, ?> consumers) {
+                        refreshOften(consumers, registry.getObject(), scheduler.getObject());
+                    } else if (bean instanceof DefaultKafkaProducerFactory<?, ?> producers) {
+                        refreshOften(producers, registry.getObject(), scheduler.getObject());
+                    }
+                    return bean;
+                }
+            };
+        }
+
+        private static <K, V> void refreshOften(
+                DefaultKafkaConsumerFactory<K, V> factory, MeterRegistry registry, TaskScheduler scheduler) {
+            for (var listener : List.copyOf(factory.getListeners())) {
+                if (listener instanceof MicrometerConsumerListener<K, V>) {
+                    factory.removeListener(listener);
+                    factory.addListener(new MicrometerConsumerListener<K, V>(registry, scheduler) {
+                        @Override
+                        protected MeterBinder createClientMetrics(Consumer<K, V> client, List<Tag> tags) {
+                            return new KafkaClientMetrics(client, tags, this.scheduler, CLIENT_METRICS_REFRESH);
+                        }
+                    });
+                }
+            }
+        }
+
+        private static <K, V> void refreshOften(
+                DefaultKafkaProducerFactory<K, V> factory, MeterRegistry registry, TaskScheduler scheduler) {
+            for (var listener : List.copyOf(factory.getListeners())) {
+                if (listener instanceof MicrometerProducerListener<K, V>) {
+                    factory.removeListener(listener);
+                    factory.addListener(new MicrometerProducerListener<K, V>(registry, scheduler) {
+                        @Override
+                        protected MeterBinder createClientMetrics(Producer<K, V> client, List<Tag> tags) {
+                            return new KafkaClientMetrics(client, tags, this.scheduler, CLIENT_METRICS_REFRESH);
+                        }
+                    });
+                }
+            }
+        }
+    }
 }

@@ -325,7 +325,8 @@ class ChaosEndToEndTests {
                 .withWorkDirectory(workDirectory)
                 .withDatabase(new StackConfig.Database.Embedded(ports.get(0)))
                 .withBroker(StackConfig.Broker.FromJars.onFreePorts(3, ports))
-                .withApps(ports.get(1), 2, twoFreePorts(ports))
+                // one worker: the brokers fail over here, not the workers
+                .withApps(ports.get(1), 1, twoFreePorts(ports))
                 .withAppOptions(List.of(), SHORT_SESSIONS);
         try (var cluster = StackTarget.start(config, 1, Duration.ofSeconds(30))) {
             var run = run(cluster, List.of(FaultKind.BROKER_KILL), 40, 0.3);

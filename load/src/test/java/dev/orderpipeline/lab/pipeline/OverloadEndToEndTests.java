@@ -30,7 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 class OverloadEndToEndTests {
 
     private static final int CLIENTS = 2_000;
-    private static final Duration LOAD = Duration.ofSeconds(20);
+    /** Long enough: with Tomcat's defaults the same storm ended the API within a few seconds. */
+    private static final Duration LOAD = Duration.ofSeconds(10);
+
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
     @TempDir
@@ -38,7 +40,8 @@ class OverloadEndToEndTests {
 
     @Test
     void moreClientsThanConnectionsLeaveTheApiUp() throws Exception {
-        var stack = TestStack.create(workDirectory, "lab_overload", 1);
+        // the storm reads a product: no checkout, so no worker
+        var stack = TestStack.create(workDirectory, "lab_overload", 0);
         var config = stack.config();
         try (var target = StackTarget.start(config, 1, Duration.ofSeconds(30));
                 var http = ApiClient.newHttpClient()) {

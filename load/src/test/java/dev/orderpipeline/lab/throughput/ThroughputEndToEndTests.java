@@ -42,9 +42,10 @@ class ThroughputEndToEndTests {
                 strategies,
                 keys,
                 8,
-                Duration.ofSeconds(4),
+                // the smallest runs whose every component still shows CPU per checkout: two seconds each
                 Duration.ofSeconds(2),
-                Duration.ofSeconds(4),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(1),
                 1,
                 1000,
                 3_000,

@@ -44,6 +44,10 @@ import org.springframework.test.context.DynamicPropertySource;
             "spring.kafka.admin.close-timeout=1s",
             "orderpipeline.checkout.retry-after=7s",
             "orderpipeline.health.broker.timeout=1s",
+            // the results listener's consumer gives up a call to the absent broker within a second, and the context's
+            // close waits for it that long, not the 30 s of each shutdown phase
+            "spring.kafka.consumer.properties[default.api.timeout.ms]=1000",
+            "spring.lifecycle.timeout-per-shutdown-phase=5s",
         })
 @DirtiesContext
 class BrokerDownCheckoutTests {

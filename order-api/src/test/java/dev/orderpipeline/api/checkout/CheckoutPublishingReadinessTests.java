@@ -37,6 +37,10 @@ import org.springframework.test.context.DynamicPropertySource;
             "spring.kafka.admin.operation-timeout=1s",
             "spring.kafka.admin.close-timeout=1s",
             "orderpipeline.health.broker.timeout=1s",
+            // the results listener's consumer gives up a call to the absent broker within a second, and the context's
+            // close waits for it that long, not the 30 s of each shutdown phase
+            "spring.kafka.consumer.properties[default.api.timeout.ms]=1000",
+            "spring.lifecycle.timeout-per-shutdown-phase=5s",
         })
 @DirtiesContext
 class CheckoutPublishingReadinessTests {

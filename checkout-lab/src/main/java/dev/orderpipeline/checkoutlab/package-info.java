@@ -1,5 +1,7 @@
 /**
- * The lab's part of order-api, absent unless {@code orderpipeline.lab.enabled=true} ({@link
+ * The lab's part of order-api, a jar of its own that order-api's jar and image never hold: the lab's stacks and
+ * {@code bin/run --lab} put it on order-api's class path (Spring Boot's PropertiesLauncher, {@code loader.path}), and
+ * even there it is absent unless {@code orderpipeline.lab.enabled=true} ({@link
  * dev.orderpipeline.checkoutlab.LabAutoConfiguration}): the database-lock checkout strategies of the articles
  * ({@code naive}, {@code naive-tx}, {@code app-lock}, {@code db-atomic}, {@code for-update}, {@code optimistic},
  * {@code serializable}, {@code status-claim}; for carts {@code cart-for-update} and {@code

@@ -20,8 +20,9 @@ import org.springframework.core.env.Environment;
 
 /**
  * Switches the lab on inside order-api, and only when {@code orderpipeline.lab.enabled=true}: otherwise not one
- * bean, mapping or migration of this package exists. Its package lies outside the application's, so component
- * scanning never finds it; this auto-configuration is the only door.
+ * bean, mapping or migration of this package exists. Its jar is on order-api's class path only on the lab's stacks,
+ * and its package lies outside the application's, so component scanning never finds it; this auto-configuration is
+ * the only door.
  *
  * <p>On, it refuses to start beside a production token source (the strategies oversell and charge twice by
  * design, and a database that a real identity provider guards is not the lab's), warns in the log, says so in
