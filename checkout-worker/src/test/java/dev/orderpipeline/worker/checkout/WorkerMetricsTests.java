@@ -44,6 +44,7 @@ class WorkerMetricsTests extends WorkerIntegrationTest {
             "outcomes",
             "commit",
             "results",
+            "stock",
             "dead_letters");
 
     @LocalServerPort
