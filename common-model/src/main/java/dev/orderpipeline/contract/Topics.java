@@ -56,5 +56,14 @@ public final class Topics {
     /** Reservation reply records the coordinator cannot read. */
     public static final String CHECKOUT_RESERVATION_REPLIES_DLT = "checkout.reservation-replies.dlt";
 
+    /**
+     * Each product's stock after the last worker transaction that locked it, keyed by product id and compacted: every
+     * order-api instance reads it whole to answer a checkout of a sold-out product at the door.
+     */
+    public static final String PRODUCT_STOCK = "product.stock";
+
+    /** Default partitions of {@value #PRODUCT_STOCK}. */
+    public static final int PRODUCT_STOCK_PARTITIONS = 3;
+
     private Topics() {}
 }

@@ -2,6 +2,7 @@ package dev.orderpipeline.topics;
 
 import dev.orderpipeline.contract.Topics;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,9 +52,17 @@ public final class TopicDeclarations {
                 topic,
                 Optional.of(partitions(topic)),
                 Optional.ofNullable(replicationFactor).map(Integer::shortValue));
+        var configs = new HashMap<String, String>();
         var minInsyncReplicas = minInsyncReplicas(topic);
         if (minInsyncReplicas != null) {
-            newTopic.configs(Map.of(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, minInsyncReplicas.toString()));
+            configs.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, minInsyncReplicas.toString());
+        }
+        if (topic.equals(Topics.PRODUCT_STOCK)) {
+            // a reader needs each product's latest stock, not its history
+            configs.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+        }
+        if (!configs.isEmpty()) {
+            newTopic.configs(Map.copyOf(configs));
         }
         return newTopic;
     }
@@ -93,6 +102,7 @@ public final class TopicDeclarations {
                     Topics.CHECKOUT_RESERVATIONS,
                     Topics.CHECKOUT_RESERVATIONS_DLT -> properties.commandPartitions();
             case Topics.CHECKOUT_RESULTS -> properties.resultPartitions();
+            case Topics.PRODUCT_STOCK -> properties.stockPartitions();
             case Topics.CHECKOUT_CARTS,
                     Topics.CHECKOUT_CARTS_DLT,
                     Topics.CHECKOUT_RESERVATION_REPLIES,

@@ -21,6 +21,7 @@ import org.springframework.validation.annotation.Validated;
  * @param resultPartitions partitions of the checkout results topic
  * @param cartPartitions partitions of the cart checkouts and reservation replies topics (both keyed by order id: the
  *     most cart coordinators that can share the sagas) and of their dead-letter topics
+ * @param stockPartitions partitions of the compacted product stock topic
  * @param replicationFactor replicas of every topic the apps create; unset, the cluster's
  *     {@code default.replication.factor} applies. Topics that exist keep theirs
  * @param minInsyncReplicas {@code min.insync.replicas} of the topics that carry checkouts and their decisions
@@ -45,6 +46,9 @@ public record TopicsProperties(
 
         @DefaultValue("" + Topics.CHECKOUT_CARTS_PARTITIONS) @Positive
         int cartPartitions,
+
+        @DefaultValue("" + Topics.PRODUCT_STOCK_PARTITIONS) @Positive
+        int stockPartitions,
 
         // a Kafka topic's replication factor is a short
         @Positive @Max(Short.MAX_VALUE) @Nullable Integer replicationFactor,

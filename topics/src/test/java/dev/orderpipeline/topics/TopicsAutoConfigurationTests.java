@@ -79,6 +79,24 @@ class TopicsAutoConfigurationTests {
     }
 
     @Test
+    void createsTheStockTopicCompactedWithItsOwnPartitions() {
+        runner.run(context -> {
+            var stock = context.getBean(TopicDeclarations.class).newTopic(Topics.PRODUCT_STOCK);
+            assertThat(stock.numPartitions()).isEqualTo(Topics.PRODUCT_STOCK_PARTITIONS);
+            assertThat(stock.configs()).containsExactly(entry("cleanup.policy", "compact"));
+        });
+        runner.withPropertyValues(
+                        "orderpipeline.topics.stock-partitions=4", "orderpipeline.topics.replication-factor=3")
+                .run(context -> {
+                    var stock = context.getBean(TopicDeclarations.class).newTopic(Topics.PRODUCT_STOCK);
+                    assertThat(stock.numPartitions()).isEqualTo(4);
+                    assertThat(stock.replicationFactor()).isEqualTo((short) 3);
+                    // advisory, like a dead letter: the cluster's min.insync.replicas
+                    assertThat(stock.configs()).containsOnlyKeys("cleanup.policy");
+                });
+    }
+
+    @Test
     void givesEachTopicTheConfiguredSizeOfItsKind() {
         runner.withPropertyValues(
                         "orderpipeline.topics.command-partitions=12",

@@ -97,7 +97,7 @@ class ReservationApplier {
                 replies.add(new Reservations.Reply(reply, settled.duplicate()));
             }
         }
-        return new Reservations(replies, decided.invalid());
+        return new Reservations(replies, decided.invalid(), decided.stockLeft());
     }
 
     private Decided decide(List<Delivery<ReservationCommand>> deliveries) {
@@ -134,7 +134,7 @@ class ReservationApplier {
                 .sorted(Delivery.STEP_ORDER)
                 .toList();
 
-        applyFresh(fresh, locked);
+        var stockLeft = applyFresh(fresh, locked);
 
         var settled = new ArrayList<Settled>(deliveries.size());
         for (var delivery : valid) {
@@ -148,11 +148,14 @@ class ReservationApplier {
                 settled.add(new Settled(delivery, Objects.requireNonNull(locked.get(key(delivery.message()))), true));
             }
         }
-        return new Decided(settled, invalid);
+        return new Decided(settled, invalid, stockLeft);
     }
 
-    /** Decides the fresh steps in apply order and writes their moves; {@code locked} follows the lines' states. */
-    private void applyFresh(List<Delivery<ReservationCommand>> fresh, Map<Line.Key, Line> locked) {
+    /**
+     * Decides the fresh steps in apply order and writes their moves; {@code locked} follows the lines' states.
+     * Returns the stock left of the products it locked.
+     */
+    private Map<UUID, Integer> applyFresh(List<Delivery<ReservationCommand>> fresh, Map<Line.Key, Line> locked) {
         var productIds = new TreeSet<UUID>();
         for (var delivery : fresh) {
             var step = delivery.message();
@@ -197,6 +200,7 @@ class ReservationApplier {
             throw new ConcurrencyFailureException("the stock of " + (taken.size() - updated) + " of " + taken.size()
                     + " locked products was not what this transaction read");
         }
+        return stock;
     }
 
     /** Whether a step moves its line (and stock): a reservation of a PENDING line, a release of a RELEASING one. */
@@ -241,7 +245,7 @@ class ReservationApplier {
         return new Line.Key(step.orderId(), step.lineNo());
     }
 
-    private record Decided(List<Settled> settled, List<InvalidDelivery> invalid) {}
+    private record Decided(List<Settled> settled, List<InvalidDelivery> invalid, Map<UUID, Integer> stockLeft) {}
 
     /** A valid step's delivery and its line after this transaction. */
     private record Settled(Delivery<ReservationCommand> delivery, Line line, boolean duplicate) {}

@@ -38,6 +38,8 @@ class ReservationListener {
         polled.deadLetter(applied.invalid());
         reports.replied(
                 applied.replies().stream().map(Reservations.Reply::reply).toList());
+        // a release reopens its product at the API's door
+        reports.stock(applied.stockLeft());
         reports.deadLetter(Topics.CHECKOUT_RESERVATIONS, polled);
     }
 }

@@ -3,6 +3,8 @@ package dev.orderpipeline.worker.cart;
 import dev.orderpipeline.contract.ReservationReply;
 import dev.orderpipeline.worker.checkout.CheckoutPublisher;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.springframework.stereotype.Component;
 
 /**
@@ -44,6 +46,11 @@ class SagaReports {
     /** Sends the replies of applied reservation steps. */
     void replied(List<ReservationReply> replies) {
         saga.sendReplies(replies);
+    }
+
+    /** Publishes the stock the steps left their products with. */
+    void stock(Map<UUID, Integer> stockLeft) {
+        publisher.publishStock(stockLeft);
     }
 
     /** Sends a poll's records that cannot be applied to their topic's dead-letter topic. */

@@ -98,7 +98,7 @@ class CheckoutApplier {
         var results = decided.settled().stream()
                 .map(settled -> settled.toResult(committedAt))
                 .toList();
-        return new AppliedBatch(results, decided.invalid());
+        return new AppliedBatch(results, decided.invalid(), decided.stockLeft());
     }
 
     /** The whole decision for a batch; runs inside its transaction. */
@@ -129,12 +129,13 @@ class CheckoutApplier {
         // any transaction that applied one of these commands (it held the order) has committed.
         var recorded =
                 metrics.timeStep("find_recorded", () -> processedCommands.findOutcomes(firstDeliveries.keySet()));
-        var fresh = firstDeliveries.values().stream()
+        var freshDeliveries = firstDeliveries.values().stream()
                 .filter(delivery -> !recorded.containsKey(delivery.command().commandId()))
                 .sorted(CheckoutDelivery.APPLY_ORDER)
                 .toList();
 
-        var decisions = decideFresh(fresh, orderRows);
+        var fresh = decideFresh(freshDeliveries, orderRows);
+        var decisions = fresh.decisions();
         record(decisions);
 
         var settled = new ArrayList<Settled>(firstDeliveries.size() + repeated.size());
@@ -155,7 +156,7 @@ class CheckoutApplier {
                             ? Settled.repeated(delivery, decision)
                             : Settled.recorded(delivery, Objects.requireNonNull(recorded.get(commandId))));
         }
-        return new Decided(settled, invalid, System.nanoTime());
+        return new Decided(settled, invalid, fresh.stockLeft(), System.nanoTime());
     }
 
     /**
@@ -164,7 +165,7 @@ class CheckoutApplier {
      * what they took is then written with one statement. The statement keeps the stock guard, and with the rows
      * locked it cannot fall short; if it ever does, the transaction rolls back and the poll is redelivered.
      */
-    private List<Decision> decideFresh(List<CheckoutDelivery> fresh, Map<UUID, CheckoutOrder> orderRows) {
+    private Fresh decideFresh(List<CheckoutDelivery> fresh, Map<UUID, CheckoutOrder> orderRows) {
         var productIds = new TreeSet<UUID>();
         for (var delivery : fresh) {
             var command = delivery.command();
@@ -192,7 +193,7 @@ class CheckoutApplier {
             throw new ConcurrencyFailureException("the stock of " + (taken.size() - updated) + " of " + taken.size()
                     + " locked products was not what this transaction read");
         }
-        return decisions;
+        return new Fresh(decisions, stock.left());
     }
 
     private void record(List<Decision> decisions) {
@@ -229,11 +230,15 @@ class CheckoutApplier {
         }
     }
 
+    /** The fresh commands' decisions, and the stock their products are left with. */
+    private record Fresh(List<Decision> decisions, Map<UUID, Integer> stockLeft) {}
+
     /**
-     * What a batch transaction settled: outcomes to report and deliveries to dead-letter, and when its last statement
-     * returned ({@link System#nanoTime()}), to time the commit.
+     * What a batch transaction settled: outcomes to report, deliveries to dead-letter, the stock of the products it
+     * locked, and when its last statement returned ({@link System#nanoTime()}), to time the commit.
      */
-    private record Decided(List<Settled> settled, List<InvalidCommand> invalid, long decidedAtNanos) {}
+    private record Decided(
+            List<Settled> settled, List<InvalidCommand> invalid, Map<UUID, Integer> stockLeft, long decidedAtNanos) {}
 
     /** A command's outcome: decided now, or recorded earlier (then {@code recordedAt} is set), and whether it repeats. */
     private record Settled(Decision decision, @Nullable Instant recordedAt, boolean duplicate) {

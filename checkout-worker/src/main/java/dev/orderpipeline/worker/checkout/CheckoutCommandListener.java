@@ -65,6 +65,7 @@ class CheckoutCommandListener {
             deadLetters.add(new DeadLetter(record, new PoisonCommandException(invalid.reason(), null)));
         }
         metrics.timeStep("results", () -> publisher.publishResults(applied.results()));
+        metrics.timeStep("stock", () -> publisher.publishStock(applied.stockLeft()));
         metrics.timeStep("dead_letters", () -> metrics.deadLettered(publisher.deadLetter(deadLetters)));
     }
 }

@@ -3,6 +3,7 @@ package dev.orderpipeline.worker.checkout;
 import dev.orderpipeline.contract.CartCheckoutCommand;
 import dev.orderpipeline.contract.CheckoutCommand;
 import dev.orderpipeline.contract.CheckoutResult;
+import dev.orderpipeline.contract.ProductStock;
 import dev.orderpipeline.contract.ReservationCommand;
 import dev.orderpipeline.contract.ReservationReply;
 import dev.orderpipeline.contract.Topics;
@@ -63,7 +64,8 @@ class CheckoutKafkaConfiguration {
 
     @Bean
     KafkaAdmin.NewTopics checkoutTopics(TopicDeclarations topics) {
-        return topics.declare(Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT, Topics.CHECKOUT_RESULTS);
+        return topics.declare(
+                Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT, Topics.CHECKOUT_RESULTS, Topics.PRODUCT_STOCK);
     }
 
     @Bean
@@ -102,7 +104,7 @@ class CheckoutKafkaConfiguration {
     }
 
     /**
-     * One producer for results and the cart saga's steps and replies (JSON), dead-lettered commands (JSON) and
+     * One producer for results, product stocks and the cart saga's steps and replies (JSON), dead-lettered commands (JSON) and
      * unreadable records (their raw bytes).
      */
     @Bean
@@ -125,6 +127,8 @@ class CheckoutKafkaConfiguration {
                 ReservationCommand.class,
                 json,
                 ReservationReply.class,
+                json,
+                ProductStock.class,
                 json,
                 byte[].class,
                 new ByteArraySerializer());

@@ -76,7 +76,7 @@ class CheckoutMetrics {
 
     /**
      * Runs and times one step of applying or reporting a poll. The steps (tag {@code step}: lock_orders,
-     * find_recorded, lock_stock, take_stock, statuses, payments, outcomes, commit, results, dead_letters) do not
+     * find_recorded, lock_stock, take_stock, statuses, payments, outcomes, commit, results, stock, dead_letters) do not
      * overlap, so where a poll's time goes is their sum per poll.
      */
     <T> T timeStep(String step, Supplier<T> work) {

@@ -1,9 +1,13 @@
 package dev.orderpipeline.worker.checkout;
 
 import dev.orderpipeline.contract.CheckoutResult;
+import dev.orderpipeline.contract.ProductStock;
 import dev.orderpipeline.contract.Topics;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.errors.RecordBatchTooLargeException;
@@ -41,25 +45,47 @@ public class CheckoutPublisher {
      * slow broker from being flooded.
      */
     public void publishResults(List<CheckoutResult> results) {
-        if (results.isEmpty()) {
+        publishAdvisory(
+                Topics.CHECKOUT_RESULTS,
+                results.stream()
+                        .map(result -> Map.<String, Object>entry(result.key(), result))
+                        .toList(),
+                "checkout results; the orders table holds the outcomes");
+    }
+
+    /**
+     * Publishes each product's stock after a commit, keyed by product id, as {@link #publishResults} publishes
+     * results: without waiting, a failure logged. A stock not published only leaves an API's knowledge older: a sold
+     * out it keeps expires by itself, and the next transaction that locks the product publishes its stock again.
+     */
+    public void publishStock(Map<UUID, Integer> stockLeft) {
+        var publishedAt = Instant.now();
+        publishAdvisory(
+                Topics.PRODUCT_STOCK,
+                stockLeft.entrySet().stream()
+                        .map(left -> new ProductStock(left.getKey(), left.getValue(), publishedAt))
+                        .map(stock -> Map.<String, Object>entry(stock.key(), stock))
+                        .toList(),
+                "product stocks; the product table holds the stock");
+    }
+
+    private void publishAdvisory(String topic, List<Map.Entry<String, Object>> records, String what) {
+        if (records.isEmpty()) {
             return;
         }
-        var sends = new CompletableFuture<?>[results.size()];
+        var sends = new CompletableFuture<?>[records.size()];
         try {
             for (int i = 0; i < sends.length; i++) {
-                var result = results.get(i);
-                sends[i] = template.send(Topics.CHECKOUT_RESULTS, result.key(), result);
+                var record = records.get(i);
+                sends[i] = template.send(topic, record.getKey(), record.getValue());
             }
         } catch (RuntimeException ex) {
-            log.warn("Could not publish {} checkout results; the orders table holds the outcomes", results.size(), ex);
+            log.warn("Could not publish {} {}", records.size(), what, ex);
             return;
         }
         CompletableFuture.allOf(sends).whenComplete((sent, failure) -> {
             if (failure != null) {
-                log.warn(
-                        "Could not publish some of {} checkout results; the orders table holds the outcomes",
-                        results.size(),
-                        failure);
+                log.warn("Could not publish some of {} {}", records.size(), what, failure);
             }
         });
     }

@@ -39,6 +39,11 @@ final class LockedStock {
         return true;
     }
 
+    /** Units left by product id, in id order: every locked product's stock once the batch has committed. */
+    Map<UUID, Integer> left() {
+        return Collections.unmodifiableMap(new TreeMap<>(left));
+    }
+
     /** Units taken so far by product id, in id order; only products that gave something. */
     Map<UUID, Integer> taken() {
         return Collections.unmodifiableMap(taken);

@@ -7,6 +7,7 @@ import dev.orderpipeline.contract.CartCheckoutCommand;
 import dev.orderpipeline.contract.CheckoutOutcome;
 import dev.orderpipeline.contract.CheckoutResult;
 import dev.orderpipeline.contract.Headers;
+import dev.orderpipeline.contract.ProductStock;
 import dev.orderpipeline.contract.RejectReason;
 import dev.orderpipeline.contract.ReservationCommand;
 import dev.orderpipeline.contract.ReservationReply.LineOutcome;
@@ -122,6 +123,17 @@ class CartSagaTests extends CartSagaTest {
                 .isTrue();
         assertThat(lineStatuses(order)).containsExactly("RELEASED", "CANCELLED");
         assertThat(stock(first.productId())).isEqualTo(5);
+        // the release published the product's stock, which reopens it at the API's door
+        try (var published = new TopicReader(broker, Topics.PRODUCT_STOCK)) {
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> published.records().stream()
+                            .filter(record -> first.productId().toString().equals(record.key()))
+                            .map(record -> JSON.readValue(record.value(), ProductStock.class))
+                            .reduce((earlier, later) -> later)
+                            .map(ProductStock::stock)
+                            .orElse(-1)
+                            .equals(5));
+        }
 
         // the lost reservation, arriving after all, finds its line cancelled and takes nothing
         var late = reserver.apply(List.of(new Delivery<>(started.steps().get(1), 0, 1)));

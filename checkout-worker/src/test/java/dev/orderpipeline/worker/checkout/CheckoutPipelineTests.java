@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.orderpipeline.contract.CheckoutCommand;
 import dev.orderpipeline.contract.CheckoutOutcome;
 import dev.orderpipeline.contract.CheckoutResult;
+import dev.orderpipeline.contract.ProductStock;
 import dev.orderpipeline.contract.Topics;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -13,12 +14,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
@@ -59,6 +63,38 @@ class CheckoutPipelineTests extends WorkerIntegrationTest {
             assertThat(payments.get(order).count()).isZero();
         }
         assertThat(decidedCount(orders)).isEqualTo(300);
+    }
+
+    @Test
+    void publishesTheStockEachBatchLeavesOnTheCompactedStockTopic() throws Exception {
+        var product = createProduct(3, "19.99");
+        var orders = createOrders(product, 5, 1);
+
+        try (var stock = new TopicReader(broker, Topics.PRODUCT_STOCK)) {
+            publish(commandsFor(orders));
+            awaitDecided(orders);
+
+            // the last stock published for the product is what the database holds once every batch has committed
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                var published = stock.records().stream()
+                        .filter(record -> product.toString().equals(record.key()))
+                        .map(record -> JSON.readValue(record.value(), ProductStock.class))
+                        .toList();
+                assertThat(published).isNotEmpty();
+                assertThat(published.getLast().productId()).isEqualTo(product);
+                assertThat(published.getLast().stock()).isZero();
+            });
+        }
+        assertThat(stock(product)).isZero();
+        try (var admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString()))) {
+            var resource = new ConfigResource(ConfigResource.Type.TOPIC, Topics.PRODUCT_STOCK);
+            var config = admin.describeConfigs(List.of(resource))
+                    .all()
+                    .get(10, TimeUnit.SECONDS)
+                    .get(resource);
+            assertThat(config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value()).isEqualTo("compact");
+        }
     }
 
     @Test

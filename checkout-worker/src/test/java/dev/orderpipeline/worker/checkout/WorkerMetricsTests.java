@@ -66,6 +66,7 @@ class WorkerMetricsTests extends WorkerIntegrationTest {
             "outcomes",
             "commit",
             "results",
+            "stock",
             "dead_letters");
 
     @LocalServerPort

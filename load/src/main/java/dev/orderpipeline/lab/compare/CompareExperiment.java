@@ -145,7 +145,8 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
             @Nullable Long resultsMissing) {}
 
     private Ending awaitEnd(String strategy, UUID productId, List<UUID> orders, Burst burst) {
-        var unanswered = burst.unanswered();
+        // orders that stay CREATED for good: no answer (a failed request), or sold out at the door
+        var unanswered = burst.unanswered() + burst.soldOut();
         var deadline = System.nanoTime() + settings.finalTimeout().toNanos();
         var timedOut = awaitFinal(productId, unanswered, deadline) > unanswered;
         var finalSeen = System.nanoTime();
@@ -172,8 +173,8 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
     }
 
     /**
-     * Polls until no order is open, or only as many as had no answer (a failed request leaves its order CREATED for
-     * good), or the deadline. Returns the open orders last seen.
+     * Polls until no order is open, or only as many as had no answer or were sold out at the door (either leaves its
+     * order CREATED for good), or the deadline. Returns the open orders last seen.
      */
     private long awaitFinal(UUID productId, long unanswered, long deadline) {
         var pause = target.database() != null ? 50 : 500;

@@ -11,6 +11,12 @@ public final class StatusCounts {
     public static final String TIMEOUT = "timeout";
     public static final String IO_ERROR = "io-error";
 
+    /**
+     * The pipeline's 409 {@code sold-out}, refused at the API's door: a final answer, but one that leaves the order
+     * CREATED, unlike a lock strategy's 409, whose order the database has rejected.
+     */
+    public static final String SOLD_OUT = "409 sold-out";
+
     private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
 
     public void add(String status) {

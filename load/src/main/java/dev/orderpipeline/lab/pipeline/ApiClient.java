@@ -36,6 +36,9 @@ public final class ApiClient {
     /** The problem type of a production checkout that was given a lab parameter: the lab is off there. */
     static final String LAB_OFF = "urn:order-pipeline:problem:lab-off";
 
+    /** The problem type of a checkout refused at the door: the product is known sold out, the order stays CREATED. */
+    static final String SOLD_OUT = "urn:order-pipeline:problem:sold-out";
+
     /** The subject of the lab's administrator token. */
     static final String ADMIN = "lab-admin";
 
@@ -120,15 +123,21 @@ public final class ApiClient {
     }
 
     /**
-     * One checkout. Never throws for what the server or the network does: the answer is a status code, or {@link
-     * StatusCounts#TIMEOUT} / {@link StatusCounts#IO_ERROR}.
+     * One checkout. Never throws for what the server or the network does: the answer is a status code, {@link
+     * StatusCounts#SOLD_OUT} for a 409 of that problem type, or {@link StatusCounts#TIMEOUT} /
+     * {@link StatusCounts#IO_ERROR}. Only a 409's body is read: the rest are counted by their status alone.
      */
     public String checkout(UUID orderId, String userId, String strategy, @Nullable Integer delayMillis) {
         var path = checkoutPath(orderId, strategy, delayMillis);
         try {
-            var response =
-                    http.send(post(path, userAuthorization(userId), null), HttpResponse.BodyHandlers.discarding());
-            return Integer.toString(response.statusCode());
+            var response = http.send(
+                    post(path, userAuthorization(userId), null),
+                    info -> info.statusCode() == 409
+                            ? HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8)
+                            : HttpResponse.BodySubscribers.replacing(""));
+            return response.statusCode() == 409 && response.body().contains(SOLD_OUT)
+                    ? StatusCounts.SOLD_OUT
+                    : Integer.toString(response.statusCode());
         } catch (HttpTimeoutException ex) {
             return StatusCounts.TIMEOUT;
         } catch (IOException ex) {

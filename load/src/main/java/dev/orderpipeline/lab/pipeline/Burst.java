@@ -24,7 +24,7 @@ import java.util.function.IntFunction;
 public record Burst(long releasedAt, long[] startedAt, long[] answeredAt, String[] statuses) {
 
     /** The answers after which an order will become final without the lab doing anything more. */
-    private static final List<String> ANSWERED = List.of("200", "202", "409");
+    private static final List<String> ANSWERED = List.of("200", "202", "409", StatusCounts.SOLD_OUT);
 
     /**
      * Runs {@code count} checkouts at once and returns when every one has been answered; {@code atRelease} runs once
@@ -79,6 +79,11 @@ public record Burst(long releasedAt, long[] startedAt, long[] answeredAt, String
     /** The last answer, or the release if that came later. */
     public long lastAnswer() {
         return Math.max(releasedAt, Arrays.stream(answeredAt).max().orElse(0));
+    }
+
+    /** Checkouts refused at the pipeline's door: final answers whose orders stay CREATED. */
+    public long soldOut() {
+        return Arrays.stream(statuses).filter(StatusCounts.SOLD_OUT::equals).count();
     }
 
     /** Checkouts that got no answer the strategies define (200, 202 or 409): a timeout, a 5xx. */

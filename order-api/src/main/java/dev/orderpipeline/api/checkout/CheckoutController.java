@@ -9,6 +9,7 @@ import static dev.orderpipeline.api.web.ProblemKind.LAB_OFF;
 import static dev.orderpipeline.api.web.ProblemKind.MALFORMED_REQUEST;
 import static dev.orderpipeline.api.web.ProblemKind.ORDER_NOT_CHECKOUTABLE;
 import static dev.orderpipeline.api.web.ProblemKind.ORDER_NOT_FOUND;
+import static dev.orderpipeline.api.web.ProblemKind.SOLD_OUT;
 import static dev.orderpipeline.api.web.ProblemKind.VALIDATION_FAILED;
 
 import dev.orderpipeline.api.order.Order;
@@ -117,6 +118,7 @@ class CheckoutController {
         LAB_OFF,
         ORDER_NOT_FOUND,
         ORDER_NOT_CHECKOUTABLE,
+        SOLD_OUT,
         BROKER_UNAVAILABLE,
         CHECKOUT_OUTCOME_UNKNOWN,
         DATABASE_UNAVAILABLE

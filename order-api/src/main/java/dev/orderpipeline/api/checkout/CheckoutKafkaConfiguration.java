@@ -29,34 +29,56 @@ import org.springframework.kafka.listener.ContainerProperties.AckMode;
 import org.springframework.kafka.listener.ContainerProperties.AssignmentCommitOption;
 
 /**
- * The results consumer. Every instance must see every result (the request waiting for one may be on any
- * instance), so each reads all partitions of the results topic itself, assigned by hand rather than through a
- * consumer group: there is nothing to share, no offset worth keeping (a result from before the instance started has
- * nobody waiting for it here, so it starts at the end), and a group per instance would outlive the instance in the
- * broker. Values stay bytes until the listener knows that a request here waits for the record's order: every
- * instance reads every result, and most of them are for requests of other instances, or for none.
+ * The results and stock consumers. Every instance must see every result (the request waiting for one may be on any
+ * instance) and every product's stock (any instance may be asked to check the product out), so each reads all
+ * partitions of those topics itself, assigned by hand rather than through a consumer group: there is nothing to
+ * share, no offset worth keeping, and a group per instance would outlive the instance in the broker. A result from
+ * before the instance started has nobody waiting for it here, so the results start at the end; the stock topic is
+ * compacted and read from the beginning, each product's latest stock being what it holds. Result values stay bytes
+ * until the listener knows that a request here waits for the record's order: every instance reads every result, and
+ * most of them are for requests of other instances, or for none.
  */
 @Configuration(proxyBeanMethods = false)
 class CheckoutKafkaConfiguration {
 
     static final String RESULTS_CONTAINER_FACTORY = "checkoutResultsContainerFactory";
 
+    static final String STOCK_CONTAINER_FACTORY = "productStockContainerFactory";
+
     /** The bean the results listener takes its partitions from. */
     static final String RESULT_PARTITIONS = "checkoutResultPartitions";
+
+    /** The bean the stock listener takes its partitions from. */
+    static final String STOCK_PARTITIONS = "productStockPartitions";
 
     private static final Logger log = LoggerFactory.getLogger(CheckoutKafkaConfiguration.class);
 
     @Bean(RESULTS_CONTAINER_FACTORY)
     ConcurrentKafkaListenerContainerFactory<String, byte[]> checkoutResultsContainerFactory(
             ConsumerFactory<?, ?> bootConsumerFactory) {
+        return withoutGroup(bootConsumerFactory, "latest");
+    }
+
+    @Bean(STOCK_CONTAINER_FACTORY)
+    ConcurrentKafkaListenerContainerFactory<String, byte[]> productStockContainerFactory(
+            ConsumerFactory<?, ?> bootConsumerFactory) {
+        return withoutGroup(bootConsumerFactory, "earliest");
+    }
+
+    /**
+     * A container factory of consumers without a group, byte values, that start every partition where
+     * {@code offsetReset} says.
+     */
+    private static ConcurrentKafkaListenerContainerFactory<String, byte[]> withoutGroup(
+            ConsumerFactory<?, ?> bootConsumerFactory, String offsetReset) {
         // start from Boot's consumer settings (bootstrap servers, security, client tuning) and own the rest
         var config = new HashMap<>(bootConsumerFactory.getConfigurationProperties());
         // no group: a consumer without one joins nothing and commits nothing, so it leaves nothing in the broker
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
         config.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        // without committed offsets every partition starts where this says: at the end
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        // without committed offsets every partition starts where this says
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, offsetReset);
         var factory = new ConcurrentKafkaListenerContainerFactory<String, byte[]>();
         factory.setConsumerFactory(
                 new DefaultKafkaConsumerFactory<>(config, new StringDeserializer(), new ByteArrayDeserializer()));
@@ -75,31 +97,35 @@ class CheckoutKafkaConfiguration {
      * the API runs are read from its next start.
      */
     @Bean(RESULT_PARTITIONS)
-    ResultPartitions checkoutResultPartitions(KafkaAdmin kafkaAdmin, TopicsProperties topics) {
-        var count = topics.resultPartitions();
+    Partitions checkoutResultPartitions(KafkaAdmin kafkaAdmin, TopicsProperties topics) {
+        return partitions(kafkaAdmin, Topics.CHECKOUT_RESULTS, topics.resultPartitions());
+    }
+
+    /** Every partition of the stock topic, found as the results topic's are: a stock not read is a door left open. */
+    @Bean(STOCK_PARTITIONS)
+    Partitions productStockPartitions(KafkaAdmin kafkaAdmin, TopicsProperties topics) {
+        return partitions(kafkaAdmin, Topics.PRODUCT_STOCK, topics.stockPartitions());
+    }
+
+    private static Partitions partitions(KafkaAdmin kafkaAdmin, String topic, int configured) {
+        var count = configured;
         try {
-            count = partitionsOfResultsTopic(kafkaAdmin);
+            count = partitionsOf(kafkaAdmin, topic);
         } catch (ExecutionException ex) {
             if (ex.getCause() instanceof UnknownTopicOrPartitionException) {
-                log.info(
-                        "{} does not exist yet; reading the {} partitions it is created with",
-                        Topics.CHECKOUT_RESULTS,
-                        count);
+                log.info("{} does not exist yet; reading the {} partitions it is created with", topic, count);
             } else {
-                unknownPartitions(count, ex);
+                unknownPartitions(topic, count, ex);
             }
         } catch (TimeoutException ex) {
-            unknownPartitions(count, ex);
+            unknownPartitions(topic, count, ex);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-            unknownPartitions(count, ex);
+            unknownPartitions(topic, count, ex);
         }
         var partitions = IntStream.range(0, count).boxed().toList();
-        log.info(
-                "Checkout results are read from partitions {} of {}, without a consumer group",
-                partitions,
-                Topics.CHECKOUT_RESULTS);
-        return new ResultPartitions(partitions);
+        log.info("{} is read from partitions {}, without a consumer group", topic, partitions);
+        return new Partitions(partitions);
     }
 
     /**
@@ -107,41 +133,38 @@ class CheckoutKafkaConfiguration {
      * as fast as it does otherwise ({@link KafkaAdmin#describeTopics} would wait for its client to close for a
      * minute).
      */
-    private static int partitionsOfResultsTopic(KafkaAdmin kafkaAdmin)
+    private static int partitionsOf(KafkaAdmin kafkaAdmin, String topic)
             throws ExecutionException, TimeoutException, InterruptedException {
         var timeout = Duration.ofSeconds(Math.max(1, kafkaAdmin.getOperationTimeout()));
         var config = new HashMap<>(kafkaAdmin.getConfigurationProperties());
-        config.put(AdminClientConfig.CLIENT_ID_CONFIG, "order-api-result-partitions");
+        config.put(AdminClientConfig.CLIENT_ID_CONFIG, "order-api-partitions");
         var admin = Admin.create(config);
         try {
             var topics = admin.describeTopics(
-                            List.of(Topics.CHECKOUT_RESULTS),
-                            new DescribeTopicsOptions().timeoutMs((int) timeout.toMillis()))
+                            List.of(topic), new DescribeTopicsOptions().timeoutMs((int) timeout.toMillis()))
                     .allTopicNames()
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             // the admin client answers for every topic asked, or fails
-            return Objects.requireNonNull(topics.get(Topics.CHECKOUT_RESULTS), Topics.CHECKOUT_RESULTS)
-                    .partitions()
-                    .size();
+            return Objects.requireNonNull(topics.get(topic), topic).partitions().size();
         } finally {
             // nothing is left to wait for: the answer came, or it is too late for it
             admin.close(Duration.ZERO);
         }
     }
 
-    private static void unknownPartitions(int configured, Exception ex) {
+    private static void unknownPartitions(String topic, int configured, Exception ex) {
         log.warn(
-                "Could not read the partitions of {}; reading the {} configured, so results on any others are not"
-                        + " awaited until the next start",
-                Topics.CHECKOUT_RESULTS,
+                "Could not read the partitions of {}; reading the {} configured, so records on any others are not"
+                        + " read until the next start",
+                topic,
                 configured,
                 ex);
     }
 
-    /** The partitions of the results topic that the listener is assigned. */
-    record ResultPartitions(List<Integer> ids) {
+    /** The partitions of a topic that a listener is assigned. */
+    record Partitions(List<Integer> ids) {
 
-        ResultPartitions {
+        Partitions {
             ids = List.copyOf(ids);
         }
     }

@@ -54,6 +54,7 @@ final class CheckoutService {
     private final CheckoutWaiters waiters;
     private final MeterRegistry meters;
     private final CheckoutProperties properties;
+    private final StockDoor door;
     private final Clock clock = Clock.systemUTC();
 
     /**
@@ -68,7 +69,9 @@ final class CheckoutService {
             CheckoutCommandPublisher publisher,
             CheckoutWaiters waiters,
             MeterRegistry meters,
-            CheckoutProperties properties) {
+            CheckoutProperties properties,
+            StockDoor door) {
+        this.door = door;
         this.orders = orders;
         this.publisher = publisher;
         this.waiters = waiters;
@@ -160,13 +163,22 @@ final class CheckoutService {
             CompletableFuture<CheckoutReply> reply, Runnable cancel, CheckoutReply.Accepted acknowledged) {}
 
     /**
-     * The caller's order, if it can be checked out. A fast refusal, not a guard: the worker's statements guard
-     * "the order is CREATED" themselves.
+     * The caller's order, if it can be checked out. Fast refusals, not guards: the worker's statements guard "the
+     * order is CREATED" and the stock themselves. A single-product order of a product known sold out is refused
+     * here; a cart goes to its saga whatever the stock of its products.
      */
     private Order loadCheckoutable(UUID orderId, Caller caller) {
         var order = orders.findOwned(orderId, caller.userId()).orElseThrow(() -> new OrderNotFoundException(orderId));
         if (order.status() != OrderStatus.CREATED) {
             throw new OrderNotCheckoutableException(order.id(), order.status());
+        }
+        var lines = order.lines();
+        if (lines.size() == 1) {
+            var line = lines.getFirst();
+            var available = door.refused(line.productId(), line.quantity());
+            if (available != null) {
+                throw new SoldOutException(order.id(), line.productId(), available);
+            }
         }
         return order;
     }
@@ -238,6 +250,9 @@ final class CheckoutService {
         if (ex instanceof ProblemException problem) {
             if (problem.kind() == ProblemKind.CHECKOUT_OUTCOME_UNKNOWN) {
                 return "unknown";
+            }
+            if (problem.kind() == ProblemKind.SOLD_OUT) {
+                return "sold_out";
             }
             return switch (problem.kind().status()) {
                 case NOT_FOUND -> "not_found";

@@ -20,6 +20,7 @@ class TopicConfiguration {
                 Topics.CHECKOUT_COMMANDS_DLT,
                 Topics.CHECKOUT_RESULTS,
                 Topics.CHECKOUT_CARTS,
-                Topics.CHECKOUT_CARTS_DLT);
+                Topics.CHECKOUT_CARTS_DLT,
+                Topics.PRODUCT_STOCK);
     }
 }

@@ -21,6 +21,7 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.net.URI;
+import java.util.Objects;
 import java.util.UUID;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -80,6 +81,50 @@ class ProductController {
         var product = products.insert(request.toNewProduct());
         return ResponseEntity.created(URI.create("/api/products/" + product.id()))
                 .body(product);
+    }
+
+    @PostMapping("/{id}/restock")
+    @Operation(
+            operationId = "restockProduct",
+            summary = "Add units to a product's stock",
+            description = "Adds the units to the stock in the database. The door of the checkout learns it from the"
+                    + " worker: a product it knew sold out takes checkouts again within"
+                    + " orderpipeline.checkout.sold-out-for, when one checkout goes through and the worker publishes"
+                    + " the stock.",
+            requestBody =
+                    @io.swagger.v3.oas.annotations.parameters.RequestBody(
+                            content =
+                                    @Content(
+                                            mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                            examples =
+                                                    @ExampleObject(name = "restock", value = ProductExamples.RESTOCK))))
+    @ApiResponse(
+            responseCode = "200",
+            description = "The product with its new stock",
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON_VALUE,
+                            schema = @Schema(implementation = Product.class),
+                            examples = @ExampleObject(name = "product", value = ProductExamples.PRODUCT)))
+    @ProblemResponses({
+        VALIDATION_FAILED,
+        MALFORMED_REQUEST,
+        AUTHENTICATION_REQUIRED,
+        INVALID_TOKEN,
+        FORBIDDEN,
+        PRODUCT_NOT_FOUND,
+        PAYLOAD_TOO_LARGE,
+        UNSUPPORTED_MEDIA_TYPE,
+        DATABASE_UNAVAILABLE
+    })
+    Product restock(
+            @Parameter(description = "The product's id", example = ProductExamples.ID) @PathVariable UUID id,
+            @Valid @RequestBody RestockRequest request) {
+        var units = Objects.requireNonNull(request.units(), "units");
+        return products.restock(id, units)
+                .orElseThrow(() -> products.findById(id)
+                        .<RuntimeException>map(product -> new StockTooLargeException(product, units))
+                        .orElseGet(() -> new ProductNotFoundException(id)));
     }
 
     @GetMapping("/{id}")

@@ -28,6 +28,14 @@ public final class ProductRepository {
              WHERE id = :id
             """.formatted(COLUMNS);
 
+    // The bound in the statement: stock is an int, and a sum beyond it would fail in the database
+    private static final String RESTOCK = """
+            UPDATE product
+               SET stock = stock + :units, updated_at = now()
+             WHERE id = :id AND stock <= 2147483647 - :units
+            RETURNING %s
+            """.formatted(COLUMNS);
+
     private final JdbcClient jdbc;
 
     ProductRepository(JdbcClient jdbc) {
@@ -42,6 +50,15 @@ public final class ProductRepository {
                 .param("price", product.price())
                 .query(ProductRepository::map)
                 .single();
+    }
+
+    /** Adds units to the product's stock; empty when it does not exist or the stock would pass an int's range. */
+    Optional<Product> restock(UUID id, int units) {
+        return jdbc.sql(RESTOCK)
+                .param("id", id)
+                .param("units", units)
+                .query(ProductRepository::map)
+                .optional();
     }
 
     public Optional<Product> findById(UUID id) {

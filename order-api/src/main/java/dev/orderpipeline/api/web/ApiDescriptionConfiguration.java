@@ -300,6 +300,16 @@ class ApiDescriptionConfiguration {
                     example.put("orderId", ORDER);
                     example.put("orderStatus", "REJECTED");
                 }
+                case SOLD_OUT -> {
+                    example.put(
+                            "detail",
+                            "Product " + PRODUCT + " has 0 units left, fewer than order " + ORDER + " asks; the order"
+                                    + " stays CREATED and can be checked out again after a restock");
+                    example.put("instance", "/api/orders/" + ORDER + "/checkout");
+                    example.put("orderId", ORDER);
+                    example.put("productId", PRODUCT);
+                    example.put("available", 0);
+                }
                 case PAYLOAD_TOO_LARGE -> {
                     example.put(
                             "detail",

@@ -21,6 +21,7 @@ public enum ProblemKind {
     METHOD_NOT_ALLOWED("method-not-allowed", HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
     NOT_ACCEPTABLE("not-acceptable", HttpStatus.NOT_ACCEPTABLE, "Not acceptable"),
     ORDER_NOT_CHECKOUTABLE("order-not-checkoutable", HttpStatus.CONFLICT, "Order cannot be checked out"),
+    SOLD_OUT("sold-out", HttpStatus.CONFLICT, "Product sold out"),
     IDEMPOTENCY_KEY_REUSED(
             "idempotency-key-reused", HttpStatus.UNPROCESSABLE_CONTENT, "Idempotency key reused with another request"),
     PAYLOAD_TOO_LARGE("payload-too-large", HttpStatus.CONTENT_TOO_LARGE, "Request body too large"),

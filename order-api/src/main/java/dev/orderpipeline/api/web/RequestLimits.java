@@ -18,6 +18,10 @@ import org.springframework.validation.annotation.Validated;
  * @param maxConcurrent requests served at once (the actuator's not counted); more are answered 503 with {@code
  *     Retry-After} at once ({@link ConcurrencyLimitFilter}). A request in progress holds about 60 KB of heap when it
  *     waits on a dependency, so the default keeps a worst case near 25 MB of order-api's 160 MB
+ * @param keepAliveBelow open connections above which every answer closes its connection ({@link
+ *     CrowdedConnectionsFilter}), so that a crowd of one-request clients (a flash sale) frees
+ *     {@code server.tomcat.max-connections} places for the buyers waiting in the accept queue instead of holding them
+ *     idle for the keep-alive timeout
  */
 @ConfigurationProperties("orderpipeline.requests")
 @Validated
@@ -25,7 +29,8 @@ record RequestLimits(
         @DefaultValue("16KB") DataSize maxBodySize,
         @DefaultValue("32") @Positive int maxJsonNestingDepth,
         @DefaultValue("100") @Positive int maxJsonNumberLength,
-        @DefaultValue("400") @Positive int maxConcurrent) {
+        @DefaultValue("400") @Positive int maxConcurrent,
+        @DefaultValue("300") @Positive int keepAliveBelow) {
 
     /** Bean Validation has no constraint for a {@link DataSize}; binding gives it its default when not set. */
     RequestLimits {

@@ -29,6 +29,16 @@ class WebConfiguration implements WebMvcConfigurer {
         registry.addInterceptor(new RequestBodyGuard(limits));
     }
 
+    /** Before the bound on requests in progress, so that its refusals close crowded connections too. */
+    @Bean
+    FilterRegistrationBean<CrowdedConnectionsFilter> crowdedConnections(
+            OpenConnections openConnections, MeterRegistry meters) {
+        var registration = new FilterRegistrationBean<>(
+                new CrowdedConnectionsFilter(openConnections, limits.keepAliveBelow(), meters));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 5);
+        return registration;
+    }
+
     /** After the request's observation (a refusal is counted as a 503), before the security filters' work. */
     @Bean
     FilterRegistrationBean<ConcurrencyLimitFilter> concurrencyLimit(

@@ -20,7 +20,8 @@ class CheckoutWaitersTests {
     private static CheckoutWaiters waiters(int maxWaiters) {
         var waiters = new CheckoutWaiters(
                 new SimpleMeterRegistry(),
-                new CheckoutProperties(Duration.ofSeconds(30), Duration.ofSeconds(5), maxWaiters));
+                new CheckoutProperties(
+                        Duration.ofSeconds(30), Duration.ofSeconds(5), maxWaiters, Duration.ofSeconds(2)));
         waiters.start();
         return waiters;
     }

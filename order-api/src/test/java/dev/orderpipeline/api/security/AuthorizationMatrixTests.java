@@ -51,6 +51,7 @@ class AuthorizationMatrixTests extends ApiTestSupport {
     private static final Map<String, Access> EXPECTED = Map.ofEntries(
             Map.entry("GET /api/products/{id}", Access.PUBLIC),
             Map.entry("POST /api/products", Access.ADMIN),
+            Map.entry("POST /api/products/{id}/restock", Access.ADMIN),
             Map.entry("POST /api/orders", Access.USER),
             Map.entry("GET /api/orders/{id}", Access.USER),
             Map.entry("POST /api/orders/{id}/checkout", Access.USER),

@@ -34,6 +34,7 @@ class ApiDescriptionTests extends ApiTestSupport {
                 .containsExactlyInAnyOrder(
                         "/api/products",
                         "/api/products/{id}",
+                        "/api/products/{id}/restock",
                         "/api/orders",
                         "/api/orders/{id}",
                         "/api/orders/{id}/checkout",
@@ -41,6 +42,7 @@ class ApiDescriptionTests extends ApiTestSupport {
         var operations = Map.of(
                 "post /api/products", "createProduct",
                 "get /api/products/{id}", "getProduct",
+                "post /api/products/{id}/restock", "restockProduct",
                 "post /api/orders", "createOrder",
                 "get /api/orders/{id}", "getOrder",
                 "post /api/orders/{id}/checkout", "checkoutOrder",
@@ -131,6 +133,16 @@ class ApiDescriptionTests extends ApiTestSupport {
                         415, List.of("unsupported-media-type"),
                         503, List.of("database-unavailable")));
         assertProblems(
+                "post /api/products/{id}/restock",
+                Map.of(
+                        400, List.of("validation-failed", "malformed-request"),
+                        401, List.of("authentication-required", "invalid-token"),
+                        403, List.of("forbidden"),
+                        404, List.of("product-not-found"),
+                        413, List.of("payload-too-large"),
+                        415, List.of("unsupported-media-type"),
+                        503, List.of("database-unavailable")));
+        assertProblems(
                 "get /api/products/{id}",
                 Map.of(
                         400, List.of("malformed-request"),
@@ -154,7 +166,7 @@ class ApiDescriptionTests extends ApiTestSupport {
                         400, List.of("validation-failed", "malformed-request", "lab-off"),
                         401, List.of("authentication-required", "invalid-token"),
                         404, List.of("order-not-found"),
-                        409, List.of("order-not-checkoutable"),
+                        409, List.of("order-not-checkoutable", "sold-out"),
                         503, List.of("broker-unavailable", "checkout-outcome-unknown", "database-unavailable")));
         assertThat(operation("post /api/orders/{id}/checkout")
                         .at("/responses/400/content/application~1problem+json/examples/lab-off/value/parameters")
