@@ -22,8 +22,11 @@ class ProducerWarmup implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(ProducerWarmup.class);
 
     /** The topics the worker produces to, but for the dead-letter topics that only a poison record needs. */
-    static final List<String> TOPICS =
-            List.of(Topics.CHECKOUT_RESULTS, Topics.CHECKOUT_RESERVATIONS, Topics.CHECKOUT_RESERVATION_REPLIES);
+    static final List<String> TOPICS = List.of(
+            Topics.CHECKOUT_RESULTS,
+            Topics.PRODUCT_STOCK,
+            Topics.CHECKOUT_RESERVATIONS,
+            Topics.CHECKOUT_RESERVATION_REPLIES);
 
     private final KafkaTemplate<String, Object> template;
     private volatile boolean running;
