@@ -292,7 +292,8 @@ final class ChaosJudge {
                 unavailable,
                 last.size() - accepted - conflict - unavailable,
                 last.stream()
-                        .filter(attempt -> checkouts.get(attempt.order()).decided())
+                        // a checkout refused sold out at the door leaves its order CREATED: answered, nothing owed
+                        .filter(attempt -> checkouts.get(attempt.order()).decided() || attempt.soldOut())
                         .count(),
                 evidence.retriedEffects().paidMoreThanOnce(),
                 evidence.retriedEffects().processedMoreThanOnce());

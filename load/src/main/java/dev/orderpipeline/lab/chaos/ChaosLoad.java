@@ -206,7 +206,8 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
                     clock.seconds(sent),
                     clock.seconds(answered),
                     answer.status(),
-                    answer.retryAfterSeconds() != null));
+                    answer.retryAfterSeconds() != null,
+                    answer.soldOut()));
             progress.advance();
             if ("202".equals(answer.status())) {
                 acceptedNotSeenDecided.put(order.orderId(), answered);
@@ -230,8 +231,9 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
      * @param status the HTTP status code, or {@link StatusCounts#TIMEOUT} / {@link StatusCounts#IO_ERROR}
      * @param retryAfterSeconds null when absent or not a number of seconds
      * @param body the start of the body of an answer other than 202, 409 and 503, else empty
+     * @param soldOut a 409 of the sold-out problem
      */
-    private record Answer(String status, @Nullable Integer retryAfterSeconds, String body) {
+    private record Answer(String status, @Nullable Integer retryAfterSeconds, String body, boolean soldOut) {
 
         /** The checkout may or may not have been handed to the broker. */
         boolean unanswered() {
@@ -257,14 +259,15 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
             return new Answer(
                     Integer.toString(status),
                     retryAfter.matches("\\d{1,6}") ? Integer.valueOf(retryAfter) : null,
-                    body);
+                    body,
+                    status == 409 && response.body().contains(ApiClient.SOLD_OUT));
         } catch (HttpTimeoutException ex) {
-            return new Answer(StatusCounts.TIMEOUT, null, "");
+            return new Answer(StatusCounts.TIMEOUT, null, "", false);
         } catch (IOException ex) {
-            return new Answer(StatusCounts.IO_ERROR, null, sample(ex.toString()));
+            return new Answer(StatusCounts.IO_ERROR, null, sample(ex.toString()), false);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-            return new Answer(StatusCounts.IO_ERROR, null, "interrupted");
+            return new Answer(StatusCounts.IO_ERROR, null, "interrupted", false);
         }
     }
 

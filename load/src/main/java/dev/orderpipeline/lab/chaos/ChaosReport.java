@@ -313,7 +313,7 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                         count("last attempt 409 (decided from an earlier attempt)", RetryFigures::endedConflict),
                         count("last attempt still 503 (gave up)", RetryFigures::endedUnavailable),
                         count("last attempt anything else", RetryFigures::endedOther),
-                        count("retried orders decided", RetryFigures::retriedDecided),
+                        count("retried orders decided or refused sold out", RetryFigures::retriedDecided),
                         count("retried orders paid twice", RetryFigures::retriedPaidMoreThanOnce),
                         count("retried orders with two idempotency rows", RetryFigures::retriedProcessedMoreThanOnce)),
                 "Up to " + settings.maxAttempts() + " attempts per checkout, the same order each time.");

@@ -37,7 +37,7 @@ public final class ApiClient {
     static final String LAB_OFF = "urn:order-pipeline:problem:lab-off";
 
     /** The problem type of a checkout refused at the door: the product is known sold out, the order stays CREATED. */
-    static final String SOLD_OUT = "urn:order-pipeline:problem:sold-out";
+    public static final String SOLD_OUT = "urn:order-pipeline:problem:sold-out";
 
     /** The subject of the lab's administrator token. */
     static final String ADMIN = "lab-admin";
