@@ -89,9 +89,12 @@ class CompareEndToEndTests {
             assertThat(cost).as(run.label() + " cost").isNotNull();
             assertThat(cost.decided()).isEqualTo(truth.completedOrders() + truth.rejectedOrders());
             assertThat(cost.apiCpuMs()).as(run.label() + " order-api CPU ms").isPositive();
+            // PostgreSQL's CPU comes from /proc in whole clock ticks (10 ms): the few milliseconds that 50 checkouts
+            // cost the database can read as none, so only its presence is required.
             assertThat(cost.databaseCpuMs())
                     .as(run.label() + " PostgreSQL CPU ms")
-                    .isPositive();
+                    .isNotNull()
+                    .isNotNegative();
             assertThat(cost.walBytes()).as(run.label() + " WAL bytes").isPositive();
             assertThat(cost.lockWaitMs()).as(run.label() + " lock waits").isNotNull();
         }
