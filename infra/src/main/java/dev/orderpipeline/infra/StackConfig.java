@@ -1,5 +1,6 @@
 package dev.orderpipeline.infra;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -391,6 +392,15 @@ public record StackConfig(
             flags.add("-XX:AOTCache=" + workerAotCache());
         }
         return List.copyOf(flags);
+    }
+
+    /**
+     * {@code flags} as a report shows them: a path inside the project directory relative to it, so that a committed
+     * report names the repository's files and not the directory it was run from.
+     */
+    public List<String> asReported(List<String> flags) {
+        var prefix = projectDirectory + File.separator;
+        return flags.stream().map(flag -> flag.replace(prefix, "")).toList();
     }
 
     /** The JVM flags of order-api processes: as {@link #workerJvmOptions()}, from {@link #apiJvmOptionsFile()}. */

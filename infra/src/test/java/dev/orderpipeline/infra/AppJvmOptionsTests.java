@@ -64,6 +64,9 @@ class AppJvmOptionsTests {
         assertThat(config.withAppOptions(List.of("-Xmx512m"), List.of()).workerJvmOptions())
                 .as("given flags are not those the cache was trained with")
                 .containsExactly("-Xmx512m");
+        assertThat(config.asReported(config.workerJvmOptions()))
+                .as("a report names the cache inside the project, not the directory the run came from")
+                .containsExactly("-Xmx77m", "-XX:AOTCache=checkout-worker/target/aot/checkout-worker.aot");
     }
 
     @Test

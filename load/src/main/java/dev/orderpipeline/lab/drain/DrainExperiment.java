@@ -105,7 +105,7 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
                 round(filled.prepareSeconds(), 2),
                 round(filled.sent().perSecond(), 0),
                 settings.workers(),
-                target.stack().config().workerJvmOptions(),
+                target.stack().config().asReported(target.stack().config().workerJvmOptions()),
                 startToReady,
                 round(drained.millis() / 1000.0, 3),
                 round(drained.perSecondFromStart(), 1),

@@ -107,9 +107,9 @@ public final class StackTarget implements Target {
         description.put("apiReplicas", Integer.toString(stack.apis().size()));
         description.put("workers", Integer.toString(stack.workers().size()));
         description.put("partitions", Integer.toString(config.partitions()));
-        description.put("apiJvmOptions", String.join(" ", config.apiJvmOptions()));
-        description.put("workerJvmOptions", String.join(" ", config.workerJvmOptions()));
-        description.put("appArguments", String.join(" ", config.appArguments()));
+        description.put("apiJvmOptions", String.join(" ", config.asReported(config.apiJvmOptions())));
+        description.put("workerJvmOptions", String.join(" ", config.asReported(config.workerJvmOptions())));
+        description.put("appArguments", String.join(" ", config.asReported(config.appArguments())));
         description.put(
                 "database",
                 switch (config.database()) {
