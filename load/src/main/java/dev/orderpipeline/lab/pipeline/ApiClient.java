@@ -106,8 +106,9 @@ public final class ApiClient {
     /** Adds {@code units} to the product's stock, as an administrator restocks it; returns the stock after. */
     public int restock(UUID productId, int units) {
         var response = send(post(
-                "/api/products/" + productId + "/restock", adminAuthorization(), JSON.writeValueAsString(Map.of(
-                        "units", units))));
+                "/api/products/" + productId + "/restock",
+                adminAuthorization(),
+                JSON.writeValueAsString(Map.of("units", units))));
         return parse(expect(response, 200, "restocking a product").body())
                 .path("stock")
                 .asInt();

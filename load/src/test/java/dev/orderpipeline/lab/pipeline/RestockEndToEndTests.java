@@ -31,7 +31,8 @@ class RestockEndToEndTests {
             assertThat(api.checkout(order, user, Strategies.KAFKA, null)).isEqualTo("202");
         }
         await().atMost(Duration.ofSeconds(60)).until(() -> target.database().ordersNotFinal(product) == 0);
-        assertThat(target.database().invariants(product, STOCK).completedOrders()).isEqualTo(STOCK);
+        assertThat(target.database().invariants(product, STOCK).completedOrders())
+                .isEqualTo(STOCK);
 
         // the worker has published the stock of 0: the door refuses without a command (a checkout it lets through
         // before it knows is rejected by the worker, on a fresh order each time)
@@ -47,15 +48,21 @@ class RestockEndToEndTests {
         // within the door's bound the product sells again, one order after the other, until the new units are gone
         var sold = new int[] {0};
         var next = new int[] {0};
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
-            var user = "restock-again-" + next[0]++;
-            var order = api.createOrder(user, product, 1);
-            if ("202".equals(api.checkout(order, user, Strategies.KAFKA, null))) {
-                await().atMost(Duration.ofSeconds(30)).until(() -> target.database().ordersNotFinal(product) == 0);
-                sold[0] = (int) target.database().invariants(product, STOCK + RESTOCK).completedOrders() - STOCK;
-            }
-            return sold[0] == RESTOCK;
-        });
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    var user = "restock-again-" + next[0]++;
+                    var order = api.createOrder(user, product, 1);
+                    if ("202".equals(api.checkout(order, user, Strategies.KAFKA, null))) {
+                        await().atMost(Duration.ofSeconds(30))
+                                .until(() -> target.database().ordersNotFinal(product) == 0);
+                        sold[0] = (int) target.database()
+                                        .invariants(product, STOCK + RESTOCK)
+                                        .completedOrders()
+                                - STOCK;
+                    }
+                    return sold[0] == RESTOCK;
+                });
         await().atMost(Duration.ofSeconds(30)).until(() -> target.database().ordersNotFinal(product) == 0);
         var report = target.database().invariants(product, STOCK + RESTOCK);
         assertThat(report.violations()).isEmpty();
