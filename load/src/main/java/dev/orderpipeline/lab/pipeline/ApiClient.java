@@ -103,6 +103,17 @@ public final class ApiClient {
         return create("/api/products", adminAuthorization(), body, "creating a product");
     }
 
+    /** Adds {@code units} to the product's stock, as an administrator restocks it; returns the stock after. */
+    public int restock(UUID productId, int units) {
+        var response = send(post(
+                "/api/products/" + productId + "/restock",
+                adminAuthorization(),
+                JSON.writeValueAsString(Map.of("units", units))));
+        return parse(expect(response, 200, "restocking a product").body())
+                .path("stock")
+                .asInt();
+    }
+
     public UUID createOrder(String userId, UUID productId, int quantity) {
         var body = Map.of("productId", productId.toString(), "quantity", quantity);
         return create("/api/orders", userAuthorization(userId), body, "creating an order");

@@ -1,5 +1,6 @@
 package dev.orderpipeline.api.checkout;
 
+import dev.orderpipeline.api.order.KnownOrders;
 import dev.orderpipeline.contract.CheckoutResult;
 import dev.orderpipeline.contract.Topics;
 import java.util.UUID;
@@ -14,7 +15,8 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Hands the worker's results to the requests waiting for them. It only completes in-memory waiters; the waiting
+ * Hands the worker's results to the requests waiting for them, and forgets each decided order from {@link
+ * KnownOrders}, whose entries are orders still to be checked out. It only completes in-memory waiters; the waiting
  * request then reads the order from the database, which stays the truth.
  *
  * <p>Every instance reads every result, while only the instance a request waits on needs it, and most checkouts wait
@@ -31,10 +33,12 @@ final class CheckoutResultListener {
 
     private final CheckoutWaiters waiters;
     private final JsonMapper json;
+    private final KnownOrders known;
 
-    CheckoutResultListener(CheckoutWaiters waiters, JsonMapper json) {
+    CheckoutResultListener(CheckoutWaiters waiters, JsonMapper json, KnownOrders known) {
         this.waiters = waiters;
         this.json = json;
+        this.known = known;
     }
 
     // every partition assigned by hand (see CheckoutKafkaConfiguration); idIsGroup = false: there is no group at all
@@ -50,7 +54,12 @@ final class CheckoutResultListener {
             containerFactory = CheckoutKafkaConfiguration.RESULTS_CONTAINER_FACTORY)
     void onResult(ConsumerRecord<String, byte @Nullable []> record) {
         var orderId = orderId(record.key());
-        if (orderId == null || !waiters.awaits(orderId)) {
+        if (orderId == null) {
+            return;
+        }
+        // decided: a checkout of it again is answered from the database, with its status
+        known.forget(orderId);
+        if (!waiters.awaits(orderId)) {
             return;
         }
         var result = read(record);

@@ -45,10 +45,12 @@ class OrderController {
 
     private final OrderRepository orders;
     private final OrderPlacement placement;
+    private final KnownOrders known;
 
-    OrderController(OrderRepository orders, OrderPlacement placement) {
+    OrderController(OrderRepository orders, OrderPlacement placement, KnownOrders known) {
         this.orders = orders;
         this.placement = placement;
+        this.known = known;
     }
 
     @PostMapping
@@ -141,9 +143,12 @@ class OrderController {
         var toPlace = request.toPlacement(caller);
         if (idempotencyKey == null) {
             var order = placement.place(toPlace);
+            // placed and committed: a checkout of it may now be refused at the door without reading it back
+            known.remember(order);
             return ResponseEntity.created(location(order)).body(order);
         }
         var placed = placement.place(caller, IdempotencyKey.parse(idempotencyKey), request.hash(), toPlace);
+        known.remember(placed.order());
         if (placed.replayed()) {
             return ResponseEntity.ok()
                     .location(location(placed.order()))

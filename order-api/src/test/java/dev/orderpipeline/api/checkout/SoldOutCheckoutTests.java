@@ -69,6 +69,25 @@ class SoldOutCheckoutTests extends ApiTestSupport {
     }
 
     @Test
+    void refusesAnOrderItPlacedBeforeReadingItButOnlyForItsOwner() {
+        var alice = newUser();
+        var productId = createProduct(0, "9.90");
+        var orderId = UUID.fromString(createOrder(alice, productId, 1).get("id").asString());
+        publishStock(productId, 0);
+        // the row now says another owner: a checkout that read it would be answered 404
+        jdbc.sql("UPDATE orders SET user_id = 'someone-else' WHERE id = :id")
+                .param("id", orderId)
+                .update();
+
+        var owner = checkout(orderId, alice);
+        var stranger = checkout(orderId, newUser());
+
+        assertThat(owner.status()).as(owner::toString).isEqualTo(409);
+        assertThat(owner.json().get("type").asString()).isEqualTo("urn:order-pipeline:problem:sold-out");
+        assertThat(stranger.status()).as(stranger::toString).isEqualTo(404);
+    }
+
+    @Test
     void reopensARestockedProductWithinTheBound() {
         var alice = newUser();
         var productId = createProduct(0, "9.90");
