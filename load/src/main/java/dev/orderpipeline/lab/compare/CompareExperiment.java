@@ -8,8 +8,8 @@ import dev.orderpipeline.lab.measure.ResourceSampler;
 import dev.orderpipeline.lab.pipeline.Burst;
 import dev.orderpipeline.lab.pipeline.Orders;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
+import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
-import dev.orderpipeline.lab.pipeline.Target;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
@@ -32,7 +32,7 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
     private static final BigDecimal PRICE = new BigDecimal("10.00");
     private static final Duration RESULTS_GRACE = Duration.ofSeconds(10);
 
-    private final Target target;
+    private final StackTarget target;
     private final CompareSettings settings;
     private final Progress progress;
     private final @Nullable ResultsListener results;
@@ -42,7 +42,7 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
      *     column n/a
      */
     public CompareExperiment(
-            Target target, CompareSettings settings, Progress progress, @Nullable ResultsListener results) {
+            StackTarget target, CompareSettings settings, Progress progress, @Nullable ResultsListener results) {
         this.target = target;
         this.settings = settings;
         this.progress = progress;
@@ -50,7 +50,8 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
     }
 
     public BurstExperiment.Outcome<StrategyRun> run() {
-        return BurstExperiment.run(target, settings.strategies(), settings.repetitions(), progress, this);
+        return BurstExperiment.run(
+                target.apis().getFirst(), settings.strategies(), settings.repetitions(), progress, this);
     }
 
     /** The same run, smaller: half as many units as buyers, so it both sells and rejects. */
@@ -107,7 +108,7 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
         var ending = awaitEnd(strategy, productId, orders, burst);
         var resources = sampler.get().stop();
 
-        var invariants = InvariantColumns.from(target.invariants(productId, initialStock));
+        var invariants = InvariantColumns.from(target.database().invariants(productId, initialStock));
         var elapsed = Math.max(ending.at() - burst.releasedAt(), 1) / 1e9;
         var decided = invariants.completed() + invariants.rejected();
         if (ending.timedOut()) {
@@ -177,13 +178,12 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
      * order CREATED for good), or the deadline. Returns the open orders last seen.
      */
     private long awaitFinal(UUID productId, long unanswered, long deadline) {
-        var pause = target.database() != null ? 50 : 500;
         while (true) {
-            var open = target.ordersNotFinal(List.of(productId));
+            var open = target.database().ordersNotFinal(List.of(productId));
             if (open <= unanswered || System.nanoTime() - deadline > 0) {
                 return open;
             }
-            sleep(pause);
+            sleep(50);
         }
     }
 

@@ -38,10 +38,7 @@ final class LagRecorder {
     }
 
     /** Starts reading; {@code startNanos} is when the first arrival is due. */
-    static @Nullable LagRecorder start(@Nullable String bootstrapServers, String group, long startNanos) {
-        if (bootstrapServers == null) {
-            return null;
-        }
+    static LagRecorder start(String bootstrapServers, String group, long startNanos) {
         var recorder = new LagRecorder(bootstrapServers, group);
         recorder.sampler.scheduleAtFixedRate(
                 recorder::sample, startNanos - System.nanoTime(), PERIOD.toNanos(), TimeUnit.NANOSECONDS);
