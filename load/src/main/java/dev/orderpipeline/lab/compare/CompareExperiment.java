@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -31,6 +30,7 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
     private static final Logger log = LoggerFactory.getLogger(CompareExperiment.class);
     private static final BigDecimal PRICE = new BigDecimal("10.00");
     private static final Duration RESULTS_GRACE = Duration.ofSeconds(10);
+    private static final Duration POLL = Duration.ofMillis(50);
 
     private final StackTarget target;
     private final CompareSettings settings;
@@ -149,7 +149,7 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
         // orders that stay CREATED for good: no answer (a failed request), or sold out at the door
         var unanswered = burst.unanswered() + burst.soldOut();
         var deadline = System.nanoTime() + settings.finalTimeout().toNanos();
-        var timedOut = awaitFinal(productId, unanswered, deadline) > unanswered;
+        var timedOut = target.database().awaitFinal(List.of(productId), unanswered, deadline, POLL) > unanswered;
         var finalSeen = System.nanoTime();
         if (!Strategies.isAsynchronous(strategy)) {
             return new Ending(burst.lastAnswer(), timedOut, burst.latency(), null);
@@ -171,29 +171,6 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
         }
         var missing = Math.max(0, accepted - received.size());
         return new Ending(Math.max(end, missing > 0 ? finalSeen : 0), timedOut, toOutcome.summary(), missing);
-    }
-
-    /**
-     * Polls until no order is open, or only as many as had no answer or were sold out at the door (either leaves its
-     * order CREATED for good), or the deadline. Returns the open orders last seen.
-     */
-    private long awaitFinal(UUID productId, long unanswered, long deadline) {
-        while (true) {
-            var open = target.database().ordersNotFinal(List.of(productId));
-            if (open <= unanswered || System.nanoTime() - deadline > 0) {
-                return open;
-            }
-            sleep(50);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            TimeUnit.MILLISECONDS.sleep(millis);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", ex);
-        }
     }
 
     private static double round(double value, int decimals) {

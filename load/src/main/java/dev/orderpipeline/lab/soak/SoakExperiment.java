@@ -20,10 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
@@ -270,7 +267,7 @@ public final class SoakExperiment {
             long start,
             Timeline timeline,
             long accepted) {
-        awaitUntil(() -> listener.received() >= accepted, RESULTS_GRACE, 20);
+        listener.awaitReceived(accepted, System.nanoTime() + RESULTS_GRACE.toNanos());
         var received = listener.receivedAt();
         var toOutcome = new LatencyRecorder();
         for (var index = 0; index < prepared.orders().size(); index++) {
@@ -290,16 +287,11 @@ public final class SoakExperiment {
     private RunInvariants.Summary invariants(Prepared prepared, long answered) {
         var database = target.database();
         var neverAnswered = prepared.orders().size() - answered;
-        awaitUntil(
-                () -> database.ordersNotFinal(prepared.initialStock().keySet()) <= neverAnswered, FINAL_TIMEOUT, 200);
+        database.awaitFinal(
+                prepared.initialStock().keySet(),
+                neverAnswered,
+                System.nanoTime() + FINAL_TIMEOUT.toNanos(),
+                Duration.ofMillis(200));
         return RunInvariants.check(database.dataSource(), prepared.initialStock());
-    }
-
-    /** Polls every {@code pollMillis} until {@code done} holds or {@code timeout} has passed. */
-    static void awaitUntil(BooleanSupplier done, Duration timeout, long pollMillis) {
-        var deadline = System.nanoTime() + timeout.toNanos();
-        while (!done.getAsBoolean() && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pollMillis));
-        }
     }
 }

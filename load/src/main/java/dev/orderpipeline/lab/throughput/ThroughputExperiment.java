@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
@@ -35,7 +33,7 @@ public final class ThroughputExperiment {
     private static final List<String> ANSWERED = List.of("200", "202", "409");
 
     private static final Duration FINAL_TIMEOUT = Duration.ofSeconds(120);
-    private static final long POLL_MILLIS = 100;
+    private static final Duration POLL = Duration.ofMillis(100);
 
     /** The orders a run did not get to: removed, so that the invariants judge only what was sent. */
     private static final String DELETE_UNSENT = """
@@ -178,12 +176,9 @@ public final class ThroughputExperiment {
         var stoppedAt = System.nanoTime();
         var products = prepared.initialStock().keySet();
         var atStop = target.database().ordersNotFinal(products) - unsent;
-        var open = atStop;
-        var deadline = stoppedAt + FINAL_TIMEOUT.toNanos();
-        while (open > unanswered && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS));
-            open = target.database().ordersNotFinal(products) - unsent;
-        }
+        var open =
+                target.database().awaitFinal(products, unanswered + unsent, stoppedAt + FINAL_TIMEOUT.toNanos(), POLL)
+                        - unsent;
         var seconds = atStop == 0 ? 0 : (System.nanoTime() - stoppedAt) / 1e9;
         return new ThroughputRun.Tail(atStop, seconds, loop.sent() - open);
     }
