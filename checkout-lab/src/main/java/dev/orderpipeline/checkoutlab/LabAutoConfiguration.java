@@ -1,11 +1,9 @@
 package dev.orderpipeline.checkoutlab;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.orderpipeline.invariants.InvariantChecker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -85,11 +83,6 @@ class LabAutoConfiguration {
                 return bean;
             }
         };
-    }
-
-    @Bean
-    InvariantChecker invariantChecker(DataSource dataSource) {
-        return new InvariantChecker(dataSource);
     }
 
     @Bean

@@ -6,8 +6,7 @@
  * ({@code naive}, {@code naive-tx}, {@code app-lock}, {@code db-atomic}, {@code for-update}, {@code optimistic},
  * {@code serializable}, {@code status-claim}; for carts {@code cart-for-update} and {@code
  * cart-for-update-unsorted}, {@link dev.orderpipeline.checkoutlab.CartForUpdateCheckouts}) behind {@code POST
- * /api/orders/{id}/checkout?strategy=...}, the invariants endpoint {@code GET /api/lab/products/{id}/invariants},
- * and the deadlock demonstration {@link dev.orderpipeline.checkoutlab.MultiProductReservation}.
+ * /api/orders/{id}/checkout?strategy=...}, and the deadlock demonstration {@link dev.orderpipeline.checkoutlab.MultiProductReservation}.
  *
  * <p>The strategies decide in the request and record the same rows as the pipeline (status, reject reason, one
  * CAPTURED payment of price times quantity), so their results compare one to one. The SQL they share is written

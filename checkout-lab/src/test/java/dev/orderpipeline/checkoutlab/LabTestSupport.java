@@ -21,6 +21,7 @@ import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -58,8 +59,12 @@ abstract class LabTestSupport extends ApiTestSupport {
         registry.add(LAB_DATABASE_URL_PROPERTY, () -> LAB_DATABASE_URL);
     }
 
-    @Autowired
     protected InvariantChecker invariants;
+
+    @Autowired
+    void invariantChecker(DataSource dataSource) {
+        invariants = new InvariantChecker(dataSource);
+    }
 
     @Autowired
     protected MeterRegistry meters;

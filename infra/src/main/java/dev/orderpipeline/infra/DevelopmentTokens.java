@@ -20,7 +20,7 @@ import java.util.UUID;
 /**
  * Mints bearer tokens that order-api accepts when it runs with a development key (the local run, the lab's own
  * stack, the tests): HS256 JWTs whose subject is the user id and whose {@code roles} claim lists the caller's roles
- * ({@code admin} for product management and the lab endpoints). Production verifies tokens of a real issuer through
+ * ({@code admin} for product management). Production verifies tokens of a real issuer through
  * a JWK set URI instead, and never knows this key.
  */
 public final class DevelopmentTokens {
@@ -39,7 +39,7 @@ public final class DevelopmentTokens {
 
     public static final String KEY_ENVIRONMENT_VARIABLE = "ORDERPIPELINE_SECURITY_DEVELOPMENT_KEY";
 
-    /** The role that may manage products and call the lab endpoints. */
+    /** The role that may manage products. */
     public static final String ADMIN_ROLE = "admin";
 
     /** How long a token lives unless a caller asks otherwise. */

@@ -255,7 +255,7 @@ public final class LocalStack implements AutoCloseable {
         if (config.lab()) {
             text.append(String.format(
                     "  %-18s ON: ?strategy=naive|naive-tx|app-lock|db-atomic|for-update|optimistic|serializable|"
-                            + "status-claim on the checkout, GET /api/lab/products/{id}/invariants%n",
+                            + "status-claim on the checkout%n",
                     "Lab"));
         }
         for (var app : apps()) {
@@ -274,8 +274,7 @@ public final class LocalStack implements AutoCloseable {
                 "JDBC URL", jdbcUrl(), databaseUser(), postgres != null && postgres.isEmbedded() ? " embedded" : ""));
         text.append(String.format("  %-18s %s%n", "Logs", logDirectory()));
         text.append(String.format(
-                "  %-18s TOKEN=$(bin/lab token --user alice)  (--admin for products and the lab endpoints;"
-                        + " development key)%n",
+                "  %-18s TOKEN=$(bin/lab token --user alice)  (--admin for products; development key)%n",
                 "Bearer token"));
         text.append(String.format(
                 "  %-18s curl -H \"Authorization: Bearer $TOKEN\" %s/api/orders/<id>%n", "", api().baseUrl()));

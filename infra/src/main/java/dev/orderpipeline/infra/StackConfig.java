@@ -428,12 +428,10 @@ public record StackConfig(
 
     /**
      * What the lab adds to order-api's class path when {@link #lab()} is on, built by {@code mvn package}: the jar of
-     * its database-lock strategies (checkout-lab), which order-api's own jar and image never hold, and the folder of
-     * the libraries it needs beyond order-api's ({@code checkout-lab/target/lib}: the invariants module).
+     * its database-lock strategies (checkout-lab), which order-api's own jar and image never hold.
      */
     public List<Path> labPath() {
-        var lab = projectDirectory.resolve("checkout-lab/target");
-        return List.of(lab.resolve("checkout-lab.jar"), lab.resolve("lib"));
+        return List.of(projectDirectory.resolve("checkout-lab/target/checkout-lab.jar"));
     }
 
     /** The jar of checkout-worker, built by {@code mvn package}. */

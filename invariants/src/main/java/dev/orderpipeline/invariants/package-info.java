@@ -2,8 +2,8 @@
  * The invariants the checkout schema must keep, and the one place that checks them: no oversell, no lost update
  * (stock + sold + held by carts == initial), at most one payment per order, every order final, and for carts: a
  * completed cart sold every line, a rejected one keeps no reservation or sale, nothing stays held once every order is
- * final. It reads the database with plain JDBC, so tests, order-api's lab endpoint and the lab runner all judge a run
- * by the same rules and never by what the clients were told.
+ * final. It reads the database with plain JDBC, so the tests and the lab runner judge a run by the same rules and
+ * never by what the clients were told.
  */
 @NullMarked
 package dev.orderpipeline.invariants;

@@ -3,7 +3,6 @@ package dev.orderpipeline.lab;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
-import dev.orderpipeline.lab.pipeline.Target;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -51,7 +50,7 @@ public abstract class BacklogCommand extends LabCommand {
     }
 
     @Override
-    protected final Target open() {
+    protected final StackTarget open() {
         return targetOptions.startWithoutWorkers();
     }
 
@@ -61,10 +60,7 @@ public abstract class BacklogCommand extends LabCommand {
     }
 
     @Override
-    protected final LabReport run(Target target, Progress progress, @Nullable ResultsListener results) {
-        if (!(target instanceof StackTarget stack)) {
-            throw new IllegalArgumentException(name() + " needs the pipeline the lab starts (no --api-url)");
-        }
-        return run(stack, progress);
+    protected final LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results) {
+        return run(target, progress);
     }
 }

@@ -20,9 +20,8 @@ import picocli.CommandLine.Command;
         versionProvider = LabVersion.class,
         usageHelpAutoWidth = true,
         description = {
-            "Runs the experiments of the articles against the order pipeline: on the embedded default (the lab starts"
-                    + " PostgreSQL, a Kafka broker, API replicas and workers as processes of their own) or against"
-                    + " running replicas given by --api-url.",
+            "Runs the experiments of the articles against the order pipeline, which it starts itself: PostgreSQL, a"
+                    + " Kafka broker, API replicas and workers as processes of their own.",
             "Each command writes report.json, report.md and report.html with charts to lab-results/."
         },
         subcommands = {

@@ -2,7 +2,7 @@ package dev.orderpipeline.lab;
 
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
-import dev.orderpipeline.lab.pipeline.Target;
+import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.TargetOptions;
 import dev.orderpipeline.lab.report.LabReport;
 import dev.orderpipeline.lab.report.ReportHeader;
@@ -13,8 +13,7 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Mixin;
 
 /**
- * An experiment against the pipeline: opens the target (starts the stack or uses the URLs), listens to checkout
- * results when the broker is known, runs, and stops what it started.
+ * An experiment against the pipeline: starts the stack, listens to checkout results, runs, and stops the stack.
  */
 public abstract class LabCommand extends ReportCommand {
 
@@ -24,10 +23,10 @@ public abstract class LabCommand extends ReportCommand {
     protected TargetOptions targetOptions = new TargetOptions();
 
     /** Runs the experiment against an open target and returns its report. */
-    protected abstract LabReport run(Target target, Progress progress, @Nullable ResultsListener results);
+    protected abstract LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results);
 
     /** Opens what the runs go against: by default the target the options describe, with its workers. */
-    protected Target open() {
+    protected StackTarget open() {
         return targetOptions.open(comparesLockStrategies());
     }
 
@@ -49,11 +48,9 @@ public abstract class LabCommand extends ReportCommand {
 
     @Override
     protected final LabReport execute(Progress progress) {
-        progress.phase(targetOptions.startsStack() ? "starting the pipeline" : "connecting", 0);
+        progress.phase("starting the pipeline", 0);
         try (var target = open()) {
-            if (targetOptions.startsStack()) {
-                log.info("Pipeline up: {}", target.description());
-            }
+            log.info("Pipeline up: {}", target.description());
             LabReport report;
             try (var results = listensToResults() ? listen(target, progress) : null) {
                 report = run(target, progress, results);
@@ -64,17 +61,13 @@ public abstract class LabCommand extends ReportCommand {
     }
 
     /** The header every report starts with; finished now. */
-    protected final ReportHeader header(Target target) {
+    protected final ReportHeader header(StackTarget target) {
         return header(target.description(), targetOptions.projectDirectory(), target.database());
     }
 
-    private static @Nullable ResultsListener listen(Target target, Progress progress) {
-        var bootstrap = target.bootstrapServers();
-        if (bootstrap == null) {
-            return null;
-        }
+    private static @Nullable ResultsListener listen(StackTarget target, Progress progress) {
         try {
-            return ResultsListener.start(bootstrap, Duration.ofSeconds(60));
+            return ResultsListener.start(target.bootstrapServers(), Duration.ofSeconds(60));
         } catch (RuntimeException ex) {
             progress.note("Cannot read checkout.results (" + ex.getMessage() + "): kafka's time to outcome is n/a");
             return null;

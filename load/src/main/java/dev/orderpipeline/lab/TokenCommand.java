@@ -47,10 +47,7 @@ final class TokenCommand implements Callable<Integer> {
             description = "The caller's user id: the token's subject, the owner of the orders it creates.")
     String user = "";
 
-    @Option(
-            order = 2,
-            names = "--admin",
-            description = "Adds the role admin: creating products and the lab endpoints (/api/lab/**).")
+    @Option(order = 2, names = "--admin", description = "Adds the role admin: creating products.")
     boolean admin;
 
     @Option(

@@ -15,7 +15,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * A plain HTTP client for the API under test, so tests see exactly what a real client sees. It sends an
  * administrator's bearer token unless a request brings its own {@code Authorization} header, so that tests about
- * something else can create products and read the lab endpoints; {@link #anonymous(int)} sends none. Every answer
+ * something else can create products; {@link #anonymous(int)} sends none. Every answer
  * from a port whose description is known is checked against it ({@link DescribedResponses}).
  */
 public final class ApiClient {

@@ -7,8 +7,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param abortedTransactions transactions order-api's lab counted as aborted and retried (deadlock victims);
  *     {@code null} when it does not count them (the saga, or an API without the count)
- * @param deadlocks deadlocks PostgreSQL broke in the run's database while it ran; {@code null} without database
- *     access
+ * @param deadlocks deadlocks PostgreSQL broke in the run's database while it ran
  * @param decisionsMissing carts the lab saw no decision of although the database has them final (the saga's
  *     results that did not reach the lab); 0 for the strategies that decide in the request
  */
@@ -16,7 +15,7 @@ public record CartRun(
         String strategy,
         BurstFigures burst,
         @Nullable Long abortedTransactions,
-        @Nullable Long deadlocks,
+        long deadlocks,
         long decisionsMissing,
         boolean finalTimedOut,
         CartInvariants invariants) {}

@@ -3,8 +3,8 @@ package dev.orderpipeline.lab.carts;
 import dev.orderpipeline.lab.compare.BurstCommand;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
+import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
-import dev.orderpipeline.lab.pipeline.Target;
 import dev.orderpipeline.lab.report.LabReport;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +43,7 @@ public final class CartsCommand extends BurstCommand {
     List<String> strategies = new ArrayList<>(CartStrategies.ALL);
 
     @Override
-    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results) {
+    protected LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results) {
         var settings = new CartsSettings(
                 products,
                 initialStock,

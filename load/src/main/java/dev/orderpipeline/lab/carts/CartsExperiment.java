@@ -6,7 +6,7 @@ import dev.orderpipeline.lab.pipeline.Burst;
 import dev.orderpipeline.lab.pipeline.Database;
 import dev.orderpipeline.lab.pipeline.Orders;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
-import dev.orderpipeline.lab.pipeline.Target;
+import dev.orderpipeline.lab.pipeline.StackTarget;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -40,7 +40,7 @@ public final class CartsExperiment implements BurstExperiment.Workload<CartRun> 
     private static final Duration POLL = Duration.ofMillis(50);
     private static final Duration RESULTS_GRACE = Duration.ofSeconds(10);
 
-    private final Target target;
+    private final StackTarget target;
     private final Database database;
     private final CartsSettings settings;
     private final Progress progress;
@@ -49,23 +49,18 @@ public final class CartsExperiment implements BurstExperiment.Workload<CartRun> 
     /**
      * @param results the lab's consumer of checkout results, for the saga's decision times; {@code null}: the
      *     database is polled for them instead
-     * @throws IllegalArgumentException when the lab has no access to the target's database: carts are judged there
      */
     public CartsExperiment(
-            Target target, CartsSettings settings, Progress progress, @Nullable ResultsListener results) {
-        var database = target.database();
-        if (database == null) {
-            throw new IllegalArgumentException("carts are judged in the database: give --database-url with --api-url");
-        }
+            StackTarget target, CartsSettings settings, Progress progress, @Nullable ResultsListener results) {
         this.target = target;
-        this.database = database;
+        this.database = target.database();
         this.settings = settings;
         this.progress = progress;
         this.results = results;
     }
 
     public BurstExperiment.Outcome<CartRun> run() {
-        return BurstExperiment.run(target, settings.strategies(), 1, progress, this);
+        return BurstExperiment.run(target.apis().getFirst(), settings.strategies(), 1, progress, this);
     }
 
     @Override

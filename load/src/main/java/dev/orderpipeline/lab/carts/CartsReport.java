@@ -129,7 +129,7 @@ public record CartsReport(
         List<Column<CartRun>> columns = List.of(
                 Column.of("Strategy", CartRun::strategy),
                 Column.of("Aborted and retried (order-api)", run -> Cells.integer(run.abortedTransactions())),
-                Column.of("Deadlocks (PostgreSQL)", run -> Cells.integer(run.deadlocks())),
+                Column.of("Deadlocks (PostgreSQL)", run -> Long.toString(run.deadlocks())),
                 Column.of(
                         "Rejections",
                         run -> Cells.counts(run.invariants().outcomes().rejectionsByReason())));

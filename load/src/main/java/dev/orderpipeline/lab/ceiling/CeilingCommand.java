@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -36,6 +37,14 @@ public final class CeilingCommand extends ReportCommand {
 
     @Mixin
     DatabaseOptions database = new DatabaseOptions();
+
+    @Option(
+            order = 41,
+            names = "--database-url",
+            paramLabel = "JDBC-URL",
+            description = "A database that runs already, to run on instead of one the lab creates.")
+    @Nullable
+    String databaseUrl;
 
     @Option(
             order = 1,
@@ -80,7 +89,7 @@ public final class CeilingCommand extends ReportCommand {
         var settings = new CeilingSettings(
                 batchSizes, commands, Duration.ofSeconds(durationSeconds), synchronousCommit, writers);
         var server = database.server();
-        var given = database.given();
+        var given = databaseUrl == null ? null : database.at(databaseUrl);
         progress.phase(given != null || server != null ? "connecting" : "starting PostgreSQL", 0);
         try (var embedded = given != null || server != null ? null : embedded()) {
             var writer = embedded != null

@@ -4,7 +4,6 @@ import dev.orderpipeline.lab.LabCommand;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
-import dev.orderpipeline.lab.pipeline.Target;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,7 +26,7 @@ import picocli.CommandLine.Option;
             "Then judges the run by the database and the topics: every accepted checkout final within the deadline,"
                     + " no double decrement or payment, no oversell, drift 0 (units held by carts counted), the cart rules, every poison record dead-lettered with"
                     + " its reason, 503 with Retry-After and never 500 while a dependency is down, and the time to"
-                    + " resume after each fault. Needs the pipeline the lab starts (no --api-url)."
+                    + " resume after each fault."
         })
 public final class ChaosCommand extends LabCommand {
 
@@ -150,12 +149,8 @@ public final class ChaosCommand extends LabCommand {
 
     /** The stack the lab starts, with at least two workers, so that a killed one leaves the group to the other. */
     @Override
-    protected Target open() {
-        if (!targetOptions.startsStack()) {
-            throw new IllegalArgumentException("chaos kills and restarts the pipeline's processes: it needs the"
-                    + " pipeline the lab starts (no --api-url)");
-        }
-        var target = (StackTarget) targetOptions.open();
+    protected StackTarget open() {
+        var target = targetOptions.open();
         try {
             while (target.stack().workers().size() < MIN_WORKERS) {
                 target.stack().addWorker();
@@ -174,10 +169,10 @@ public final class ChaosCommand extends LabCommand {
     }
 
     @Override
-    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results) {
+    protected LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results) {
         var settings = settings();
         var requestTimeout = Duration.ofSeconds(targetOptions.requestTimeoutSeconds());
-        var run = new ChaosExperiment((StackTarget) target, settings, progress, requestTimeout).run();
+        var run = new ChaosExperiment(target, settings, progress, requestTimeout).run();
         return new ChaosReport(header(target), settings, run);
     }
 

@@ -2,7 +2,6 @@ package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
-import dev.orderpipeline.infra.DevelopmentTokens;
 import dev.orderpipeline.lab.chaos.ChaosRun.Creations;
 import dev.orderpipeline.lab.chaos.ChaosRun.Takeover;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
@@ -48,12 +47,7 @@ final class WorkerFreeze {
                                 product -> product, product -> WorkerKills.partitionOf(product, partitionCount))));
         var worker = workers.get(victim.worker());
         try (var http = ApiClient.newHttpClient()) {
-            var api = new ApiClient(
-                    run.stack().api().baseUrl(),
-                    run.stack().api().metricsUrl(),
-                    http,
-                    Duration.ofSeconds(30),
-                    new DevelopmentTokens(DevelopmentTokens.configuredKey()));
+            var api = ApiClient.of(run.stack().api(), http, Duration.ofSeconds(30));
             var poolTimeoutsBefore = poolTimeouts(api);
             var attempt = 0;
             long stale = 0;

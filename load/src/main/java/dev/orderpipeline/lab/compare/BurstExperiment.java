@@ -1,9 +1,10 @@
 package dev.orderpipeline.lab.compare;
 
 import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.pipeline.ApiClient;
 import dev.orderpipeline.lab.pipeline.Burst;
+import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
-import dev.orderpipeline.lab.pipeline.Target;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -42,11 +43,12 @@ public final class BurstExperiment {
     /** The runs, and the strategies the API does not offer. */
     public record Outcome<R>(List<R> runs, List<SkippedStrategy> skipped) {}
 
+    /** The strategies {@code api} offers, repetitions outermost; the others skipped. */
     public static <R> Outcome<R> run(
-            Target target, List<String> strategies, int repetitions, Progress progress, Workload<R> workload) {
+            ApiClient api, List<String> strategies, int repetitions, Progress progress, Workload<R> workload) {
         var skipped = new ArrayList<SkippedStrategy>();
         var offered = Strategies.offered(
-                target,
+                api,
                 strategies,
                 workload::apiName,
                 progress,
@@ -75,7 +77,7 @@ public final class BurstExperiment {
 
     /** Every order's checkout at once, round-robin over the replicas; {@code atRelease} runs once all are ready. */
     public static Burst release(
-            Target target,
+            StackTarget target,
             List<UUID> orders,
             List<String> users,
             String apiStrategy,

@@ -2,8 +2,8 @@ package dev.orderpipeline.lab.compare;
 
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
+import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
-import dev.orderpipeline.lab.pipeline.Target;
 import dev.orderpipeline.lab.report.LabReport;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +48,7 @@ public final class CompareCommand extends BurstCommand {
     Integer delayMillis;
 
     @Override
-    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results) {
+    protected LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results) {
         var settings = new CompareSettings(
                 initialStock,
                 parallel,

@@ -8,14 +8,13 @@ import dev.orderpipeline.lab.measure.ResourceSampler;
 import dev.orderpipeline.lab.pipeline.Burst;
 import dev.orderpipeline.lab.pipeline.Orders;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
+import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
-import dev.orderpipeline.lab.pipeline.Target;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -31,8 +30,9 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
     private static final Logger log = LoggerFactory.getLogger(CompareExperiment.class);
     private static final BigDecimal PRICE = new BigDecimal("10.00");
     private static final Duration RESULTS_GRACE = Duration.ofSeconds(10);
+    private static final Duration POLL = Duration.ofMillis(50);
 
-    private final Target target;
+    private final StackTarget target;
     private final CompareSettings settings;
     private final Progress progress;
     private final @Nullable ResultsListener results;
@@ -42,7 +42,7 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
      *     column n/a
      */
     public CompareExperiment(
-            Target target, CompareSettings settings, Progress progress, @Nullable ResultsListener results) {
+            StackTarget target, CompareSettings settings, Progress progress, @Nullable ResultsListener results) {
         this.target = target;
         this.settings = settings;
         this.progress = progress;
@@ -50,7 +50,8 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
     }
 
     public BurstExperiment.Outcome<StrategyRun> run() {
-        return BurstExperiment.run(target, settings.strategies(), settings.repetitions(), progress, this);
+        return BurstExperiment.run(
+                target.apis().getFirst(), settings.strategies(), settings.repetitions(), progress, this);
     }
 
     /** The same run, smaller: half as many units as buyers, so it both sells and rejects. */
@@ -107,7 +108,7 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
         var ending = awaitEnd(strategy, productId, orders, burst);
         var resources = sampler.get().stop();
 
-        var invariants = InvariantColumns.from(target.invariants(productId, initialStock));
+        var invariants = InvariantColumns.from(target.database().invariants(productId, initialStock));
         var elapsed = Math.max(ending.at() - burst.releasedAt(), 1) / 1e9;
         var decided = invariants.completed() + invariants.rejected();
         if (ending.timedOut()) {
@@ -148,7 +149,7 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
         // orders that stay CREATED for good: no answer (a failed request), or sold out at the door
         var unanswered = burst.unanswered() + burst.soldOut();
         var deadline = System.nanoTime() + settings.finalTimeout().toNanos();
-        var timedOut = awaitFinal(productId, unanswered, deadline) > unanswered;
+        var timedOut = target.database().awaitFinal(List.of(productId), unanswered, deadline, POLL) > unanswered;
         var finalSeen = System.nanoTime();
         if (!Strategies.isAsynchronous(strategy)) {
             return new Ending(burst.lastAnswer(), timedOut, burst.latency(), null);
@@ -170,30 +171,6 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
         }
         var missing = Math.max(0, accepted - received.size());
         return new Ending(Math.max(end, missing > 0 ? finalSeen : 0), timedOut, toOutcome.summary(), missing);
-    }
-
-    /**
-     * Polls until no order is open, or only as many as had no answer or were sold out at the door (either leaves its
-     * order CREATED for good), or the deadline. Returns the open orders last seen.
-     */
-    private long awaitFinal(UUID productId, long unanswered, long deadline) {
-        var pause = target.database() != null ? 50 : 500;
-        while (true) {
-            var open = target.ordersNotFinal(List.of(productId));
-            if (open <= unanswered || System.nanoTime() - deadline > 0) {
-                return open;
-            }
-            sleep(pause);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            TimeUnit.MILLISECONDS.sleep(millis);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", ex);
-        }
     }
 
     private static double round(double value, int decimals) {

@@ -112,9 +112,6 @@ public record CompareReport(
         runs.forEach(run -> run.resources().processes().forEach(process -> kinds.add(process.kind())));
         var columns = new ArrayList<Column<StrategyRun>>();
         columns.add(Column.of("Strategy", StrategyRun::label));
-        if (kinds.isEmpty()) {
-            columns.add(Column.of("App processes", run -> "n/a (not started by the lab)"));
-        }
         for (var kind : kinds) {
             columns.add(process(kind, " CPU avg %", usage -> Cells.decimal(usage.cpuAvgPercent(), 1)));
             columns.add(process(kind, " CPU max %", usage -> Cells.decimal(usage.cpuMaxPercent(), 1)));

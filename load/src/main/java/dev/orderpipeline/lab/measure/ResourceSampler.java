@@ -50,7 +50,7 @@ public final class ResourceSampler implements AutoCloseable {
             """;
 
     private final List<Watched> watched;
-    private final @Nullable Database source;
+    private final Database source;
     private final @Nullable Connection database;
     private final long postmasterPid;
     private final ScheduledExecutorService timer;
@@ -71,8 +71,7 @@ public final class ResourceSampler implements AutoCloseable {
     private @Nullable Long walBytes;
     private int samples;
 
-    private ResourceSampler(
-            List<Watched> watched, @Nullable Database source, @Nullable Connection database, long postmasterPid) {
+    private ResourceSampler(List<Watched> watched, Database source, @Nullable Connection database, long postmasterPid) {
         this.watched = List.copyOf(watched);
         this.source = source;
         this.database = database;
@@ -85,18 +84,16 @@ public final class ResourceSampler implements AutoCloseable {
     }
 
     /** Takes a first sample now and then one every {@code interval} until {@link #stop()}. */
-    public static ResourceSampler start(List<Watched> processes, @Nullable Database database, Duration interval) {
+    public static ResourceSampler start(List<Watched> processes, Database database, Duration interval) {
         Connection connection = null;
         var postmaster = -1L;
-        if (database != null) {
-            try {
-                connection = database.connect();
-                if (database.isLocal()) {
-                    postmaster = postmasterOf(Database.backendPid(connection));
-                }
-            } catch (SQLException ex) {
-                log.warn("Cannot sample the database's sessions: {}", ex.getMessage());
+        try {
+            connection = database.connect();
+            if (database.isLocal()) {
+                postmaster = postmasterOf(Database.backendPid(connection));
             }
+        } catch (SQLException ex) {
+            log.warn("Cannot sample the database's sessions: {}", ex.getMessage());
         }
         var sampler = new ResourceSampler(processes, database, connection, postmaster);
         sampler.walStart = sampler.walPosition();
@@ -208,7 +205,7 @@ public final class ResourceSampler implements AutoCloseable {
      * chaos run's fault) and that connection is gone, on a new one: the WAL position carries on across a restart.
      */
     private @Nullable Long walWrittenSinceStart() {
-        if (database == null || source == null || walStart == null) {
+        if (database == null || walStart == null) {
             return null;
         }
         try {

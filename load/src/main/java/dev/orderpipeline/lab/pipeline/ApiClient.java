@@ -2,8 +2,6 @@ package dev.orderpipeline.lab.pipeline;
 
 import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.infra.DevelopmentTokens;
-import dev.orderpipeline.infra.StackConfig;
-import dev.orderpipeline.invariants.InvariantReport;
 import dev.orderpipeline.lab.measure.StatusCounts;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -15,7 +13,6 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.SequencedMap;
 import java.util.UUID;
@@ -25,7 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The order-api endpoints the lab uses, on one replica, with bearer tokens the lab mints itself: an administrator's
- * for creating products and reading the lab endpoints, and one per buyer (the user id as subject) for orders and
+ * for creating products, and one per buyer (the user id as subject) for orders and
  * checkouts, as real clients would hold.
  */
 public final class ApiClient {
@@ -50,30 +47,23 @@ public final class ApiClient {
     private final Duration requestTimeout;
     private final DevelopmentTokens tokens;
 
-    /** A replica given by its URL: its metrics are read on its host's default management port. */
-    public ApiClient(String baseUrl, HttpClient http, Duration requestTimeout, DevelopmentTokens tokens) {
-        this(baseUrl, null, http, requestTimeout, tokens);
-    }
-
-    /** A replica whose Prometheus endpoint is known ({@link AppProcess#metricsUrl()}). */
     public ApiClient(
-            String baseUrl,
-            @Nullable URI metricsUrl,
-            HttpClient http,
-            Duration requestTimeout,
-            DevelopmentTokens tokens) {
-        var trimmed = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
-        var uri = URI.create(trimmed);
-        if (uri.getScheme() == null || !uri.getScheme().startsWith("http") || uri.getHost() == null) {
-            throw new IllegalArgumentException("not an http(s) URL: " + baseUrl);
-        }
-        this.baseUrl = trimmed;
-        this.metricsUrl = metricsUrl != null
-                ? metricsUrl
-                : AppProcess.metricsUrl(uri.getHost(), StackConfig.DEFAULT_API_MANAGEMENT_PORT);
+            String baseUrl, URI metricsUrl, HttpClient http, Duration requestTimeout, DevelopmentTokens tokens) {
+        this.baseUrl = baseUrl;
+        this.metricsUrl = metricsUrl;
         this.http = http;
         this.requestTimeout = requestTimeout;
         this.tokens = tokens;
+    }
+
+    /** A replica the lab started, with the development key the lab's stacks hand their API processes. */
+    public static ApiClient of(AppProcess api, HttpClient http, Duration requestTimeout) {
+        return new ApiClient(
+                api.baseUrl(),
+                api.metricsUrl(),
+                http,
+                requestTimeout,
+                new DevelopmentTokens(DevelopmentTokens.configuredKey()));
     }
 
     /** A client for the lab: HTTP/1.1 as the apps speak it, its callbacks on virtual threads. */
@@ -175,31 +165,6 @@ public final class ApiClient {
             return !UNKNOWN_STRATEGY.equals(type) && !LAB_OFF.equals(type);
         }
         return true;
-    }
-
-    /** The invariants as order-api's lab endpoint reads them, for runs where the lab has no database access. */
-    public InvariantReport invariants(UUID productId, int initialStock) {
-        var path = "/api/lab/products/" + productId + "/invariants?initialStock=" + initialStock;
-        var request = request(path, adminAuthorization()).header("Accept", "application/json");
-        var json = parse(expect(send(request.GET().build()), 200, "reading the invariants")
-                .body());
-        var rejections = new HashMap<String, Long>();
-        json.path("rejectionsByReason")
-                .properties()
-                .forEach(
-                        entry -> rejections.put(entry.getKey(), entry.getValue().asLong()));
-        return new InvariantReport(
-                productId,
-                initialStock,
-                json.path("stockLeft").asInt(),
-                json.path("completedOrders").asLong(),
-                json.path("completedQuantity").asLong(),
-                json.path("rejectedOrders").asLong(),
-                rejections,
-                json.path("ordersNotFinal").asLong(),
-                json.path("payments").asLong(),
-                json.path("ordersPaidMoreThanOnce").asLong(),
-                json.path("paymentsWithoutCompletion").asLong());
     }
 
     /** The replica's meters in Prometheus' text format, from its management port. */

@@ -7,9 +7,11 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -71,6 +73,24 @@ public final class Database {
     /** Orders of these products not decided yet. */
     public long ordersNotFinal(Collection<UUID> productIds) {
         return invariants.ordersNotFinal(productIds);
+    }
+
+    /**
+     * Polls every {@code poll} until at most {@code leftOpen} orders of these products are not final (those that stay
+     * CREATED for good: never sent, never answered, refused at the door) or {@link System#nanoTime()} passed {@code
+     * deadlineNanos}. Returns the orders not final last seen.
+     */
+    public long awaitFinal(Collection<UUID> productIds, long leftOpen, long deadlineNanos, Duration poll) {
+        while (true) {
+            var open = ordersNotFinal(productIds);
+            if (open <= leftOpen || System.nanoTime() - deadlineNanos > 0) {
+                return open;
+            }
+            LockSupport.parkNanos(poll.toNanos());
+            if (Thread.currentThread().isInterrupted()) {
+                throw new IllegalStateException("interrupted while waiting for orders to be final");
+            }
+        }
     }
 
     /** A connection of its own, for a sampler that queries every few hundred milliseconds. */

@@ -8,29 +8,23 @@ import picocli.CommandLine.Help.Visibility;
 import picocli.CommandLine.Option;
 
 /**
- * Options every lab command that touches a database shares: a database that runs already, or a server to create the
- * lab's own on (otherwise the lab starts an embedded one), and the directories the lab works in.
+ * Options every lab command that touches a database shares: a server to create the lab's own on (otherwise the lab
+ * starts an embedded one), and the directories the lab works in.
  */
 public final class DatabaseOptions {
 
     @Option(
-            order = 41,
-            names = "--database-url",
-            paramLabel = "JDBC-URL",
-            description = "A database that runs already: with --api-url the pipeline's, for the invariants and session"
-                    + " counts (without it the lab asks order-api's invariants endpoint); for ceiling, the one it runs"
-                    + " on.")
-    @Nullable
-    String databaseUrl;
-
-    @Option(order = 42, names = "--database-user", paramLabel = "USER", description = "User for --database-url.")
+            order = 42,
+            names = "--database-user",
+            paramLabel = "USER",
+            description = "User for --database-server (and ceiling's --database-url).")
     String databaseUser = "postgres";
 
     @Option(
             order = 43,
             names = "--database-password",
             paramLabel = "PASSWORD",
-            description = "Password for --database-url; default: $ORDERPIPELINE_DATABASE_PASSWORD.",
+            description = "Password for --database-user; default: $ORDERPIPELINE_DATABASE_PASSWORD.",
             defaultValue = "${env:ORDERPIPELINE_DATABASE_PASSWORD}",
             showDefaultValue = Visibility.NEVER)
     @Nullable
@@ -82,9 +76,9 @@ public final class DatabaseOptions {
                 : projectDirectory().resolve(".lab").resolve("lab");
     }
 
-    /** {@code --database-url} with its user and password; {@code null} when not given. */
-    public @Nullable Database given() {
-        return databaseUrl == null ? null : new Database(databaseUrl, databaseUser, databasePassword);
+    /** A database that runs already, reached as the given user with the given password. */
+    public Database at(String jdbcUrl) {
+        return new Database(jdbcUrl, databaseUser, databasePassword);
     }
 
     public @Nullable String server() {

@@ -1,7 +1,6 @@
 package dev.orderpipeline.lab.pipeline;
 
 import dev.orderpipeline.infra.AppProcess;
-import dev.orderpipeline.infra.DevelopmentTokens;
 import dev.orderpipeline.infra.KafkaBroker;
 import dev.orderpipeline.infra.LocalStack;
 import dev.orderpipeline.infra.StackConfig;
@@ -18,7 +17,7 @@ import java.util.Map;
  * {@code apiReplicas} order-api processes and the configured checkout-workers, each a process of its own, all
  * stopped on {@link #close()}.
  */
-public final class StackTarget implements Target {
+public final class StackTarget implements AutoCloseable {
 
     public static final String API = "order-api";
     public static final String WORKER = "checkout-worker";
@@ -35,13 +34,7 @@ public final class StackTarget implements Target {
         this.shutdownHook = shutdownHook;
         http = ApiClient.newHttpClient();
         apis = stack.apis().stream()
-                // the key LocalStack hands the API processes
-                .map(app -> new ApiClient(
-                        app.baseUrl(),
-                        app.metricsUrl(),
-                        http,
-                        timeout,
-                        new DevelopmentTokens(DevelopmentTokens.configuredKey())))
+                .map(app -> ApiClient.of(app, http, timeout))
                 .toList();
         database = new Database(stack.jdbcUrl(), stack.databaseUser(), stack.databasePassword());
     }
@@ -72,22 +65,20 @@ public final class StackTarget implements Target {
         return stack;
     }
 
-    @Override
+    /** One client per API replica; checkouts go round-robin over them. */
     public List<ApiClient> apis() {
         return apis;
     }
 
-    @Override
     public Database database() {
         return database;
     }
 
-    @Override
     public String bootstrapServers() {
         return stack.bootstrapServers();
     }
 
-    @Override
+    /** The app and broker processes alive now, whose CPU and memory the lab samples. */
     public List<ResourceSampler.Watched> processes() {
         var processes = new ArrayList<ResourceSampler.Watched>();
         stack.apis().stream().filter(AppProcess::isAlive).forEach(app -> processes.add(watched(API, app)));
@@ -99,7 +90,7 @@ public final class StackTarget implements Target {
         return processes;
     }
 
-    @Override
+    /** What runs, for the report: how many processes of each kind, how they were started. */
     public Map<String, String> description() {
         var config = stack.config();
         var description = new LinkedHashMap<String, String>();

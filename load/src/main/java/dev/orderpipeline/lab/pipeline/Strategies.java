@@ -45,24 +45,24 @@ public final class Strategies {
     }
 
     /**
-     * Those of {@code strategies} the target's API offers, in order; each other one is noted on the progress line and
-     * handed to {@code skipped}.
+     * Those of {@code strategies} the API offers, in order; each other one is noted on the progress line and handed to
+     * {@code skipped}.
      */
     public static List<String> offered(
-            Target target, List<String> strategies, Progress progress, Consumer<String> skipped) {
-        return offered(target, strategies, Function.identity(), progress, skipped);
+            ApiClient api, List<String> strategies, Progress progress, Consumer<String> skipped) {
+        return offered(api, strategies, Function.identity(), progress, skipped);
     }
 
     /** The same, for strategies the API knows by another name ({@code apiName}), such as the carts' saga. */
     public static List<String> offered(
-            Target target,
+            ApiClient api,
             List<String> strategies,
             Function<String, String> apiName,
             Progress progress,
             Consumer<String> skipped) {
         return strategies.stream()
                 .filter(strategy -> {
-                    var known = target.apis().getFirst().supportsStrategy(apiName.apply(strategy));
+                    var known = api.supportsStrategy(apiName.apply(strategy));
                     if (!known) {
                         progress.note("Skipping " + strategy + ": " + UNKNOWN);
                         skipped.accept(strategy);

@@ -1,6 +1,5 @@
 package dev.orderpipeline.lab.pipeline;
 
-import dev.orderpipeline.infra.DevelopmentTokens;
 import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.StackConfig;
 import java.io.IOException;
@@ -12,34 +11,15 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Help.Visibility;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** Options every lab command shares: what to aim at, and how to start it when the lab starts it. */
+/** Options every lab command that starts the pipeline shares: how to start it. */
 public final class TargetOptions {
 
     @Mixin
     DatabaseOptions database = new DatabaseOptions();
-
-    @Option(
-            order = 40,
-            names = "--api-url",
-            paramLabel = "URL",
-            description = "A running order-api replica, repeatable; default: the lab starts the pipeline itself"
-                    + " (embedded PostgreSQL, a broker from the Kafka jars, the apps from their jars).",
-            showDefaultValue = Visibility.NEVER)
-    List<String> apiUrls = new ArrayList<>();
-
-    @Option(
-            order = 44,
-            names = "--bootstrap-servers",
-            paramLabel = "HOST:PORT",
-            description = "With --api-url: the Kafka cluster, to time kafka checkouts to their outcome;"
-                    + " without it that column is n/a.")
-    @Nullable
-    String bootstrapServers;
 
     @Option(
             order = 45,
@@ -105,22 +85,6 @@ public final class TargetOptions {
                     + " embedded PostgreSQL's is off).")
     String synchronousCommit = "on";
 
-    @Option(
-            order = 56,
-            names = "--token-key",
-            paramLabel = "KEY",
-            description = "With --api-url: the development key the replicas verify bearer tokens with (their"
-                    + " orderpipeline.security.development-key); the lab signs an admin token and one per buyer with"
-                    + " it. Default: $" + DevelopmentTokens.KEY_ENVIRONMENT_VARIABLE + ", else the local run's"
-                    + " default. The pipeline the lab starts uses that default (or the variable) itself.",
-            showDefaultValue = Visibility.NEVER)
-    @Nullable
-    String tokenKey;
-
-    private String tokenKey() {
-        return tokenKey == null || tokenKey.isBlank() ? DevelopmentTokens.configuredKey() : tokenKey;
-    }
-
     /** The database the lab creates afresh on a {@code --database-server}. */
     public static final String LAB_DATABASE = "orderpipeline_lab";
 
@@ -142,45 +106,29 @@ public final class TargetOptions {
         return synchronousCommit.strip().toLowerCase(java.util.Locale.ROOT);
     }
 
-    public boolean startsStack() {
-        return apiUrls.isEmpty();
-    }
-
     public Path projectDirectory() {
         return database.projectDirectory();
     }
 
-    /** The given pipeline, or a stack started now with the production API. */
-    public Target open() {
+    /** A stack started now with the production API. */
+    public StackTarget open() {
         return open(false);
     }
 
     /**
-     * The given pipeline, or a stack started now (which takes a while: the apps start in parallel), with order-api's
-     * lab part switched on when {@code lockStrategies}.
+     * A stack started now (which takes a while: the apps start in parallel), with order-api's lab part switched on
+     * when {@code lockStrategies}.
      */
-    public Target open(boolean lockStrategies) {
-        var timeout = Duration.ofSeconds(requestTimeoutSeconds);
-        if (!apiUrls.isEmpty()) {
-            if (database.server() != null) {
-                throw new IllegalArgumentException(
-                        "--database-server is for the stack the lab starts, not with --api-url");
-            }
-            return new UrlTarget(
-                    apiUrls, database.given(), bootstrapServers, timeout, new DevelopmentTokens(tokenKey()));
-        }
-        return StackTarget.start(stackConfig().withLab(lockStrategies), apiReplicas, timeout);
+    public StackTarget open(boolean lockStrategies) {
+        return StackTarget.start(
+                stackConfig().withLab(lockStrategies), apiReplicas, Duration.ofSeconds(requestTimeoutSeconds));
     }
 
     /**
      * Starts the stack without checkout-workers, for the experiments that start their own once the database and the
-     * topic are prepared (drain, scale, rebalance). Needs the stack the lab starts.
+     * topic are prepared (drain, scale, rebalance).
      */
     public StackTarget startWithoutWorkers() {
-        if (!startsStack()) {
-            throw new IllegalArgumentException(
-                    "this experiment starts and stops workers itself: it needs the pipeline the lab starts (no --api-url)");
-        }
         var config = stackConfig();
         return StackTarget.start(
                 config.withApps(config.apiPort(), 0, config.firstWorkerPort()),

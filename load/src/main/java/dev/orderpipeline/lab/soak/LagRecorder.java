@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,10 +39,7 @@ final class LagRecorder {
     }
 
     /** Starts reading; {@code startNanos} is when the first arrival is due. */
-    static @Nullable LagRecorder start(@Nullable String bootstrapServers, String group, long startNanos) {
-        if (bootstrapServers == null) {
-            return null;
-        }
+    static LagRecorder start(String bootstrapServers, String group, long startNanos) {
         var recorder = new LagRecorder(bootstrapServers, group);
         recorder.sampler.scheduleAtFixedRate(
                 recorder::sample, startNanos - System.nanoTime(), PERIOD.toNanos(), TimeUnit.NANOSECONDS);
@@ -55,7 +53,10 @@ final class LagRecorder {
 
     /** Waits (a while) for the lag to reach zero, stops, and sums up. */
     SoakRun.KafkaFigures stop(long accepted, long decided) {
-        SoakExperiment.awaitUntil(() -> secondsToZero() != null, SETTLE, 200);
+        var deadline = System.nanoTime() + SETTLE.toNanos();
+        while (secondsToZero() == null && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+        }
         sampler.shutdown();
         try {
             sampler.awaitTermination(10, TimeUnit.SECONDS);

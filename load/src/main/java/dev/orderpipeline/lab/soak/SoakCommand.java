@@ -5,8 +5,8 @@ import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.load.OpenLoad;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
+import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
-import dev.orderpipeline.lab.pipeline.Target;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -121,7 +121,7 @@ public final class SoakCommand extends LabCommand {
     }
 
     @Override
-    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results) {
+    protected LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results) {
         var settings = new SoakSettings(
                 Strategies.named(strategies),
                 keys.stream().map(KeyDistribution::label).toList(),

@@ -11,22 +11,16 @@ import dev.orderpipeline.lab.measure.LatencyRecorder;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.measure.ResourceSampler;
 import dev.orderpipeline.lab.measure.StatusCounts;
-import dev.orderpipeline.lab.pipeline.Orders;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
+import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
-import dev.orderpipeline.lab.pipeline.Target;
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
@@ -37,13 +31,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SoakExperiment {
 
-    private static final BigDecimal PRICE = new BigDecimal("10.00");
     private static final Duration LEAD = Duration.ofMillis(200);
     static final Duration RESULTS_GRACE = Duration.ofSeconds(10);
     /** How long the lab waits for every order of a run to be final before it reads the invariants. */
     private static final Duration FINAL_TIMEOUT = Duration.ofSeconds(60);
 
-    private final Target target;
+    private final StackTarget target;
     private final SoakSettings settings;
     private final Progress progress;
     private final @Nullable ResultsListener results;
@@ -52,7 +45,7 @@ public final class SoakExperiment {
 
     /** @param workerGroup the workers' consumer group, whose lag kafka runs follow */
     public SoakExperiment(
-            Target target,
+            StackTarget target,
             SoakSettings settings,
             Progress progress,
             @Nullable ResultsListener results,
@@ -77,7 +70,7 @@ public final class SoakExperiment {
     public Outcome run() {
         var runs = new ArrayList<SoakRun>();
         var skipped = new ArrayList<String>();
-        var available = Strategies.offered(target, settings.strategies(), progress, skipped::add);
+        var available = Strategies.offered(target.apis().getFirst(), settings.strategies(), progress, skipped::add);
         if (settings.warmup().isPositive()) {
             for (var strategy : available) {
                 var warm = runOne(
@@ -122,33 +115,17 @@ public final class SoakExperiment {
             UUID productId, int products, Map<UUID, Integer> initialStock, List<UUID> orders, List<String> users) {}
 
     private Prepared prepare(String label, KeyDistribution keys, int arrivals) {
-        var apis = target.apis();
-        var database = target.database();
         progress.phase(label + " prepare", arrivals);
-        if (database != null) {
-            var tag = "soak-" + UUID.randomUUID().toString().substring(0, 8);
-            var fixed = settings.stock();
-            var backlog = new BacklogWriter(database.dataSource())
-                    .create(tag, keys, arrivals, orders -> fixed != null ? fixed : orders, tag.hashCode(), progress);
-            return new Prepared(
-                    backlog.products().getFirst(),
-                    backlog.products().size(),
-                    backlog.initialStock(),
-                    IntStream.range(0, arrivals).mapToObj(backlog::orderId).toList(),
-                    IntStream.range(0, arrivals).mapToObj(backlog::userId).toList());
-        }
-        if (keys.products() != 1) {
-            throw new IllegalArgumentException(
-                    "spread keys (" + keys.label() + ") need the database: give --database-url with --api-url");
-        }
-        var stock = Objects.requireNonNullElse(settings.stock(), arrivals);
-        var productId = apis.getFirst().createProduct("lab soak " + label, stock, PRICE);
-        var tag = UUID.randomUUID().toString().substring(0, 8);
-        var users = IntStream.range(0, arrivals)
-                .mapToObj(index -> "soak-" + tag + "-" + index)
-                .toList();
-        var orders = Orders.create(apis, productId, users, 1, progress);
-        return new Prepared(productId, 1, Map.of(productId, stock), orders, users);
+        var tag = "soak-" + UUID.randomUUID().toString().substring(0, 8);
+        var fixed = settings.stock();
+        var backlog = new BacklogWriter(target.database().dataSource())
+                .create(tag, keys, arrivals, orders -> fixed != null ? fixed : orders, tag.hashCode(), progress);
+        return new Prepared(
+                backlog.products().getFirst(),
+                backlog.products().size(),
+                backlog.initialStock(),
+                IntStream.range(0, arrivals).mapToObj(backlog::orderId).toList(),
+                IntStream.range(0, arrivals).mapToObj(backlog::userId).toList());
     }
 
     private SoakRun runOne(String strategy, KeyDistribution keys, int rate, Duration duration) {
@@ -205,7 +182,7 @@ public final class SoakExperiment {
                 resources,
                 kafka,
                 invariants,
-                invariants == null ? null : CheckoutCost.of(resources, invariants.completed() + invariants.rejected()));
+                CheckoutCost.of(resources, invariants.completed() + invariants.rejected()));
     }
 
     /** The arrivals on their schedule, then until those in flight are answered (or a while has passed). */
@@ -290,7 +267,7 @@ public final class SoakExperiment {
             long start,
             Timeline timeline,
             long accepted) {
-        awaitUntil(() -> listener.received() >= accepted, RESULTS_GRACE, 20);
+        listener.awaitReceived(accepted, System.nanoTime() + RESULTS_GRACE.toNanos());
         var received = listener.receivedAt();
         var toOutcome = new LatencyRecorder();
         for (var index = 0; index < prepared.orders().size(); index++) {
@@ -307,22 +284,14 @@ public final class SoakExperiment {
      * Once every order whose checkout was answered 2xx is final (or a while has passed), the database's verdict on the
      * run's products. The orders of arrivals dropped or refused stay CREATED: nothing is waited for them.
      */
-    private RunInvariants.@Nullable Summary invariants(Prepared prepared, long answered) {
+    private RunInvariants.Summary invariants(Prepared prepared, long answered) {
         var database = target.database();
-        if (database == null) {
-            return null;
-        }
         var neverAnswered = prepared.orders().size() - answered;
-        awaitUntil(
-                () -> database.ordersNotFinal(prepared.initialStock().keySet()) <= neverAnswered, FINAL_TIMEOUT, 200);
+        database.awaitFinal(
+                prepared.initialStock().keySet(),
+                neverAnswered,
+                System.nanoTime() + FINAL_TIMEOUT.toNanos(),
+                Duration.ofMillis(200));
         return RunInvariants.check(database.dataSource(), prepared.initialStock());
-    }
-
-    /** Polls every {@code pollMillis} until {@code done} holds or {@code timeout} has passed. */
-    static void awaitUntil(BooleanSupplier done, Duration timeout, long pollMillis) {
-        var deadline = System.nanoTime() + timeout.toNanos();
-        while (!done.getAsBoolean() && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pollMillis));
-        }
     }
 }

@@ -165,31 +165,23 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                 "Invariants, read from the database",
                 List.of(
                         Column.<SoakRun>of("Run", SoakRun::label),
-                        Column.of("Products", run -> {
-                            var invariants = run.invariants();
-                            return Integer.toString(invariants == null ? run.products() : invariants.products());
-                        }),
+                        Column.of(
+                                "Products",
+                                run -> Integer.toString(run.invariants().products())),
                         invariant("Completed", RunInvariants.Summary::completed),
                         invariant("Rejected", RunInvariants.Summary::rejected),
                         invariant("Not final", RunInvariants.Summary::notFinal),
                         invariant("Drift", RunInvariants.Summary::drift),
                         invariant("Double payments", RunInvariants.Summary::doublePayments),
-                        Column.of("Verdict", run -> {
-                            var invariants = run.invariants();
-                            return invariants == null ? "n/a" : verdict(run, invariants);
-                        })),
+                        Column.of("Verdict", run -> verdict(run, run.invariants()))),
                 runs,
                 "Read once every order of the run was final (or after 60 s). Orders whose checkout was never sent"
                         + " (dropped at the in-flight bound) or never answered stay open by design: the run only fails"
                         + " the check when more are open, or anything else is off.");
     }
 
-    /** A count of the run's invariants, {@code -} without database access. */
     private static Column<SoakRun> invariant(String heading, ToLongFunction<RunInvariants.Summary> count) {
-        return Column.of(heading, run -> {
-            var invariants = run.invariants();
-            return invariants == null ? "-" : Long.toString(count.applyAsLong(invariants));
-        });
+        return Column.of(heading, run -> Long.toString(count.applyAsLong(run.invariants())));
     }
 
     /** The invariants hold, or the only open orders are those of arrivals that were never sent or answered. */

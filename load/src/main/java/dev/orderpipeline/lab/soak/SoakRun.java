@@ -24,8 +24,8 @@ import org.jspecify.annotations.Nullable;
  *     otherwise or when the lab could not read it
  * @param saturationReasons why the strategy did not keep up, in words; empty when it did
  * @param kafka kafka only: acceptances against decisions and the workers' lag
- * @param invariants the database's verdict once the run's orders were final; {@code null} without database access
- * @param cost per checkout the database counts decided; {@code null} without database access or in reports that
+ * @param invariants the database's verdict once the run's orders were final
+ * @param cost per checkout the database counts decided; {@code null} when none was decided or in reports that
  *     predate it
  */
 public record SoakRun(
@@ -50,7 +50,7 @@ public record SoakRun(
         List<String> saturationReasons,
         ResourceUsage resources,
         @Nullable KafkaFigures kafka,
-        RunInvariants.@Nullable Summary invariants,
+        RunInvariants.Summary invariants,
         @Nullable CheckoutCost cost) {
 
     public SoakRun {

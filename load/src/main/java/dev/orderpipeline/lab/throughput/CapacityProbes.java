@@ -14,8 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The two rates of the capacity model that CPU per checkout does not give, measured on the run's own stack after its
@@ -58,12 +56,10 @@ final class CapacityProbes {
         var productId = backlog.products().getFirst();
         progress.phase("capacity probe: one partition drains " + commands + " commands", commands);
         CommandProducer.send(bootstrapServers, backlog, 0, false, progress);
-        var deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
-        while (database.ordersNotFinal(productId) > 0) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("the drain probe was not decided within " + DRAIN_TIMEOUT);
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+        if (database.awaitFinal(
+                        List.of(productId), 0, System.nanoTime() + DRAIN_TIMEOUT.toNanos(), Duration.ofMillis(200))
+                > 0) {
+            throw new IllegalStateException("the drain probe was not decided within " + DRAIN_TIMEOUT);
         }
         var invariants = RunInvariants.check(database.dataSource(), backlog.initialStock());
         try (var connection = database.connect();

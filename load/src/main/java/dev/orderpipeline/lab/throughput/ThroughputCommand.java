@@ -4,8 +4,8 @@ import dev.orderpipeline.lab.LabCommand;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
+import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
-import dev.orderpipeline.lab.pipeline.Target;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,7 +114,7 @@ public final class ThroughputCommand extends LabCommand {
     }
 
     @Override
-    protected LabReport run(Target target, Progress progress, @Nullable ResultsListener results) {
+    protected LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results) {
         var settings = new ThroughputSettings(
                 Strategies.named(strategies),
                 keys.stream().map(KeyDistribution::label).toList(),

@@ -5,10 +5,8 @@ import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.measure.ResourceSampler;
-import dev.orderpipeline.lab.pipeline.Orders;
+import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
-import dev.orderpipeline.lab.pipeline.Target;
-import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,8 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
@@ -36,20 +32,19 @@ public final class ThroughputExperiment {
     /** The answers after which an order becomes final without the lab doing anything more. */
     private static final List<String> ANSWERED = List.of("200", "202", "409");
 
-    private static final BigDecimal PRICE = new BigDecimal("10.00");
     private static final Duration FINAL_TIMEOUT = Duration.ofSeconds(120);
-    private static final long POLL_MILLIS = 100;
+    private static final Duration POLL = Duration.ofMillis(100);
 
     /** The orders a run did not get to: removed, so that the invariants judge only what was sent. */
     private static final String DELETE_UNSENT = """
             DELETE FROM orders WHERE id = ANY(?::uuid[]) AND status = 'CREATED'
             """;
 
-    private final Target target;
+    private final StackTarget target;
     private final ThroughputSettings settings;
     private final Progress progress;
 
-    public ThroughputExperiment(Target target, ThroughputSettings settings, Progress progress) {
+    public ThroughputExperiment(StackTarget target, ThroughputSettings settings, Progress progress) {
         this.target = target;
         this.settings = settings;
         this.progress = progress;
@@ -63,12 +58,8 @@ public final class ThroughputExperiment {
 
     /** Rounds outermost: a slow drift of the machine spreads over all strategies instead of falling on one. */
     public Outcome run() {
-        var database = target.database();
-        if (database == null && !settings.keys().equals(List.of(ThroughputRun.HOT))) {
-            throw new IllegalArgumentException("spread keys need the database: orders are inserted set-based");
-        }
         var skipped = new ArrayList<String>();
-        var available = Strategies.offered(target, settings.strategies(), progress, skipped::add);
+        var available = Strategies.offered(target.apis().getFirst(), settings.strategies(), progress, skipped::add);
         var runs = new ArrayList<ThroughputRun>();
         var total = settings.repetitions() * settings.keys().size() * available.size();
         warmUpStack(available);
@@ -80,11 +71,11 @@ public final class ThroughputExperiment {
                 }
             }
         }
-        var bootstrapServers = target.bootstrapServers();
-        if (database == null || bootstrapServers == null || settings.drainCommands() == 0) {
+        if (settings.drainCommands() == 0) {
             return new Outcome(runs, skipped, null);
         }
-        var drain = CapacityProbes.drain(database, bootstrapServers, settings.drainCommands(), progress);
+        var database = target.database();
+        var drain = CapacityProbes.drain(database, target.bootstrapServers(), settings.drainCommands(), progress);
         var hotRow = CapacityProbes.hotRow(database, settings.hotRowWriters(), settings.drainCommands(), progress);
         var machineCores = Runtime.getRuntime().availableProcessors();
         return new Outcome(runs, skipped, CapacityModel.of(runs, drain, hotRow, machineCores));
@@ -138,7 +129,7 @@ public final class ThroughputExperiment {
     private ThroughputRun runOne(
             String strategy, KeyDistribution keys, int repetition, String label, Duration duration) {
         var count = (int) Math.ceil(settings.maxRate() * duration.toNanos() / 1e9) + settings.connections();
-        var prepared = prepare(label, keys, count);
+        var prepared = prepare(keys, count);
 
         progress.phase(label + " load", 0);
         var watched = new ArrayList<>(target.processes());
@@ -162,26 +153,14 @@ public final class ThroughputExperiment {
                 label, strategy, repetition, keys.label(), prepared, loop, tail, resources, sampledSeconds, invariants);
     }
 
-    private ClosedLoop.Prepared prepare(String label, KeyDistribution keys, int count) {
-        var database = target.database();
-        if (database != null) {
-            var tag = "throughput-" + UUID.randomUUID().toString().substring(0, 8);
-            var backlog = new BacklogWriter(database.dataSource())
-                    .create(tag, keys, count, orders -> orders, tag.hashCode(), progress);
-            return new ClosedLoop.Prepared(
-                    backlog.initialStock(),
-                    IntStream.range(0, count).mapToObj(backlog::orderId).toList(),
-                    IntStream.range(0, count).mapToObj(backlog::userId).toList());
-        }
-        progress.phase(label + " prepare", count);
-        var apis = target.apis();
-        var productId = apis.getFirst().createProduct("lab throughput " + label, count, PRICE);
-        var tag = UUID.randomUUID().toString().substring(0, 8);
-        var users = IntStream.range(0, count)
-                .mapToObj(index -> "throughput-" + tag + "-" + index)
-                .toList();
+    private ClosedLoop.Prepared prepare(KeyDistribution keys, int count) {
+        var tag = "throughput-" + UUID.randomUUID().toString().substring(0, 8);
+        var backlog = new BacklogWriter(target.database().dataSource())
+                .create(tag, keys, count, orders -> orders, tag.hashCode(), progress);
         return new ClosedLoop.Prepared(
-                Map.of(productId, count), Orders.create(apis, productId, users, 1, progress), users);
+                backlog.initialStock(),
+                IntStream.range(0, count).mapToObj(backlog::orderId).toList(),
+                IntStream.range(0, count).mapToObj(backlog::userId).toList());
     }
 
     /**
@@ -196,23 +175,17 @@ public final class ThroughputExperiment {
                 .sum();
         var stoppedAt = System.nanoTime();
         var products = prepared.initialStock().keySet();
-        var atStop = target.ordersNotFinal(products) - unsent;
-        var open = atStop;
-        var deadline = stoppedAt + FINAL_TIMEOUT.toNanos();
-        while (open > unanswered && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS));
-            open = target.ordersNotFinal(products) - unsent;
-        }
+        var atStop = target.database().ordersNotFinal(products) - unsent;
+        var open =
+                target.database().awaitFinal(products, unanswered + unsent, stoppedAt + FINAL_TIMEOUT.toNanos(), POLL)
+                        - unsent;
         var seconds = atStop == 0 ? 0 : (System.nanoTime() - stoppedAt) / 1e9;
         return new ThroughputRun.Tail(atStop, seconds, loop.sent() - open);
     }
 
-    /** The orders not sent removed, the database's verdict on the product; {@code null} without the database. */
-    private RunInvariants.@Nullable Summary invariants(ClosedLoop.Prepared prepared, long sent) {
+    /** The orders not sent removed, the database's verdict on the product. */
+    private RunInvariants.Summary invariants(ClosedLoop.Prepared prepared, long sent) {
         var database = target.database();
-        if (database == null) {
-            return null;
-        }
         var unsent = prepared.orders().subList((int) sent, prepared.size());
         try (var connection = database.connect();
                 var statement = connection.prepareStatement(DELETE_UNSENT)) {

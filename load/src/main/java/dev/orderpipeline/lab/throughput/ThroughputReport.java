@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * What a throughput experiment found, per strategy and round: the rate, and the CPU each component spent on it; and
  * what that predicts with more cores.
  *
- * @param capacity {@code null} when the probes did not run (no database or broker, or {@code --drain-probe 0})
+ * @param capacity {@code null} when the probes did not run ({@code --drain-probe 0})
  */
 public record ThroughputReport(
         ReportHeader header,
@@ -62,10 +62,7 @@ public record ThroughputReport(
 
     @Override
     public List<Table> tables() {
-        var tables = new ArrayList<>(List.of(throughputTable(), cpuTable(), memoryTable()));
-        if (runs.stream().anyMatch(run -> run.invariants() != null)) {
-            tables.add(invariantsTable());
-        }
+        var tables = new ArrayList<>(List.of(throughputTable(), cpuTable(), memoryTable(), invariantsTable()));
         if (capacity != null) {
             tables.addAll(CapacityTables.tables(capacity));
         }
@@ -152,9 +149,7 @@ public record ThroughputReport(
     }
 
     private static Column<ThroughputRun> verdict(String heading, Function<RunInvariants.Summary, Object> figure) {
-        return Column.of(
-                heading,
-                run -> run.invariants() == null ? Cells.NOT_AVAILABLE : String.valueOf(figure.apply(run.invariants())));
+        return Column.of(heading, run -> String.valueOf(figure.apply(run.invariants())));
     }
 
     @Override

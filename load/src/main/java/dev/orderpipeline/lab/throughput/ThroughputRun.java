@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * @param cost what a decided checkout cost the pipeline; {@code null} when none was decided
  * @param labCpuMs CPU of the lab's own JVM, the load generator, per decided checkout: no part of the cost
  * @param resources what the sampler saw, the lab's own JVM among the processes
- * @param invariants the database's verdict; {@code null} when the lab has no database
+ * @param invariants the database's verdict
  */
 public record ThroughputRun(
         String label,
@@ -54,7 +54,7 @@ public record ThroughputRun(
         @Nullable CheckoutCost cost,
         @Nullable Double labCpuMs,
         ResourceUsage resources,
-        RunInvariants.@Nullable Summary invariants) {
+        RunInvariants.Summary invariants) {
 
     /** The label of one hot product. */
     static final String HOT = new KeyDistribution.Hot().label();
@@ -77,7 +77,7 @@ public record ThroughputRun(
             Tail tail,
             ResourceUsage resources,
             double sampledSeconds,
-            RunInvariants.@Nullable Summary invariants) {
+            RunInvariants.Summary invariants) {
         return new ThroughputRun(
                 label,
                 strategy,

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.infra.DevelopmentTokens;
 import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.pipeline.ApiClient;
 import dev.orderpipeline.lab.pipeline.Strategies;
-import dev.orderpipeline.lab.pipeline.UrlTarget;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,13 +39,14 @@ class BurstExperimentTests {
     @Test
     void warmsEachStrategyUpOnceAndRunsTheRepetitionsOutermost() {
         var workload = new Recording();
-        try (var target = new UrlTarget(
-                List.of("http://127.0.0.1:9"),
-                null,
-                null,
-                Duration.ofSeconds(1),
-                new DevelopmentTokens("a development key of the tests, long enough for HS256"))) {
-            var outcome = BurstExperiment.run(target, List.of(Strategies.KAFKA), 2, Progress.silent(), workload);
+        try (var http = ApiClient.newHttpClient()) {
+            var api = new ApiClient(
+                    "http://127.0.0.1:9",
+                    URI.create("http://127.0.0.1:9/actuator/prometheus"),
+                    http,
+                    Duration.ofSeconds(1),
+                    new DevelopmentTokens("a development key of the tests, long enough for HS256"));
+            var outcome = BurstExperiment.run(api, List.of(Strategies.KAFKA), 2, Progress.silent(), workload);
 
             assertThat(outcome.runs()).containsExactly("kafka #1", "kafka #2");
             assertThat(outcome.skipped()).isEmpty();

@@ -260,7 +260,7 @@ class SoakReportTests {
                         ? new SoakRun.KafkaFigures(
                                 3L * rate - 3, 3L * rate - 3, 120, 40, 0.5, List.of(0L, 120L, 40L, 0L))
                         : null,
-                null,
+                invariants(0, 0),
                 CheckoutCost.of(resources, 3L * rate));
     }
 }

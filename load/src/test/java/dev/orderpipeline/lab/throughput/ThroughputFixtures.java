@@ -74,7 +74,7 @@ final class ThroughputFixtures {
                 new ThroughputRun.Tail(0, 0, 5_000),
                 usage(null),
                 10.0,
-                null);
+                new RunInvariants.Summary(1, 0, 5_000, 0, 0, 5_000, 0, 5_000, 0, 0, 0, 0, 5_000, List.of()));
     }
 
     static final RunInvariants.Summary HELD =

@@ -69,19 +69,6 @@ class LabOffTests extends ApiTestSupport {
     }
 
     @Test
-    void answersTheLabsInvariantsPathLikeAnyUnknownPath() {
-        var productId = createProduct(10, "4.00");
-
-        var invariants = api.get("/api/lab/products/" + productId + "/invariants?initialStock=10");
-        var unknown = api.get("/api/nothing-here");
-
-        assertThat(invariants.status()).as(invariants::toString).isEqualTo(404);
-        assertThat(invariants.json().get("type").asString()).isEqualTo("urn:order-pipeline:problem:not-found");
-        assertThat(invariants.json().get("title")).isEqualTo(unknown.json().get("title"));
-        assertThat(invariants.json().propertyNames()).isEqualTo(unknown.json().propertyNames());
-    }
-
-    @Test
     void saysNothingOfTheLabInItsInfo() {
         var info = management.get("/actuator/info");
 
