@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.measure.StatusCounts;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.SharedLabStack;
 import dev.orderpipeline.lab.pipeline.StackTarget;
@@ -70,10 +71,14 @@ class CompareEndToEndTests {
                     .isEqualTo(truth.doublePayments());
             assertThat(columns.oversell()).as(run.label() + " oversell").isEqualTo(truth.oversold());
             assertThat(columns.notFinal()).as(run.label() + " not final").isEqualTo(truth.ordersNotFinal());
-            // both strategies are correct ones: the whole stock sold, nothing more
-            assertThat(truth.holds())
+            // both strategies are correct ones: the whole stock sold, nothing more. A checkout that order-api refused
+            // at its sold-out door (409 sold-out: on a slow machine the worker's first batch can sell out before the
+            // last buyers arrive) leaves its order CREATED, not accepted, so not final and nothing else
+            var refusedAtTheDoor = run.httpStatuses().getOrDefault(StatusCounts.SOLD_OUT, 0L);
+            assertThat(truth.ordersNotFinal()).as(run.label() + " refused at the door").isEqualTo(refusedAtTheDoor);
+            assertThat(truth.violations())
                     .as(run.label() + ": " + truth.violations())
-                    .isTrue();
+                    .allMatch(violation -> refusedAtTheDoor > 0 && violation.startsWith("not final"));
             assertThat(truth.completedQuantity()).isEqualTo(INITIAL_STOCK);
             assertThat(run.httpStatuses().values().stream()
                             .mapToLong(Long::longValue)
@@ -99,9 +104,10 @@ class CompareEndToEndTests {
             assertThat(cost.lockWaitMs()).as(run.label() + " lock waits").isNotNull();
         }
         var kafka = written.runs().getFirst();
-        assertThat(kafka.httpStatuses()).containsEntry("202", (long) PARALLEL);
+        var kafkaRefused = kafka.httpStatuses().getOrDefault(StatusCounts.SOLD_OUT, 0L);
+        assertThat(kafka.httpStatuses()).containsEntry("202", PARALLEL - kafkaRefused);
         assertThat(kafka.resultsMissing()).isZero();
-        assertThat(kafka.finalLatency().count()).isEqualTo(PARALLEL);
+        assertThat(kafka.finalLatency().count()).isEqualTo(PARALLEL - kafkaRefused);
 
         for (var file : List.of(
                 ReportWriter.JSON_FILE,
