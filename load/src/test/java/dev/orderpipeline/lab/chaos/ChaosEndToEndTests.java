@@ -15,8 +15,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -29,8 +32,14 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Each fault of the chaos experiment, end to end, on one stack started from the packaged jars (an embedded
  * PostgreSQL that can be restarted, a broker from the Kafka jars, one API, two workers): a small run of the
- * experiment per fault, on products of its own, judged by the database and the topics. Small on purpose: a few
- * thousand checkouts at 40/s, so the class stays within a few minutes on two cores.
+ * experiment, on products of its own, judged by the database and the topics. Small on purpose: a few thousand
+ * checkouts at 40/s, so the class stays within a few minutes on two cores. Faults that need no load of their own
+ * share a run, one after the other as the experiment's default run has them, each after the one before has settled:
+ * the database's faults in one run of single-product checkouts; the kill and the replay in the run with carts that
+ * ends with poison. Each test judges its fault's phase of the shared run, made once by the first test that needs it.
+ * The broker restart, the poison alone and the restart under the worker's name keep runs of their own: a shared run
+ * plans its orders for the sum of its faults' planned windows, so a fault that outlasts its window (a worker's JVM
+ * start on busy cores) leaves the next one without load; and a replay after poison dead-letters the poison again.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -46,7 +55,41 @@ class ChaosEndToEndTests {
     private static final List<String> SHORT_SESSIONS =
             List.of("--spring.kafka.consumer.properties.session.timeout.ms=10000");
 
+    /** The database's faults, single-product checkouts only; the restart first, as it needs the load to catch up. */
+    private static final List<FaultKind> DATABASE_FAULTS = List.of(
+            FaultKind.DATABASE_RESTART,
+            FaultKind.DATABASE_SESSIONS_KILLED,
+            FaultKind.DATABASE_READ_ONLY,
+            FaultKind.LOCK_TIMEOUT_STORM);
+
+    /**
+     * A kill, a replay of every topic and poison on every topic; half the checkouts are carts so that the kill finds
+     * sagas in flight.
+     */
+    private static final List<FaultKind> KILL_REPLAY_AND_POISON =
+            List.of(FaultKind.WORKER_KILL, FaultKind.REPLAY, FaultKind.POISON);
+
     private StackTarget target;
+
+    /** The shared runs made so far, by their faults. */
+    private final Map<List<FaultKind>, SharedRun> sharedRuns = new HashMap<>();
+
+    /**
+     * A run that several tests judge, with the pids the workers had before it; a run that threw is not made again by
+     * the next test that needs it.
+     */
+    private record SharedRun(
+            List<Long> workerPidsBefore,
+            @Nullable ChaosRun run,
+            @Nullable RuntimeException failure) {
+
+        ChaosRun get() {
+            if (failure != null) {
+                throw new AssertionError("the shared run failed", failure);
+            }
+            return Objects.requireNonNull(run);
+        }
+    }
 
     @BeforeAll
     void startThePipeline(@TempDir Path workDirectory) throws IOException {
@@ -70,20 +113,23 @@ class ChaosEndToEndTests {
     @Test
     @Order(1)
     void aWorkerKilledWithSigkillLosesNoCheckoutAndDecrementsNothingTwice() {
+        var shared = shared(KILL_REPLAY_AND_POISON, 0.5);
+        var run = shared.get();
         var workers = target.stack().workers();
-        var killedPid = workers.getFirst().pid();
-
-        var run = run(FaultKind.WORKER_KILL);
 
         assertHolds(run);
         assertThat(workers.getFirst().isAlive()).isTrue();
-        assertThat(workers.getFirst().pid()).isNotEqualTo(killedPid);
+        assertThat(workers.getFirst().pid())
+                .isNotEqualTo(shared.workerPidsBefore().getFirst());
         assertThat(run.faults())
+                .filteredOn(fault -> fault.kind() == FaultKind.WORKER_KILL)
                 .singleElement()
                 .satisfies(fault -> assertThat(fault.detail()).contains("SIGKILL", "exit code 137"));
         assertBooksBalance(run);
         // the steady phase and the kill's, each costed by what the pipeline used in it
         assertThat(run.phases())
+                .hasSize(1 + KILL_REPLAY_AND_POISON.size())
+                .filteredOn(phase -> phase.fault() == null || phase.fault() == FaultKind.WORKER_KILL)
                 .hasSize(2)
                 .allSatisfy(phase -> assertThat(phase.cost())
                         .as(phase.name())
@@ -117,7 +163,7 @@ class ChaosEndToEndTests {
     @Test
     @Order(3)
     void aPostgresqlRestartUnderLoadLeavesEveryAcceptedCheckoutDecidedOnce() {
-        var run = run(FaultKind.DATABASE_RESTART);
+        var run = shared(DATABASE_FAULTS, 0.0).get();
 
         assertHolds(run);
         var outage = phase(run, FaultKind.DATABASE_RESTART);
@@ -132,10 +178,11 @@ class ChaosEndToEndTests {
     @Test
     @Order(4)
     void replayingTheWholeCommandTopicThroughAFreshGroupChangesNothing() {
-        var run = run(FaultKind.REPLAY);
+        var run = shared(KILL_REPLAY_AND_POISON, 0.5).get();
 
         assertHolds(run);
         assertThat(run.faults())
+                .filteredOn(fault -> fault.kind() == FaultKind.REPLAY)
                 .singleElement()
                 .satisfies(fault -> assertThat(fault.detail()).contains("from offset 0"));
         // every command the replay read again was reported as a duplicate, none decided again
@@ -173,7 +220,7 @@ class ChaosEndToEndTests {
     @Test
     @Order(6)
     void terminatedDatabaseSessionsLoseNoAcceptedCheckout() {
-        var run = run(FaultKind.DATABASE_SESSIONS_KILLED);
+        var run = shared(DATABASE_FAULTS, 0.0).get();
 
         assertHolds(run);
         assertThat(run.topics().untaggedDeadLetters()).isZero();
@@ -187,13 +234,14 @@ class ChaosEndToEndTests {
     @Test
     @Order(7)
     void aReadOnlyDatabaseDeadLettersNoValidCommandAndEveryCheckoutIsDecidedOnceItIsWritable() {
-        var run = run(FaultKind.DATABASE_READ_ONLY);
+        var run = shared(DATABASE_FAULTS, 0.0).get();
 
         assertHolds(run);
         var fault = phase(run, FaultKind.DATABASE_READ_ONLY);
         assertThat(fault.validDeadLettered()).isZero();
         assertThat(fault.serverErrors()).isZero();
         assertThat(run.faults())
+                .filteredOn(window -> window.kind() == FaultKind.DATABASE_READ_ONLY)
                 .singleElement()
                 .satisfies(window -> assertThat(window.detail()).contains("default_transaction_read_only"));
         assertWritable();
@@ -204,11 +252,12 @@ class ChaosEndToEndTests {
     @Test
     @Order(8)
     void aStormOfLockTimeoutsDeadLettersNoValidCommandAndDecrementsNothingTwice() {
-        var run = run(FaultKind.LOCK_TIMEOUT_STORM);
+        var run = shared(DATABASE_FAULTS, 0.0).get();
 
         assertHolds(run);
         assertThat(phase(run, FaultKind.LOCK_TIMEOUT_STORM).validDeadLettered()).isZero();
         assertThat(run.faults())
+                .filteredOn(window -> window.kind() == FaultKind.LOCK_TIMEOUT_STORM)
                 .singleElement()
                 .satisfies(window -> assertThat(window.detail()).contains("lock_timeout", "FOR UPDATE"));
         assertBooksBalance(run);
@@ -245,12 +294,12 @@ class ChaosEndToEndTests {
     /**
      * Carts checked out by the reservation saga beside single-product orders, under a kill, a replay of every topic
      * and poison on every topic: the kill cuts through sagas, the replay and the poison change nothing, and every cart
-     * keeps the cart rules. Half the checkouts are carts so that the kill finds sagas in flight.
+     * keeps the cart rules.
      */
     @Test
     @Order(10)
     void cartsCheckedOutThroughAKillAReplayAndPoisonKeepEveryCartRule() {
-        var run = run(List.of(FaultKind.WORKER_KILL, FaultKind.REPLAY, FaultKind.POISON), 40, 0.5);
+        var run = shared(KILL_REPLAY_AND_POISON, 0.5).get();
 
         assertHolds(run);
         var carts = Objects.requireNonNull(run.carts());
@@ -346,6 +395,20 @@ class ChaosEndToEndTests {
 
     private ChaosRun run(FaultKind fault) {
         return run(List.of(fault), 40, 0.0);
+    }
+
+    /** The run of {@code faults} that the tests share, made by the first that asks for it. */
+    private SharedRun shared(List<FaultKind> faults, double cartShare) {
+        return sharedRuns.computeIfAbsent(faults, kinds -> {
+            var pids = target.stack().workers().stream()
+                    .map(worker -> worker.pid())
+                    .toList();
+            try {
+                return new SharedRun(pids, run(kinds, 40, cartShare), null);
+            } catch (RuntimeException ex) {
+                return new SharedRun(pids, null, ex);
+            }
+        });
     }
 
     private ChaosRun run(List<FaultKind> faults, int rate, double cartShare) {
