@@ -75,7 +75,9 @@ class CompareEndToEndTests {
             // at its sold-out door (409 sold-out: on a slow machine the worker's first batch can sell out before the
             // last buyers arrive) leaves its order CREATED, not accepted, so not final and nothing else
             var refusedAtTheDoor = run.httpStatuses().getOrDefault(StatusCounts.SOLD_OUT, 0L);
-            assertThat(truth.ordersNotFinal()).as(run.label() + " refused at the door").isEqualTo(refusedAtTheDoor);
+            assertThat(truth.ordersNotFinal())
+                    .as(run.label() + " refused at the door")
+                    .isEqualTo(refusedAtTheDoor);
             assertThat(truth.violations())
                     .as(run.label() + ": " + truth.violations())
                     .allMatch(violation -> refusedAtTheDoor > 0 && violation.startsWith("not final"));
