@@ -1,8 +1,8 @@
 package dev.orderpipeline.checkoutlab;
 
+import java.time.Duration;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * {@code db-atomic}: one conditional {@code UPDATE ... SET stock = stock - :q WHERE id = :p AND stock >= :q}, whose
@@ -16,24 +16,20 @@ import org.springframework.transaction.support.TransactionTemplate;
  * conditional UPDATE: the request holds a connection and its own order's lock through it, but not the product's.
  */
 @Component
-final class DbAtomicCheckoutStrategy implements LabStrategy {
+final class DbAtomicCheckoutStrategy extends OneTransactionStrategy {
 
     static final String NAME = "db-atomic";
 
-    private final StockRepository stock;
-    private final CheckoutRecorder recorder;
-    private final LabProperties properties;
-    private final TransactionTemplate transaction;
+    private final ReadCheckWrite readCheckWrite;
 
     DbAtomicCheckoutStrategy(
             StockRepository stock,
+            ReadCheckWrite readCheckWrite,
             CheckoutRecorder recorder,
             LabProperties properties,
             PlatformTransactionManager transactions) {
-        this.stock = stock;
-        this.recorder = recorder;
-        this.properties = properties;
-        this.transaction = Transactions.readCommitted(transactions);
+        super(stock, recorder, properties, transactions);
+        this.readCheckWrite = readCheckWrite;
     }
 
     @Override
@@ -42,18 +38,10 @@ final class DbAtomicCheckoutStrategy implements LabStrategy {
     }
 
     @Override
-    public LabOrder checkout(LabOrder order, LabOptions options) {
-        var delay = properties.delay(options);
-        transaction.executeWithoutResult(status -> {
-            recorder.lockOrder(order, LabStatus.CREATED);
-            var product = stock.read(order.productId());
-            Pause.sleep(delay);
-            if (stock.decrementIfAvailable(product.id(), order.quantity())) {
-                recorder.complete(order, product.price(), StatusWrite.IF_CREATED);
-            } else {
-                recorder.reject(order, LabRejectReason.INSUFFICIENT_STOCK, StatusWrite.IF_CREATED);
-            }
-        });
-        return recorder.decided(order.id());
+    void decide(LabOrder order, Duration delay) {
+        recorder.lockOrder(order, LabStatus.CREATED);
+        var product = stock.read(order.productId());
+        Pause.sleep(delay);
+        readCheckWrite.applyConditional(order, product, StatusWrite.IF_CREATED);
     }
 }

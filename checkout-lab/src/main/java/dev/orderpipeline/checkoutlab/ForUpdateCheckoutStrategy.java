@@ -1,8 +1,8 @@
 package dev.orderpipeline.checkoutlab;
 
+import java.time.Duration;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * {@code for-update}: the same read-check-write as naive-tx, but the read is {@code SELECT ... FOR UPDATE}: the
@@ -15,15 +15,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  * other buyer of the product waits through it, which is the price of this strategy.
  */
 @Component
-final class ForUpdateCheckoutStrategy implements LabStrategy {
+final class ForUpdateCheckoutStrategy extends OneTransactionStrategy {
 
     static final String NAME = "for-update";
 
-    private final StockRepository stock;
     private final ReadCheckWrite readCheckWrite;
-    private final CheckoutRecorder recorder;
-    private final LabProperties properties;
-    private final TransactionTemplate transaction;
 
     ForUpdateCheckoutStrategy(
             StockRepository stock,
@@ -31,11 +27,8 @@ final class ForUpdateCheckoutStrategy implements LabStrategy {
             CheckoutRecorder recorder,
             LabProperties properties,
             PlatformTransactionManager transactions) {
-        this.stock = stock;
+        super(stock, recorder, properties, transactions);
         this.readCheckWrite = readCheckWrite;
-        this.recorder = recorder;
-        this.properties = properties;
-        this.transaction = Transactions.readCommitted(transactions);
     }
 
     @Override
@@ -44,12 +37,8 @@ final class ForUpdateCheckoutStrategy implements LabStrategy {
     }
 
     @Override
-    public LabOrder checkout(LabOrder order, LabOptions options) {
-        var delay = properties.delay(options);
-        transaction.executeWithoutResult(status -> {
-            recorder.lockOrder(order, LabStatus.CREATED);
-            readCheckWrite.apply(order, stock.readForUpdate(order.productId()), delay, StatusWrite.IF_CREATED);
-        });
-        return recorder.decided(order.id());
+    void decide(LabOrder order, Duration delay) {
+        recorder.lockOrder(order, LabStatus.CREATED);
+        readCheckWrite.apply(order, stock.readForUpdate(order.productId()), delay, StatusWrite.IF_CREATED);
     }
 }

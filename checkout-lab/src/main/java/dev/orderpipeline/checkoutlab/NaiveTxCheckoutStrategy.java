@@ -1,8 +1,8 @@
 package dev.orderpipeline.checkoutlab;
 
+import java.time.Duration;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * {@code naive-tx}: the naive read-check-write inside one READ COMMITTED transaction, the first fix everybody
@@ -13,15 +13,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <p>The check-to-write delay sits inside the transaction, after the check, before the writes.
  */
 @Component
-final class NaiveTxCheckoutStrategy implements LabStrategy {
+final class NaiveTxCheckoutStrategy extends OneTransactionStrategy {
 
     static final String NAME = "naive-tx";
 
-    private final StockRepository stock;
     private final ReadCheckWrite readCheckWrite;
-    private final CheckoutRecorder recorder;
-    private final LabProperties properties;
-    private final TransactionTemplate transaction;
 
     NaiveTxCheckoutStrategy(
             StockRepository stock,
@@ -29,11 +25,8 @@ final class NaiveTxCheckoutStrategy implements LabStrategy {
             CheckoutRecorder recorder,
             LabProperties properties,
             PlatformTransactionManager transactions) {
-        this.stock = stock;
+        super(stock, recorder, properties, transactions);
         this.readCheckWrite = readCheckWrite;
-        this.recorder = recorder;
-        this.properties = properties;
-        this.transaction = Transactions.readCommitted(transactions);
     }
 
     @Override
@@ -42,10 +35,7 @@ final class NaiveTxCheckoutStrategy implements LabStrategy {
     }
 
     @Override
-    public LabOrder checkout(LabOrder order, LabOptions options) {
-        var delay = properties.delay(options);
-        transaction.executeWithoutResult(
-                status -> readCheckWrite.apply(order, stock.read(order.productId()), delay, StatusWrite.UNGUARDED));
-        return recorder.decided(order.id());
+    void decide(LabOrder order, Duration delay) {
+        readCheckWrite.apply(order, stock.read(order.productId()), delay, StatusWrite.UNGUARDED);
     }
 }

@@ -6,7 +6,8 @@ import org.springframework.stereotype.Component;
 /**
  * Check the stock read in Java, then write {@code read - quantity}: the read-modify-write of the article, shared by
  * the strategies that differ only in what protects it (nothing, a transaction, a lock in the process, a row lock,
- * SERIALIZABLE). It runs in the caller's transaction.
+ * SERIALIZABLE), and its counterpart without a window between check and write, {@link #applyConditional}. Both
+ * run in the caller's transaction.
  */
 @Component
 final class ReadCheckWrite {
@@ -31,5 +32,17 @@ final class ReadCheckWrite {
         Pause.sleep(delay);
         stock.write(product.id(), product.stock() - order.quantity());
         recorder.complete(order, product.price(), write);
+    }
+
+    /**
+     * Decides the order by the conditional {@code UPDATE ... WHERE stock >= :q} (db-atomic, status-claim): its row
+     * count is the check, so no other write can come between; {@code product} gives only the price.
+     */
+    void applyConditional(LabOrder order, ProductStock product, StatusWrite write) {
+        if (stock.decrementIfAvailable(product.id(), order.quantity())) {
+            recorder.complete(order, product.price(), write);
+        } else {
+            recorder.reject(order, LabRejectReason.INSUFFICIENT_STOCK, write);
+        }
     }
 }

@@ -34,6 +34,7 @@ final class StatusClaimCheckoutStrategy implements LabStrategy {
 
     private final StockRepository stock;
     private final OrderStatusRepository statuses;
+    private final ReadCheckWrite readCheckWrite;
     private final CheckoutRecorder recorder;
     private final LabProperties properties;
     private final TransactionTemplate transaction;
@@ -41,11 +42,13 @@ final class StatusClaimCheckoutStrategy implements LabStrategy {
     StatusClaimCheckoutStrategy(
             StockRepository stock,
             OrderStatusRepository statuses,
+            ReadCheckWrite readCheckWrite,
             CheckoutRecorder recorder,
             LabProperties properties,
             PlatformTransactionManager transactions) {
         this.stock = stock;
         this.statuses = statuses;
+        this.readCheckWrite = readCheckWrite;
         this.recorder = recorder;
         this.properties = properties;
         this.transaction = Transactions.readCommitted(transactions);
@@ -66,11 +69,7 @@ final class StatusClaimCheckoutStrategy implements LabStrategy {
             Pause.sleep(properties.delay(options));
             transaction.executeWithoutResult(status -> {
                 recorder.lockOrder(order, LabStatus.PROCESSING);
-                if (stock.decrementIfAvailable(product.id(), order.quantity())) {
-                    recorder.complete(order, product.price(), StatusWrite.IF_PROCESSING);
-                } else {
-                    recorder.reject(order, LabRejectReason.INSUFFICIENT_STOCK, StatusWrite.IF_PROCESSING);
-                }
+                readCheckWrite.applyConditional(order, product, StatusWrite.IF_PROCESSING);
             });
         } catch (NotCheckoutableException ex) {
             // somebody else moved our claimed order; it is theirs now, and nothing of ours was committed
