@@ -3,6 +3,7 @@ package dev.orderpipeline.lab.compare;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ApiClient;
 import dev.orderpipeline.lab.pipeline.Burst;
+import dev.orderpipeline.lab.pipeline.PreparedCheckout;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import java.util.ArrayList;
@@ -85,11 +86,13 @@ public final class BurstExperiment {
             Runnable atRelease,
             Progress progress) {
         var apis = target.apis();
-        return Burst.release(
-                orders.size(),
-                index -> apis.get(index % apis.size())
-                        .checkout(orders.get(index), users.get(index), apiStrategy, delayMillis),
-                atRelease,
-                progress);
+        // tokens signed and requests written before the release, so that the burst's client spends its CPU on the
+        // connections alone
+        var checkouts = new ArrayList<PreparedCheckout>(orders.size());
+        for (var index = 0; index < orders.size(); index++) {
+            checkouts.add(apis.get(index % apis.size())
+                    .prepareCheckout(orders.get(index), users.get(index), apiStrategy, delayMillis));
+        }
+        return Burst.release(orders.size(), index -> checkouts.get(index).send(), atRelease, progress);
     }
 }

@@ -100,8 +100,8 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
                 users,
                 strategy,
                 settings.delayMillis(),
-                () -> sampler.set(
-                        ResourceSampler.start(target.processes(), target.database(), ResourceSampler.DEFAULT_INTERVAL)),
+                () -> sampler.set(ResourceSampler.start(
+                        target.processesAndLab(), target.database(), ResourceSampler.DEFAULT_INTERVAL)),
                 progress);
 
         progress.phase(label + " waiting for final", parallel);

@@ -1,8 +1,10 @@
 package dev.orderpipeline.lab.compare;
 
+import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage.DatabaseUsage;
 import dev.orderpipeline.lab.measure.ResourceUsage.ProcessUsage;
+import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.Column;
@@ -48,6 +50,7 @@ public record CompareReport(
         var tables = new ArrayList<>(
                 List.of(invariantTable(), loadTable(), latencyTable(), processTable(), databaseTable()));
         tables.addAll(CheckoutCosts.table("Strategy", runs, StrategyRun::label, StrategyRun::cost));
+        tables.addAll(buyerCostTable());
         tables.addAll(notRun(skipped));
         return tables;
     }
@@ -148,6 +151,51 @@ public record CompareReport(
                 runs,
                 "Active sessions: pg_stat_activity of the run's database in state active. CPU: all server processes,"
                         + " n/a when they are not visible from the lab.");
+    }
+
+    /**
+     * CPU per buyer, every checkout released counted whatever its answer: in a flash sale most buyers are refused
+     * (sold out, or shed with 503), so this is the cost of a refusal more than of a sale. None in reports that did not
+     * watch the lab's own JVM.
+     */
+    List<Table> buyerCostTable() {
+        if (runs.stream().noneMatch(run -> cpuSeconds(run, StackTarget.LAB) != null)) {
+            return List.of();
+        }
+        var columns = new ArrayList<Column<StrategyRun>>();
+        columns.add(Column.of("Strategy", StrategyRun::label));
+        columns.add(Column.of("Buyers", run -> Long.toString(buyers(run))));
+        for (var kind : List.of(StackTarget.API, StackTarget.BROKER, StackTarget.WORKER)) {
+            columns.add(Column.of(kind + " CPU ms", run -> perBuyer(run, cpuSeconds(run, kind))));
+        }
+        columns.add(Column.of(
+                CheckoutCost.POSTGRESQL + " CPU ms",
+                run -> perBuyer(run, run.resources().database().cpuSeconds())));
+        columns.add(Column.of("lab client CPU ms", run -> perBuyer(run, cpuSeconds(run, StackTarget.LAB))));
+        return List.of(Table.of(
+                "Cost per buyer",
+                columns,
+                runs,
+                "CPU milliseconds per buyer released, whatever the answer (sold, sold out, shed, no answer), from the"
+                        + " release until every order was final; the lab client is the lab's own JVM, which holds"
+                        + " every buyer's connection."));
+    }
+
+    private static long buyers(StrategyRun run) {
+        return run.httpStatuses().values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    private static String perBuyer(StrategyRun run, @Nullable Double seconds) {
+        var buyers = buyers(run);
+        return seconds == null || buyers == 0 ? Cells.NOT_AVAILABLE : Cells.decimal(seconds * 1000 / buyers, 3);
+    }
+
+    private static @Nullable Double cpuSeconds(StrategyRun run, String kind) {
+        return run.resources().processes().stream()
+                .filter(process -> process.kind().equals(kind))
+                .findFirst()
+                .map(ProcessUsage::cpuSeconds)
+                .orElse(null);
     }
 
     private static Column<StrategyRun> database(String heading, Function<DatabaseUsage, String> cell) {

@@ -39,6 +39,9 @@ public final class ApiClient {
     /** The subject of the lab's administrator token. */
     static final String ADMIN = "lab-admin";
 
+    /** How long the lab's clients wait for a connection, the kernel's SYN retries at 1 and 3 s included. */
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final String baseUrl;
@@ -70,7 +73,7 @@ public final class ApiClient {
     public static HttpClient newHttpClient() {
         return HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5))
+                .connectTimeout(CONNECT_TIMEOUT)
                 .executor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor())
                 .build();
     }
@@ -147,6 +150,20 @@ public final class ApiClient {
             Thread.currentThread().interrupt();
             return StatusCounts.IO_ERROR;
         }
+    }
+
+    /**
+     * The same checkout as {@link #checkout}, made ready to be sent later on a connection of its own: its token is
+     * signed now, not while the burst runs.
+     */
+    public PreparedCheckout prepareCheckout(
+            UUID orderId, String userId, String strategy, @Nullable Integer delayMillis) {
+        return PreparedCheckout.post(
+                baseUrl,
+                checkoutPath(orderId, strategy, delayMillis),
+                userAuthorization(userId),
+                CONNECT_TIMEOUT,
+                requestTimeout);
     }
 
     /**

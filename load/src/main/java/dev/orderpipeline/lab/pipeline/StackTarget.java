@@ -23,6 +23,9 @@ public final class StackTarget implements AutoCloseable {
     public static final String WORKER = "checkout-worker";
     public static final String BROKER = "kafka-broker";
 
+    /** The lab's own JVM, the client of the experiments, watched beside the stack where its cost matters. */
+    public static final String LAB = "lab";
+
     private final LocalStack stack;
     private final Thread shutdownHook;
     private final List<ApiClient> apis;
@@ -87,6 +90,13 @@ public final class StackTarget implements AutoCloseable {
                 .flatMap(cluster -> cluster.brokers().stream())
                 .filter(KafkaBroker::isRunning)
                 .forEach(broker -> processes.add(new ResourceSampler.Watched(BROKER, broker.pid())));
+        return processes;
+    }
+
+    /** The stack's processes and the lab's own JVM, whose client drives them. */
+    public List<ResourceSampler.Watched> processesAndLab() {
+        var processes = new ArrayList<>(processes());
+        processes.add(new ResourceSampler.Watched(LAB, ProcessHandle.current().pid()));
         return processes;
     }
 
