@@ -1,7 +1,6 @@
 package dev.orderpipeline.lab;
 
 import dev.orderpipeline.lab.carts.CartsCommand;
-import dev.orderpipeline.lab.ceiling.CeilingCommand;
 import dev.orderpipeline.lab.chaos.ChaosCommand;
 import dev.orderpipeline.lab.compare.CompareCommand;
 import dev.orderpipeline.lab.drain.DrainCommand;
@@ -29,7 +28,6 @@ import picocli.CommandLine.Command;
             CartsCommand.class,
             SoakCommand.class,
             ThroughputCommand.class,
-            CeilingCommand.class,
             DrainCommand.class,
             ScaleCommand.class,
             RebalanceCommand.class,

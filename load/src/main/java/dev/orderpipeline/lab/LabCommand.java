@@ -47,7 +47,7 @@ public abstract class LabCommand extends ReportCommand {
     }
 
     @Override
-    protected final LabReport execute(Progress progress) {
+    protected LabReport execute(Progress progress) {
         progress.phase("starting the pipeline", 0);
         try (var target = open()) {
             log.info("Pipeline up: {}", target.description());

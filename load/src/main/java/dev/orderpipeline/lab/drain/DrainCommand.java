@@ -1,14 +1,22 @@
 package dev.orderpipeline.lab.drain;
 
+import dev.orderpipeline.infra.FreePorts;
+import dev.orderpipeline.infra.Postgres;
 import dev.orderpipeline.lab.BacklogCommand;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
-import dev.orderpipeline.lab.ceiling.CeilingSettings;
+import dev.orderpipeline.lab.backlog.ServerCounters;
 import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.pipeline.Database;
+import dev.orderpipeline.lab.pipeline.DatabaseOptions;
 import dev.orderpipeline.lab.pipeline.StackTarget;
+import dev.orderpipeline.lab.pipeline.TargetOptions;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -20,8 +28,13 @@ import picocli.CommandLine.Option;
                     + " fast producer exactly as order-api sends them) with no worker running, then starts --workers"
                     + " worker process(es) and measures commands/s from their start until the consumer group's lag is"
                     + " zero, the drain curve, the worker's RSS and CPU, and the invariants.",
-            "Then, unless --no-with-ceiling, the ceiling on the same database (one JDBC writer, batches of k) to"
-                    + " compare with. Worker JVM flags are those of checkout-worker/jvm.options unless"
+            "Then, unless --no-with-ceiling, the ceiling on the same database to compare with: the worker's"
+                    + " per-command work (idempotency row, conditional decrement of one hot product's stock, order"
+                    + " status, payment) applied straight through JDBC by one writer in batches of k commands per"
+                    + " transaction, no Kafka; per k commands/s and the time of one transaction (p50/p99).",
+            "--ceiling-only measures the ceiling alone, on a database only (no broker, no app): an embedded"
+                    + " PostgreSQL like the stack's, --database-server, or --database-url (schema created by Flyway"
+                    + " if missing). Worker JVM flags are those of checkout-worker/jvm.options unless"
                     + " --app-jvm-option replaces them (e.g. -Xmx192m, -XX:+UseSerialGC), and are recorded in the"
                     + " report."
         })
@@ -48,40 +61,113 @@ public final class DrainCommand extends BacklogCommand {
             description = "Measure the ceiling just before and just after the drain, on the same database.")
     boolean withCeiling = true;
 
-    @Option(
-            order = 4,
-            names = "--ceiling-batch-sizes",
-            paramLabel = "K",
-            split = ",",
-            description = "Batch sizes of the ceiling run with the drain.")
-    List<Integer> ceilingBatchSizes = new ArrayList<>(List.of(100, 500));
+    @Option(order = 4, names = "--ceiling-only", description = "Measure the ceiling alone, on a database only.")
+    boolean ceilingOnly;
 
     @Option(
             order = 5,
+            names = "--ceiling-batch-sizes",
+            paramLabel = "K",
+            split = ",",
+            description = "Commands per transaction of the ceiling, one run each.")
+    List<Integer> ceilingBatchSizes = new ArrayList<>(List.of(100, 500));
+
+    @Option(
+            order = 6,
             names = "--ceiling-commands",
             paramLabel = "N",
             description = "Commands per ceiling batch size, at most.")
     int ceilingCommands = 200_000;
 
     @Option(
-            order = 6,
+            order = 7,
             names = "--ceiling-duration",
             paramLabel = "SECONDS",
-            description = "A ceiling batch size stops after this many seconds.")
+            description = "A ceiling batch size stops after this many seconds even if commands are left.")
     int ceilingDurationSeconds = 20;
+
+    @Option(
+            order = 8,
+            names = "--ceiling-writers",
+            paramLabel = "N",
+            description = "Connections of the ceiling writing at once, all on the one product: 1 is the worker's"
+                    + " case; more with --ceiling-batch-sizes 1 is the hot row's ceiling for one transaction per"
+                    + " checkout, as the lock strategies commit.")
+    int ceilingWriters = 1;
+
+    @Option(
+            order = 41,
+            names = "--database-url",
+            paramLabel = "JDBC-URL",
+            description =
+                    "With --ceiling-only: a database that runs already, to run on instead of one the lab creates.")
+    @Nullable
+    String databaseUrl;
+
+    private CeilingSettings ceilingSettings() {
+        var synchronousCommit = targetOptions.synchronousCommit();
+        return new CeilingSettings(
+                ceilingBatchSizes,
+                ceilingCommands,
+                Duration.ofSeconds(ceilingDurationSeconds),
+                synchronousCommit.equals("server") ? "on" : synchronousCommit,
+                ceilingWriters);
+    }
+
+    private DrainSettings settings() {
+        return new DrainSettings(
+                commands,
+                keys,
+                Math.max(1, targetOptions.workers()),
+                lagInterval(),
+                timeout(),
+                withCeiling || ceilingOnly ? ceilingSettings() : null,
+                ceilingOnly);
+    }
+
+    @Override
+    protected LabReport execute(Progress progress) {
+        return ceilingOnly ? ceilingOnly(progress) : super.execute(progress);
+    }
 
     @Override
     protected LabReport run(StackTarget stack, Progress progress) {
-        var ceiling = withCeiling
-                ? new CeilingSettings(
-                        ceilingBatchSizes,
-                        ceilingCommands,
-                        Duration.ofSeconds(ceilingDurationSeconds),
-                        targetOptions.synchronousCommit().equals("server") ? "on" : targetOptions.synchronousCommit())
-                : null;
-        var settings = new DrainSettings(
-                commands, keys, Math.max(1, targetOptions.workers()), lagInterval(), timeout(), ceiling);
+        var settings = settings();
         var run = new DrainExperiment(stack, settings, progress).run();
-        return new DrainReport(header(stack), settings, run);
+        return new DrainReport(header(stack), settings, run, List.of());
+    }
+
+    /** The ceiling alone, on an embedded PostgreSQL, a database recreated on the server, or the one given. */
+    private LabReport ceilingOnly(Progress progress) {
+        var settings = settings();
+        var database = targetOptions.database();
+        var server = database.server();
+        var given = databaseUrl == null ? null : database.at(databaseUrl);
+        progress.phase(given != null || server != null ? "connecting" : "starting PostgreSQL", 0);
+        try (var embedded = given != null || server != null ? null : embedded(database)) {
+            var writer = embedded != null
+                    ? new Database(embedded.ensureDatabase("orderpipeline"), embedded.user(), embedded.password())
+                    : server != null
+                            ? database.recreate(server, DatabaseOptions.CEILING_DATABASE)
+                            : Objects.requireNonNull(given);
+            Ceiling.migrate(writer.dataSource());
+            var runs = new Ceiling(writer.dataSource(), Objects.requireNonNull(settings.ceiling()), progress).run();
+            var target = new LinkedHashMap<String, String>();
+            target.put(
+                    "database",
+                    embedded != null
+                            ? "embedded PostgreSQL (as the stack's)"
+                            : server != null
+                                    ? "PostgreSQL server, database " + DatabaseOptions.CEILING_DATABASE
+                                    : "given database");
+            ServerCounters.settings(writer.dataSource()).forEach((name, value) -> target.put("server " + name, value));
+            return new DrainReport(header(target, database.projectDirectory(), writer), settings, null, runs);
+        }
+    }
+
+    private static Postgres embedded(DatabaseOptions database) {
+        var data = database.workDirectory().resolve("ceiling-postgres");
+        TargetOptions.deleteRecursively(data);
+        return Postgres.embedded(FreePorts.one(), data, true);
     }
 }

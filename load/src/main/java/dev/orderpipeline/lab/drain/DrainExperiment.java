@@ -7,12 +7,8 @@ import dev.orderpipeline.lab.backlog.CommandProducer;
 import dev.orderpipeline.lab.backlog.LagFollower;
 import dev.orderpipeline.lab.backlog.ResultsScan;
 import dev.orderpipeline.lab.backlog.RunInvariants;
-import dev.orderpipeline.lab.backlog.ServerCounters;
 import dev.orderpipeline.lab.backlog.StackSession;
 import dev.orderpipeline.lab.backlog.WorkerFleet;
-import dev.orderpipeline.lab.backlog.WorkerSteps;
-import dev.orderpipeline.lab.ceiling.Ceiling;
-import dev.orderpipeline.lab.ceiling.CeilingRun;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import java.util.List;
@@ -65,8 +61,6 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
     /** Starts the workers, follows the group until the backlog is drained, and reads what it did. */
     private DrainRun drain(StackSession session, String group, Filled filled, List<CeilingRun> ceilingBefore) {
         var backlog = filled.backlog();
-        var database = target.database().dataSource();
-        var before = ServerCounters.read(database);
         var clockStart = System.nanoTime();
         var fleet = session.fleet();
         var workers = IntStream.range(0, settings.workers())
@@ -89,10 +83,6 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
         progress.phase("reading results and invariants", 0);
         var results = session.results(filled.from(), backlog, new long[0]);
         var invariants = session.invariants(backlog);
-        var after = ServerCounters.read(database);
-        var steps = workers.stream()
-                .map(worker -> fleet.steps(worker).orElse(WorkerSteps.none()))
-                .reduce(WorkerSteps.none(), WorkerSteps::plus);
         fleet.stopAll();
         var drained = new Drained(
                 backlog.size(), timeline.drainedAtMillis(backlog.size()).orElseThrow(), results);
@@ -114,10 +104,7 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
                 timeline.curve(),
                 results,
                 resources,
-                before != null && after != null ? after.since(before) : null,
-                ServerCounters.settings(database),
                 invariants,
-                steps,
                 ceilingBefore,
                 ceiling("after the drain"));
     }

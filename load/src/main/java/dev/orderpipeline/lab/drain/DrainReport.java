@@ -1,8 +1,7 @@
 package dev.orderpipeline.lab.drain;
 
 import dev.orderpipeline.lab.backlog.LagTimeline.Point;
-import dev.orderpipeline.lab.ceiling.CeilingReport;
-import dev.orderpipeline.lab.ceiling.CeilingRun;
+import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
@@ -15,16 +14,45 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.ToDoubleFunction;
+import org.jspecify.annotations.Nullable;
 
-/** What a drain found: the worker's rate against the ceiling, its memory and CPU, the drain curve, the invariants. */
-public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun run) implements LabReport {
+/**
+ * What a drain found: the worker's rate against the ceiling, its memory and CPU, the drain curve, the invariants; with
+ * {@code --ceiling-only}, the ceiling alone.
+ *
+ * @param run {@code null} when only the ceiling was measured
+ * @param ceiling the ceiling measured alone ({@code --ceiling-only}); empty with a drain, whose run holds its ceilings
+ */
+public record DrainReport(
+        ReportHeader header,
+        DrainSettings settings,
+        @Nullable DrainRun run,
+        List<CeilingRun> ceiling) implements LabReport {
 
     /** The worker's memory budget while draining, which checkout-worker/jvm.options is chosen to meet. */
     static final double RSS_TARGET_MIB = 300;
 
+    public DrainReport {
+        // absent from reports of a drain
+        ceiling = ceiling == null ? List.of() : List.copyOf(ceiling);
+    }
+
+    private DrainRun drain() {
+        return Objects.requireNonNull(run, "a drain's run");
+    }
+
     @Override
     public String summary() {
+        if (run == null) {
+            return "The ceiling alone: the worker's per-command work (idempotency row, conditional decrement of the"
+                    + " hot product's stock, order status, payment) applied straight through JDBC by "
+                    + writers(Objects.requireNonNull(settings.ceiling()).writers())
+                    + ", k commands per transaction with four set-based statements, no Kafka, synchronous_commit "
+                    + settings.ceiling().synchronousCommit() + ". Orders were inserted before (set-based) and are not"
+                    + " timed. This is the bar the worker is measured against.";
+        }
         return String.format(
                 Locale.ROOT,
                 "%d checkouts (%s) pre-filled on the command topic with no worker running, then %d worker process(es)"
@@ -40,22 +68,54 @@ public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun 
 
     @Override
     public List<Table> tables() {
+        if (run == null) {
+            return List.of(ceilingTable(
+                    ceiling, Objects.requireNonNull(settings.ceiling()).writers()));
+        }
         var tables = new ArrayList<Table>();
         tables.add(drainTable());
         if (!run.ceilingBefore().isEmpty()) {
             tables.add(againstCeiling());
-            tables.add(CeilingReport.table(run.ceilingBefore(), 1).titled("Ceiling before the drain"));
-            tables.add(CeilingReport.table(run.ceilingAfter(), 1).titled("Ceiling after the drain"));
+            tables.add(ceilingTable(run.ceilingBefore(), 1).titled("Ceiling before the drain"));
+            tables.add(ceilingTable(run.ceilingAfter(), 1).titled("Ceiling after the drain"));
         }
-        if (run.steps().polls() > 0) {
-            tables.add(stepsTable());
-        }
-        tables.add(processTable(run.resources()));
-        tables.add(databaseTable());
         return tables;
     }
 
+    private static String writers(int writers) {
+        return writers == 1 ? "one writer" : writers + " writers at once on the same product";
+    }
+
+    /** The ceiling per batch size. */
+    static Table ceilingTable(List<CeilingRun> runs, int writers) {
+        return Table.of(
+                "Ceiling: " + writers(writers) + ", k commands per transaction",
+                List.<Column<CeilingRun>>of(
+                        Column.of("k", run -> Integer.toString(run.batchSize())),
+                        Column.of("Commands", run -> Long.toString(run.commands())),
+                        Column.of("Transactions", run -> Long.toString(run.batches())),
+                        Column.of("Seconds", run -> Cells.decimal(run.seconds(), 2)),
+                        Column.of("Commands/s", run -> Cells.decimal(run.perSecond(), 0)),
+                        Column.of("µs/command", run -> Cells.decimal(run.microsPerCommand(), 1)),
+                        Column.of("Batch p50", run -> Cells.duration(run.batchLatency(), Latency::p50Ms)),
+                        Column.of("Batch p99", run -> Cells.duration(run.batchLatency(), Latency::p99Ms)),
+                        Column.of("Batch max", run -> Cells.duration(run.batchLatency(), Latency::maxMs)),
+                        Column.of("WAL syncs/tx", DrainReport::walSyncsPerTransaction),
+                        Column.of("Invariants", run -> Cells.invariants(run.invariants()))),
+                runs,
+                "Timed after a warm-up of a few transactions. Batch: one transaction, first statement to end of commit."
+                        + " WAL syncs per transaction (pg_stat_wal): about 1 when every commit waits for its own flush.");
+    }
+
+    private static String walSyncsPerTransaction(CeilingRun run) {
+        var server = run.server();
+        return server == null || run.batches() == 0
+                ? Cells.NOT_AVAILABLE
+                : Cells.decimal((double) server.walSyncs() / run.batches(), 2);
+    }
+
     Table drainTable() {
+        var run = drain();
         var worker = usage(run.resources(), "checkout-worker");
         var invariants = run.invariants();
         var figures = new LinkedHashMap<String, String>();
@@ -100,6 +160,7 @@ public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun 
     }
 
     Table againstCeiling() {
+        var run = drain();
         var after = run.ceilingAfter();
         var rows = new ArrayList<Ceilings>();
         for (var i = 0; i < run.ceilingBefore().size(); i++) {
@@ -135,85 +196,7 @@ public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun 
         }
     }
 
-    Table stepsTable() {
-        var steps = run.steps();
-        var listener = steps.listenerSeconds();
-        var rows = new ArrayList<>(steps.stepSeconds().entrySet());
-        var accounted = rows.stream().mapToDouble(Map.Entry::getValue).sum();
-        rows.add(Map.entry("(listener, all steps)", listener));
-        rows.add(Map.entry("(outside the steps)", Math.max(0, listener - accounted)));
-        return Table.of(
-                "Where the worker's time went",
-                List.<Column<Map.Entry<String, Double>>>of(
-                        Column.of("Step", Map.Entry::getKey),
-                        Column.of("Seconds", row -> Cells.decimal(row.getValue(), 1)),
-                        Column.of(
-                                "Share of the listener's time",
-                                row -> listener > 0
-                                        ? String.format(Locale.ROOT, "%.0f%%", row.getValue() * 100 / listener)
-                                        : Cells.NOT_AVAILABLE),
-                        Column.of(
-                                "ms per poll",
-                                row -> steps.polls() > 0
-                                        ? Cells.decimal(row.getValue() * 1000 / steps.polls(), 2)
-                                        : Cells.NOT_AVAILABLE)),
-                rows,
-                String.format(
-                        Locale.ROOT,
-                        "From the worker's own meters (checkout.batch.step, checkout.batch.listener) at the end of the"
-                                + " drain: %d polls of %.0f records on average. Time between polls (fetching,"
-                                + " committing offsets) is outside the listener.",
-                        steps.polls(),
-                        steps.polls() == 0 ? 0.0 : (double) steps.records() / steps.polls()));
-    }
-
-    static Table processTable(ResourceUsage resources) {
-        var rows = new ArrayList<List<String>>(resources.processes().stream()
-                .map(process -> List.of(
-                        process.kind(),
-                        Integer.toString(process.processes()),
-                        Cells.decimal(process.cpuAvgPercent(), 1),
-                        Cells.decimal(process.cpuMaxPercent(), 1),
-                        Cells.decimal(process.rssMaxMiB(), 0)))
-                .toList());
-        var database = resources.database();
-        rows.add(List.of(
-                "postgresql",
-                "-",
-                Cells.decimal(database.cpuAvgPercent(), 1),
-                Cells.decimal(database.cpuMaxPercent(), 1),
-                Cells.NOT_AVAILABLE));
-        return new Table(
-                "CPU and memory per kind of process",
-                List.of("Process", "Count", "CPU avg %", "CPU max %", "RSS max MiB"),
-                rows,
-                "CPU in percent of one core (200 = both cores of a 2-core machine), sampled from /proc every 500 ms"
-                        + " over the drain; lab is the lab's own JVM (sampling, admin client).");
-    }
-
-    Table databaseTable() {
-        var server = run.server();
-        var figures = new LinkedHashMap<String, String>();
-        figures.put("Commits", server == null ? Cells.NOT_AVAILABLE : Long.toString(server.commits()));
-        figures.put("WAL syncs", server == null ? Cells.NOT_AVAILABLE : Long.toString(server.walSyncs()));
-        figures.put(
-                "WAL written",
-                server == null ? Cells.NOT_AVAILABLE : Cells.decimal(server.walBytes() / 1048576.0, 0) + " MiB");
-        figures.put(
-                "Commands per commit",
-                server == null || server.commits() == 0
-                        ? Cells.NOT_AVAILABLE
-                        : Cells.decimal((double) run.commands() / server.commits(), 0));
-        run.serverSettings().forEach((name, value) -> figures.put("server default " + name, value));
-        return Table.figures(
-                "PostgreSQL during the drain",
-                figures,
-                "Counted by pg_stat_database and pg_stat_wal, whole database; the apps' own sessions set"
-                        + " synchronous_commit as the target's appArguments say.");
-    }
-
-    private static ResourceUsage.@org.jspecify.annotations.Nullable ProcessUsage usage(
-            ResourceUsage resources, String kind) {
+    private static ResourceUsage.@Nullable ProcessUsage usage(ResourceUsage resources, String kind) {
         return resources.processes().stream()
                 .filter(process -> process.kind().equals(kind))
                 .findFirst()
@@ -225,7 +208,8 @@ public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun 
     }
 
     /** One figure of the drain curve over time. */
-    private Chart curve(String file, String title, String yAxis, String series, ToDoubleFunction<Point> value) {
+    private static Chart curve(
+            DrainRun run, String file, String title, String yAxis, String series, ToDoubleFunction<Point> value) {
         var points = run.curve().stream()
                 .map(point -> new Chart.Point(point.seconds(), value.applyAsDouble(point)))
                 .toList();
@@ -236,34 +220,65 @@ public record DrainReport(ReportHeader header, DrainSettings settings, DrainRun 
 
     @Override
     public List<Chart> charts() {
+        if (run == null) {
+            return ceilingCharts();
+        }
         var charts = new ArrayList<Chart>();
-        charts.add(curve("drain-lag", "Consumer group lag during the drain", "commands", "lag", Point::lag));
+        charts.add(curve(run, "drain-lag", "Consumer group lag during the drain", "commands", "lag", Point::lag));
         charts.add(curve(
+                run,
                 "drain-rate",
                 "Commands committed per second during the drain",
                 "commands/s",
                 "committed/s",
                 Point::perSecond));
         if (!run.ceilingBefore().isEmpty()) {
-            var bars = new LinkedHashMap<String, Map<String, Number>>();
             var values = new LinkedHashMap<String, Number>();
-            for (var ceiling : run.ceilingBefore()) {
-                values.put("ceiling k=" + ceiling.batchSize() + " before", ceiling.perSecond());
-            }
-            for (var ceiling : run.ceilingAfter()) {
-                values.put("ceiling k=" + ceiling.batchSize() + " after", ceiling.perSecond());
-            }
+            run.ceilingBefore().forEach(k -> values.put("ceiling k=" + k.batchSize() + " before", k.perSecond()));
+            run.ceilingAfter().forEach(k -> values.put("ceiling k=" + k.batchSize() + " after", k.perSecond()));
             values.put("worker from start", run.perSecondFromStart());
             values.put("worker while deciding", run.perSecondDeciding());
-            bars.put("commands/s", values);
             charts.add(new Chart.Bars(
                     "drain-vs-ceiling",
                     "Worker drain rate against the ceiling",
                     "commands/s",
                     false,
-                    bars,
+                    Map.of("commands/s", values),
                     Chart.Scale.AUTO));
         }
         return charts;
+    }
+
+    /** The ceiling measured alone: the rate and the time of one transaction by batch size. */
+    private List<Chart> ceilingCharts() {
+        var rate = new LinkedHashMap<String, Number>();
+        var p50 = new LinkedHashMap<String, Number>();
+        var p99 = new LinkedHashMap<String, Number>();
+        for (var k : ceiling) {
+            rate.put("k=" + k.batchSize(), k.perSecond());
+            p50.put("k=" + k.batchSize(), k.batchLatency().p50Ms());
+            p99.put("k=" + k.batchSize(), k.batchLatency().p99Ms());
+        }
+        var latency = new LinkedHashMap<String, Map<String, Number>>();
+        latency.put("p50", p50);
+        latency.put("p99", p99);
+        // batch sizes from 1 to 1,000 move both figures by decades: a log axis when they do
+        return ceiling.isEmpty()
+                ? List.of()
+                : List.of(
+                        new Chart.Bars(
+                                "ceiling-rate",
+                                "Ceiling: commands per second by batch size",
+                                "commands/s",
+                                false,
+                                Map.of("commands/s", rate),
+                                Chart.Scale.AUTO),
+                        new Chart.Bars(
+                                "ceiling-batch-latency",
+                                "Ceiling: time of one transaction by batch size",
+                                "ms",
+                                false,
+                                latency,
+                                Chart.Scale.AUTO));
     }
 }

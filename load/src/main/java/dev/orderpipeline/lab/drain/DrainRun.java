@@ -3,13 +3,8 @@ package dev.orderpipeline.lab.drain;
 import dev.orderpipeline.lab.backlog.LagTimeline;
 import dev.orderpipeline.lab.backlog.ResultsScan;
 import dev.orderpipeline.lab.backlog.RunInvariants;
-import dev.orderpipeline.lab.backlog.ServerCounters;
-import dev.orderpipeline.lab.backlog.WorkerSteps;
-import dev.orderpipeline.lab.ceiling.CeilingRun;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import java.util.List;
-import java.util.Map;
-import org.jspecify.annotations.Nullable;
 
 /**
  * What a drain measured. Times count from the first worker's process start, so they include its JVM and Spring
@@ -20,8 +15,6 @@ import org.jspecify.annotations.Nullable;
  * @param producedPerSecond how fast the lab's producer filled the topic (acks=all)
  * @param perSecondFromStart commands / startToDrainedSeconds: the drain's headline figure
  * @param decidingSeconds from the first result record to the last (start-up excluded)
- * @param server PostgreSQL's commits and WAL flushes during the drain; {@code null} when unreadable
- * @param steps where the workers' time went, from their own meters at the end of the drain
  */
 public record DrainRun(
         String keys,
@@ -40,17 +33,13 @@ public record DrainRun(
         List<LagTimeline.Point> curve,
         ResultsScan.Summary results,
         ResourceUsage resources,
-        @Nullable ServerCounters server,
-        Map<String, String> serverSettings,
         RunInvariants.Summary invariants,
-        WorkerSteps steps,
         List<CeilingRun> ceilingBefore,
         List<CeilingRun> ceilingAfter) {
 
     public DrainRun {
         workerJvmOptions = List.copyOf(workerJvmOptions);
         curve = List.copyOf(curve);
-        serverSettings = new java.util.TreeMap<>(serverSettings);
         ceilingBefore = List.copyOf(ceilingBefore);
         ceilingAfter = List.copyOf(ceilingAfter);
     }

@@ -17,7 +17,7 @@ public final class DatabaseOptions {
             order = 42,
             names = "--database-user",
             paramLabel = "USER",
-            description = "User for --database-server (and ceiling's --database-url).")
+            description = "User for --database-server (and drain's --database-url).")
     String databaseUser = "postgres";
 
     @Option(
@@ -36,7 +36,8 @@ public final class DatabaseOptions {
             paramLabel = "JDBC-URL",
             description = "A PostgreSQL server to run on instead of an embedded one (a database it may run CREATE"
                     + " DATABASE from, e.g. jdbc:postgresql://127.0.0.1:5432/postgres): the lab drops and creates a"
-                    + " database of its own there at each start (" + TargetOptions.LAB_DATABASE + "; the ceiling's "
+                    + " database of its own there at each start (" + TargetOptions.LAB_DATABASE
+                    + "; drain --ceiling-only's "
                     + CEILING_DATABASE + "). The embedded server flushes its WAL as a server does (fsync on); the"
                     + " report's databaseDurability says how the one run on was set.")
     @Nullable

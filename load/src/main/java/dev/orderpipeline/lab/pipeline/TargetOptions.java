@@ -110,6 +110,11 @@ public final class TargetOptions {
         return database.projectDirectory();
     }
 
+    /** Where the database runs, for a command that needs it alone (the drain's {@code --ceiling-only}). */
+    public DatabaseOptions database() {
+        return database;
+    }
+
     /** A stack started now with the production API. */
     public StackTarget open() {
         return open(false);

@@ -1,7 +1,6 @@
 package dev.orderpipeline.lab.render;
 
 import dev.orderpipeline.lab.carts.CartsReport;
-import dev.orderpipeline.lab.ceiling.CeilingReport;
 import dev.orderpipeline.lab.chaos.ChaosReport;
 import dev.orderpipeline.lab.compare.CompareReport;
 import dev.orderpipeline.lab.drain.DrainReport;
@@ -35,7 +34,6 @@ public final class RenderCommand implements Callable<Integer> {
             "compare", CompareReport.class,
             "carts", CartsReport.class,
             "soak", SoakReport.class,
-            "ceiling", CeilingReport.class,
             "drain", DrainReport.class,
             "scale", ScaleReport.class,
             "rebalance", RebalanceReport.class,

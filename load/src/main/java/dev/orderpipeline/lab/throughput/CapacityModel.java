@@ -1,6 +1,6 @@
 package dev.orderpipeline.lab.throughput;
 
-import dev.orderpipeline.lab.ceiling.CeilingRun;
+import dev.orderpipeline.lab.drain.CeilingRun;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.infra.Postgres;
 import dev.orderpipeline.invariants.InvariantChecker;
-import dev.orderpipeline.lab.ceiling.Ceiling;
+import dev.orderpipeline.lab.drain.Ceiling;
 import dev.orderpipeline.lab.measure.Progress;
 import java.sql.SQLException;
 import java.util.UUID;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
-import dev.orderpipeline.lab.ceiling.CeilingSettings;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.TestStack;
@@ -60,7 +59,7 @@ class DrainEndToEndTests {
                     Versions.collect(TestStack.PROJECT, target.database()),
                     startedAt,
                     Instant.now());
-            ReportWriter.write(new DrainReport(header, settings, run), output);
+            ReportWriter.write(new DrainReport(header, settings, run, List.of()), output);
         }
 
         var last = run.curve().getLast();

@@ -43,7 +43,7 @@ class RenderCommandTests {
         var exit = new CommandLine(new RenderCommand()).execute(folder.toString());
 
         assertThat(exit).isZero();
-        assertThat(folder.resolve(ReportWriter.MARKDOWN_FILE)).content().contains("# Lab ceiling");
+        assertThat(folder.resolve(ReportWriter.MARKDOWN_FILE)).content().contains("# Lab drain", "Ceiling: one writer");
         assertThat(folder.resolve(ReportWriter.HTML_FILE)).isRegularFile();
         try (Stream<Path> files = Files.list(folder)) {
             assertThat(files.filter(path -> path.toString().endsWith(".png"))).isNotEmpty();

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.orderpipeline.invariants.InvariantChecker;
-import dev.orderpipeline.lab.ceiling.CeilingRun;
 import dev.orderpipeline.lab.compare.CheckoutCosts;
+import dev.orderpipeline.lab.drain.CeilingRun;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.SharedLabStack;

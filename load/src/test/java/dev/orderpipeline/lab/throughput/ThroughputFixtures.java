@@ -1,7 +1,7 @@
 package dev.orderpipeline.lab.throughput;
 
 import dev.orderpipeline.lab.backlog.RunInvariants;
-import dev.orderpipeline.lab.ceiling.CeilingRun;
+import dev.orderpipeline.lab.drain.CeilingRun;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import dev.orderpipeline.lab.pipeline.StackTarget;

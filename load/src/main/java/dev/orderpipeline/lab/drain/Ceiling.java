@@ -1,4 +1,4 @@
-package dev.orderpipeline.lab.ceiling;
+package dev.orderpipeline.lab.drain;
 
 import dev.orderpipeline.contract.CheckoutCommand;
 import dev.orderpipeline.lab.backlog.BacklogWriter;

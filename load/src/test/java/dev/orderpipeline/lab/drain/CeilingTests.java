@@ -1,4 +1,4 @@
-package dev.orderpipeline.lab.ceiling;
+package dev.orderpipeline.lab.drain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,12 +6,18 @@ import dev.orderpipeline.contract.CheckoutCommand;
 import dev.orderpipeline.infra.Postgres;
 import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.report.ReportWriter;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.postgresql.ds.PGSimpleDataSource;
+import picocli.CommandLine;
 
 /** The ceiling's statements on a real PostgreSQL, at a size a test can afford. */
 class CeilingTests {
@@ -24,11 +30,20 @@ class CeilingTests {
 
     private static DataSource database;
 
+    private static String url = "";
+
+    private static @Nullable String password;
+
+    @TempDir
+    Path output;
+
     @BeforeAll
     static void database() {
         var postgres = Postgres.forTests();
         var source = new PGSimpleDataSource();
-        source.setURL(postgres.createDatabase("lab_ceiling"));
+        url = postgres.createDatabase("lab_ceiling");
+        password = postgres.password();
+        source.setURL(url);
         source.setUser(postgres.user());
         if (postgres.password() != null) {
             source.setPassword(postgres.password());
@@ -95,6 +110,32 @@ class CeilingTests {
         assertThat(run.writers()).isEqualTo(8);
         assertThat(run.batchLatency().count()).isEqualTo(run.commands());
         assertThat(run.perSecond()).isPositive();
+    }
+
+    /** What {@code bin/lab ceiling} was: the drain command measuring the ceiling alone, on a database only. */
+    @Test
+    void measuresTheCeilingAloneOnADatabaseOnly() throws Exception {
+        var args = new ArrayList<>(List.of(
+                "--ceiling-only",
+                "--database-url=" + url,
+                "--ceiling-batch-sizes=1,100",
+                "--ceiling-commands=" + COMMANDS,
+                "--output=" + output));
+        if (password != null) {
+            args.add("--database-password=" + password);
+        }
+
+        var exit = new CommandLine(new DrainCommand()).execute(args.toArray(String[]::new));
+
+        assertThat(exit).isZero();
+        var report = ReportWriter.JSON.readValue(
+                output.resolve(ReportWriter.JSON_FILE).toFile(), DrainReport.class);
+        assertThat(report.run()).isNull();
+        assertThat(report.settings().ceilingOnly()).isTrue();
+        assertThat(report.ceiling()).extracting(CeilingRun::batchSize).containsExactly(1, 100);
+        assertThat(report.ceiling())
+                .allSatisfy(run -> assertThat(run.invariants().holds()).isTrue());
+        assertThat(output.resolve("ceiling-rate.png")).isNotEmptyFile();
     }
 
     @Test

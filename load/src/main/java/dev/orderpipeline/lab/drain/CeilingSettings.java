@@ -1,4 +1,4 @@
-package dev.orderpipeline.lab.ceiling;
+package dev.orderpipeline.lab.drain;
 
 import dev.orderpipeline.lab.Require;
 import java.time.Duration;
@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * One ceiling measurement; the fields are the options of {@code bin/lab ceiling}. A run stops after
+ * One ceiling measurement; the fields are the ceiling options of {@code bin/lab drain}. A run stops after
  * {@code maxDuration} even if commands are left; the orders it did not reach are removed.
  *
  * @param writers connections applying the commands at once, all on the one hot product: 1 is the worker's case (one
