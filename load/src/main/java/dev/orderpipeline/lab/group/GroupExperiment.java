@@ -160,19 +160,11 @@ public record GroupExperiment(StackTarget target, GroupSettings settings, Progre
         var disruption = cell.disruption();
         return String.format(
                 Locale.ROOT,
-                "%s: %.0f commands/s, end-to-end p99 %.0f ms, %d duplicates%s%s",
+                "%s: %.0f commands/s, %d duplicates%s%s",
                 cell.label(),
                 cell.perSecond(),
-                cell.endToEnd() == null ? 0 : cell.endToEnd().p99Ms(),
                 cell.duplicates(),
-                disruption == null
-                        ? ""
-                        : String.format(
-                                Locale.ROOT,
-                                ", moved %s, longest pause moved %.1f s, stayed %.1f s",
-                                disruption.moved(),
-                                disruption.longestMovedMillis() / 1000.0,
-                                disruption.longestStayedMillis() / 1000.0),
+                disruption == null ? "" : ", longest pause moved " + disruption.longestMovedMillis() + " ms",
                 cell.invariants().violatedNote());
     }
 

@@ -13,10 +13,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
-import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -238,19 +236,6 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
         var disrupted = disrupted();
         if (!disrupted.isEmpty()) {
             charts.add(lagPanels(disrupted));
-            var pauses = new LinkedHashMap<String, Map<String, Number>>();
-            for (var run : disrupted) {
-                pause(pauses, "moved partitions", run, Disruption::longestMovedMillis);
-                pause(pauses, "partitions that stayed", run, Disruption::longestStayedMillis);
-                if (run.disruption().longestKilledMillis() != null) {
-                    pause(
-                            pauses,
-                            "killed worker's partitions",
-                            run,
-                            d -> Objects.requireNonNull(d.longestKilledMillis()));
-                }
-            }
-            charts.add(new Chart.Bars("rebalance-pause", "Longest pause after the event", "seconds", false, pauses));
         }
         charts.addAll(CheckoutCosts.chart(cells, GroupCell::label, GroupCell::cost));
         return charts;
@@ -277,12 +262,6 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
                         "worker processes",
                         "commands/s",
                         series));
-    }
-
-    private static void pause(
-            Map<String, Map<String, Number>> pauses, String series, Disrupted run, ToLongFunction<Disruption> millis) {
-        pauses.computeIfAbsent(series, key -> new LinkedHashMap<>())
-                .put(run.label(), millis.applyAsLong(run.disruption()) / 1000.0);
     }
 
     static Chart lagChart(GroupCell cell) {

@@ -111,7 +111,7 @@ class GroupReportTests {
                 .isEqualTo("-");
         assertThat(addClassic.get(table.columns().indexOf("Pause, killed worker's partitions")))
                 .isEqualTo("-");
-        assertThat(report.charts()).extracting(Chart::file).contains("rebalance-lag", "rebalance-pause");
+        assertThat(report.charts()).extracting(Chart::file).contains("rebalance-lag");
     }
 
     @Test
