@@ -9,8 +9,8 @@ import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
 /**
- * An experiment that fills the command topic itself and starts and stops its own worker processes (drain, scale,
- * rebalance): it needs the pipeline the lab starts, without workers, and reads the results topic after each run
+ * An experiment that fills the command topic itself and starts and stops its own worker processes (drain,
+ * group): it needs the pipeline the lab starts, without workers, and reads the results topic after each run
  * instead of listening along. The options every such experiment has are declared here, their defaults by each one.
  */
 public abstract class BacklogCommand extends LabCommand {

@@ -4,9 +4,8 @@ import dev.orderpipeline.lab.carts.CartsCommand;
 import dev.orderpipeline.lab.chaos.ChaosCommand;
 import dev.orderpipeline.lab.compare.CompareCommand;
 import dev.orderpipeline.lab.drain.DrainCommand;
-import dev.orderpipeline.lab.rebalance.RebalanceCommand;
+import dev.orderpipeline.lab.group.GroupCommand;
 import dev.orderpipeline.lab.render.RenderCommand;
-import dev.orderpipeline.lab.scale.ScaleCommand;
 import dev.orderpipeline.lab.soak.SoakCommand;
 import dev.orderpipeline.lab.throughput.ThroughputCommand;
 import picocli.CommandLine;
@@ -29,8 +28,7 @@ import picocli.CommandLine.Command;
             SoakCommand.class,
             ThroughputCommand.class,
             DrainCommand.class,
-            ScaleCommand.class,
-            RebalanceCommand.class,
+            GroupCommand.class,
             ChaosCommand.class,
             RenderCommand.class,
             TokenCommand.class,

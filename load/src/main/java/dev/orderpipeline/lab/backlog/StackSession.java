@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The stack a backlog experiment (drain, scale, rebalance) runs on, started without workers, and the steps each of
+ * The stack a backlog experiment (drain, group) runs on, started without workers, and the steps each of
  * its runs takes: workers joined, the group stable and warmed up; a backlog of its own; the offsets it starts from;
  * the processes sampled; the results and the invariants read after it. Closing it stops the workers it started.
  */

@@ -131,7 +131,7 @@ public final class TargetOptions {
 
     /**
      * Starts the stack without checkout-workers, for the experiments that start their own once the database and the
-     * topic are prepared (drain, scale, rebalance).
+     * topic are prepared (drain, group).
      */
     public StackTarget startWithoutWorkers() {
         var config = stackConfig();

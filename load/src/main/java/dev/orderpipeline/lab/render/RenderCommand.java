@@ -4,10 +4,9 @@ import dev.orderpipeline.lab.carts.CartsReport;
 import dev.orderpipeline.lab.chaos.ChaosReport;
 import dev.orderpipeline.lab.compare.CompareReport;
 import dev.orderpipeline.lab.drain.DrainReport;
-import dev.orderpipeline.lab.rebalance.RebalanceReport;
+import dev.orderpipeline.lab.group.GroupReport;
 import dev.orderpipeline.lab.report.LabReport;
 import dev.orderpipeline.lab.report.ReportWriter;
-import dev.orderpipeline.lab.scale.ScaleReport;
 import dev.orderpipeline.lab.soak.SoakReport;
 import dev.orderpipeline.lab.throughput.ThroughputReport;
 import java.nio.file.Files;
@@ -35,8 +34,7 @@ public final class RenderCommand implements Callable<Integer> {
             "carts", CartsReport.class,
             "soak", SoakReport.class,
             "drain", DrainReport.class,
-            "scale", ScaleReport.class,
-            "rebalance", RebalanceReport.class,
+            "group", GroupReport.class,
             "chaos", ChaosReport.class,
             "throughput", ThroughputReport.class);
 

@@ -1,4 +1,4 @@
-package dev.orderpipeline.lab.scale;
+package dev.orderpipeline.lab.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class ScaleCellTests {
+class GroupCellTests {
 
     /** Three partitions, earlier runs' records before the start; a hot key sends most of the backlog to partition 0. */
     private static final LagTimeline TIMELINE = new LagTimeline(
@@ -20,16 +20,23 @@ class ScaleCellTests {
 
     @Test
     void countsEachPartitionsRecordsFromTheRunsStartNotFromZero() {
-        assertThat(ScaleCell.recordsPerPartition(TIMELINE)).containsExactly(300L, 0L, 100L);
+        assertThat(GroupCell.recordsPerPartition(TIMELINE)).containsExactly(300L, 0L, 100L);
     }
 
     @Test
     void turnsEverySampleIntoTheLagOfEachPartitionInPartitionOrder() {
-        var points = ScaleCell.lagPoints(TIMELINE);
+        var points = GroupCell.lagPoints(TIMELINE);
 
-        assertThat(points).extracting(ScaleCell.LagPoint::seconds).containsExactly(0.0, 0.5, 1.25);
+        assertThat(points).extracting(GroupCell.LagPoint::seconds).containsExactly(0.0, 0.5, 1.25);
         assertThat(points)
-                .extracting(ScaleCell.LagPoint::lagByPartition)
+                .extracting(GroupCell.LagPoint::lagByPartition)
                 .containsExactly(List.of(300L, 0L, 100L), List.of(150L, 0L, 0L), List.of(0L, 0L, 0L));
+    }
+
+    @Test
+    void namesTheEventAndTheProtocolOnlyWhenTheCellHasThemBesideTheDefaults() {
+        assertThat(GroupCell.label(6, 2, "hot", "none", "classic")).isEqualTo("P=6 W=2 hot");
+        assertThat(GroupCell.label(6, 2, "hot", "none", "consumer")).isEqualTo("P=6 W=2 hot / consumer");
+        assertThat(GroupCell.label(6, 2, "hot", "kill", "classic")).isEqualTo("P=6 W=2 hot kill / classic");
     }
 }

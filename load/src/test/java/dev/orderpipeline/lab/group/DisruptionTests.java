@@ -1,4 +1,4 @@
-package dev.orderpipeline.lab.rebalance;
+package dev.orderpipeline.lab.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class PausesTests {
+class DisruptionTests {
 
     private static final Map<Integer, String> TWO_WORKERS =
             Map.of(0, "lab-worker-1-0", 1, "lab-worker-1-0", 2, "lab-worker-2-0", 3, "lab-worker-2-0");
@@ -43,46 +43,47 @@ class PausesTests {
 
     @Test
     void findsTheMovedPartitionsAndTheirPauseAgainstThoseThatStayed() {
-        var pauses = Pauses.of(killAtTwoSeconds(), 2000, TWO_WORKERS, "lab-worker-2", 6000);
+        var pauses = Disruption.of(killAtTwoSeconds(), 2000, TWO_WORKERS, "lab-worker-2", -1, 6000, List.of());
 
         assertThat(pauses.moved()).containsExactly(2, 3);
-        assertThat(pauses.longestMoved()).isEqualTo(4000);
-        assertThat(pauses.longestStayed()).isEqualTo(1000);
-        assertThat(pauses.byPartition())
+        assertThat(pauses.longestMovedMillis()).isEqualTo(4000);
+        assertThat(pauses.longestStayedMillis()).isEqualTo(1000);
+        assertThat(pauses.pauseByPartitionMillis())
                 .containsExactly(Map.entry(0, 1000L), Map.entry(1, 1000L), Map.entry(2, 4000L), Map.entry(3, 4000L));
     }
 
     @Test
     void readsWhenTheFinalOwnersWereFirstSeenAfterTheEvent() {
-        var pauses = Pauses.of(killAtTwoSeconds(), 2000, TWO_WORKERS, "lab-worker-2", 6000);
+        var pauses = Disruption.of(killAtTwoSeconds(), 2000, TWO_WORKERS, "lab-worker-2", -1, 6000, List.of());
 
-        assertThat(pauses.reassignedAtMillis()).isEqualTo(5000L);
+        assertThat(pauses.reassignedAtSeconds()).isEqualTo(5.0);
     }
 
     @Test
     void measuresTheKilledWorkersPartitionsAndTheGapBeforeTheEvent() {
-        var pauses = Pauses.of(killAtTwoSeconds(), 2000, TWO_WORKERS, "lab-worker-2", 6000);
+        var pauses = Disruption.of(killAtTwoSeconds(), 2000, TWO_WORKERS, "lab-worker-2", -1, 6000, List.of());
 
         assertThat(pauses.killedPartitions()).containsExactly(2, 3);
-        assertThat(pauses.longestKilled()).isEqualTo(4000L);
+        assertThat(pauses.longestKilledMillis()).isEqualTo(4000L);
         // one commit a second on every partition before the kill
-        assertThat(pauses.gapBefore()).isEqualTo(1000);
+        assertThat(pauses.gapBeforeMillis()).isEqualTo(1000);
     }
 
     @Test
-    void leavesTheKilledFiguresEmptyWhenAWorkerWasAdded() {
-        var pauses = Pauses.of(killAtTwoSeconds(), 2000, TWO_WORKERS, null, 6000);
+    void leavesTheKilledFiguresEmptyWhenAWorkerWasAddedAndNotesWhenItWasReady() {
+        var pauses = Disruption.of(killAtTwoSeconds(), 2000, TWO_WORKERS, null, 3500, 6000, List.of());
 
+        assertThat(pauses.readyAtSeconds()).isEqualTo(3.5);
         assertThat(pauses.killedPartitions()).isEmpty();
-        assertThat(pauses.longestKilled()).isNull();
+        assertThat(pauses.longestKilledMillis()).isNull();
         assertThat(pauses.moved()).containsExactly(2, 3);
     }
 
     @Test
     void seesNoReassignmentWhenTheEventNeverCame() {
-        var pauses = Pauses.of(killAtTwoSeconds(), -1, ONE_WORKER, null, 6000);
+        var pauses = Disruption.of(killAtTwoSeconds(), -1, ONE_WORKER, null, -1, 6000, List.of());
 
-        assertThat(pauses.reassignedAtMillis()).isNull();
+        assertThat(pauses.reassignedAtSeconds()).isNull();
         assertThat(pauses.moved()).isEmpty();
     }
 
@@ -90,17 +91,17 @@ class PausesTests {
     void findsTheKilledWorkersPartitionsByItsClientIdWithOrWithoutTheContainerSuffix() {
         var owners = Map.of(0, "lab-worker-1-0", 1, "lab-worker-2-0", 2, "lab-worker-2", 3, "lab-worker-12-0");
 
-        assertThat(Pauses.ownedBy(owners, "lab-worker-2")).containsExactly(1, 2);
-        assertThat(Pauses.ownedBy(owners, "lab-worker-1")).containsExactly(0);
-        assertThat(Pauses.ownedBy(owners, "lab-worker-3")).isEmpty();
+        assertThat(Disruption.ownedBy(owners, "lab-worker-2")).containsExactly(1, 2);
+        assertThat(Disruption.ownedBy(owners, "lab-worker-1")).containsExactly(0);
+        assertThat(Disruption.ownedBy(owners, "lab-worker-3")).isEmpty();
     }
 
     @Test
     void readsThePauseOfTheKilledWorkersPartitionsEvenWhenNoneMoved() {
         var pauses = Map.of(0, 300L, 1, 4_200L, 2, 3_900L, 3, 250L);
 
-        assertThat(Pauses.longestAmong(pauses, List.of(1, 2))).isEqualTo(4_200L);
-        assertThat(Pauses.longestAmong(pauses, List.of(5))).isZero();
-        assertThat(Pauses.longestAmong(pauses, List.of())).isZero();
+        assertThat(Disruption.longestAmong(pauses, List.of(1, 2))).isEqualTo(4_200L);
+        assertThat(Disruption.longestAmong(pauses, List.of(5))).isZero();
+        assertThat(Disruption.longestAmong(pauses, List.of())).isZero();
     }
 }

@@ -1,0 +1,273 @@
+package dev.orderpipeline.lab.group;
+
+import static dev.orderpipeline.lab.group.GroupSettings.ADD;
+import static dev.orderpipeline.lab.group.GroupSettings.NONE;
+import static dev.orderpipeline.lab.group.GroupSettings.RESTART;
+
+import dev.orderpipeline.infra.AppProcess;
+import dev.orderpipeline.lab.backlog.KeyDistribution;
+import dev.orderpipeline.lab.backlog.LagFollower;
+import dev.orderpipeline.lab.backlog.LagTimeline;
+import dev.orderpipeline.lab.backlog.OffsetSample;
+import dev.orderpipeline.lab.backlog.StackSession;
+import dev.orderpipeline.lab.backlog.WorkerFleet;
+import dev.orderpipeline.lab.measure.CheckoutCost;
+import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.pipeline.StackTarget;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs the grid. A cell with an event gets a fresh, empty command topic and a consumer group of its own; cells
+ * without one share a group per protocol and partition count, which workers join one by one as the worker count
+ * rises. The workers join, the group is stable and warmed up, then the backlog is sent: start-up and the rebalances
+ * of joining stay out of the figures. When the given share of it is committed, a worker is started (add), killed
+ * with SIGKILL (kill), or killed and started again at once under its name (restart); the group's offsets (and, with
+ * an event, owners) are read every interval until the lag is zero.
+ *
+ * <p>Sent all at once (rate 0), a backlog faces the workers in full from the first second, as if it had been there
+ * before. An event needs a steady rate the workers keep up with: a consumer drains a backlog's partitions in bursts
+ * of one fetch each, seconds apart, which would hide a rebalance's pause among ordinary gaps; at a rate it keeps up
+ * with, every partition moves at every poll and a pause stands out.
+ */
+public record GroupExperiment(StackTarget target, GroupSettings settings, Progress progress) {
+
+    /** The group the cells run against: its topic has {@code partitions}, its workers run {@code arguments}. */
+    private record Group(String name, String protocol, int partitions, List<String> arguments) {}
+
+    public List<GroupCell> run() {
+        var cells = new ArrayList<GroupCell>();
+        var tag = UUID.randomUUID().toString().substring(0, 8);
+        try (var session = new StackSession(target, progress)) {
+            @Nullable Group group = null;
+            for (var event : settings.events()) {
+                for (var protocol : settings.protocols()) {
+                    for (var partitions : settings.partitionCounts()) {
+                        for (var workers : settings.workerCounts()) {
+                            if (!GroupSettings.runs(event, workers)) {
+                                continue;
+                            }
+                            for (var keys : settings.keys()) {
+                                var label = GroupCell.label(partitions, workers, keys.label(), event, protocol);
+                                progress.item("cell", cells.size() + 1, settings.cells(), label);
+                                if (group == null
+                                        || !event.equals(NONE)
+                                        || !group.protocol().equals(protocol)
+                                        || group.partitions() != partitions) {
+                                    group = fresh(session, tag + "-" + (cells.size() + 1), protocol, partitions);
+                                }
+                                var members = event.equals(ADD) ? workers - 1 : workers;
+                                if (session.fleet().alive().size() < members) {
+                                    progress.phase(label + ": starting workers up to " + members, 0);
+                                    session.join(
+                                            group.name(),
+                                            group.arguments(),
+                                            members,
+                                            settings.warmup(),
+                                            settings.timeout());
+                                }
+                                var cell =
+                                        runCell(session, group, tag + "-" + (cells.size() + 1), event, workers, keys);
+                                progress.note(note(cell));
+                                cells.add(cell);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return cells;
+    }
+
+    /** Stops every worker and recreates the command topic empty, for a group of its own. */
+    private Group fresh(StackSession session, String tag, String protocol, int partitions) {
+        session.fleet().stopAll();
+        progress.phase("topic with " + partitions + " partition(s)", 0);
+        session.watch().recreateCommandTopic(partitions);
+        var name = "lab-group-" + tag;
+        return new Group(
+                name,
+                protocol,
+                partitions,
+                List.of(
+                        "--orderpipeline.worker.group-id=" + name,
+                        "--orderpipeline.topics.command-partitions=" + partitions,
+                        "--spring.kafka.consumer.properties.group.protocol=" + protocol));
+    }
+
+    private GroupCell runCell(
+            StackSession session, Group group, String tag, String event, int workers, KeyDistribution keys) {
+        var name = GroupCell.label(group.partitions(), workers, keys.label(), event, group.protocol());
+        var backlog = session.backlog("group-" + tag, keys, settings.commands());
+        var from = session.mark();
+        var sampler = session.sample();
+        progress.phase(name, backlog.size());
+        var clockStart = System.nanoTime();
+        var trigger = new Trigger(event, session.fleet(), group.arguments(), clockStart, name, (long)
+                Math.ceil(settings.eventAt() * backlog.size()));
+        var sending = session.sendInBackground(backlog, settings.rate());
+        var undisturbed = event.equals(NONE);
+        var timeline = new LagFollower(session.watch(), group.name(), settings.lagInterval(), undisturbed, !undisturbed)
+                .follow(from.commands(), backlog.size(), clockStart, settings.timeout(), progress, (sample, done) -> {
+                    trigger.accept(sample, done);
+                    if (sending.isCompletedExceptionally()) {
+                        sending.join();
+                    }
+                });
+        var resources = sampler.stop();
+        var sent = StackSession.sent(sending);
+        trigger.noteAt(
+                sent.seconds(),
+                String.format(Locale.ROOT, "backlog of %d commands sent (%.0f/s)", sent.records(), sent.perSecond()));
+        var endMillis = timeline.drainedAtMillis(backlog.size()).orElseThrow();
+        var groupType = session.watch().describe(group.name()).type();
+        var counted = session.fleet().alive().stream()
+                .mapToLong(worker -> session.fleet().duplicates(worker).orElse(0L))
+                .sum();
+        progress.phase(name + ": results and invariants", 0);
+        var results = session.results(from, backlog, sent.sentAtMillis());
+        var invariants = session.invariants(backlog);
+        return new GroupCell(
+                group.partitions(),
+                workers,
+                keys.label(),
+                event,
+                group.protocol(),
+                groupType,
+                backlog.size(),
+                endMillis / 1000.0,
+                Math.round(backlog.size() * 10000.0 / endMillis) / 10.0,
+                results.endToEnd(),
+                GroupCell.recordsPerPartition(timeline),
+                timeline.curve(),
+                GroupCell.lagPoints(timeline),
+                results.duplicates(),
+                counted,
+                resources,
+                invariants,
+                CheckoutCost.of(resources, invariants.completed() + invariants.rejected()),
+                undisturbed ? null : trigger.disruption(timeline, endMillis));
+    }
+
+    private static String note(GroupCell cell) {
+        var disruption = cell.disruption();
+        return String.format(
+                Locale.ROOT,
+                "%s: %.0f commands/s, %d duplicates%s%s",
+                cell.label(),
+                cell.perSecond(),
+                cell.duplicates(),
+                disruption == null ? "" : ", longest pause moved " + disruption.longestMovedMillis() + " ms",
+                cell.invariants().violatedNote());
+    }
+
+    /**
+     * The cell's event, fired from the lag follower once the given share of the backlog is committed: a worker
+     * started (add), killed with SIGKILL (kill), or killed and started again at once under its name (restart); and
+     * what happened when, in words. Without an event, every worker must stay alive.
+     */
+    private static final class Trigger {
+
+        private final String event;
+        private final WorkerFleet fleet;
+        private final List<String> arguments;
+        private final long clockStart;
+        private final String cell;
+        private final long threshold;
+        private final List<AppProcess> members;
+        private final List<Note> notes = new CopyOnWriteArrayList<>();
+        private volatile long atMillis = -1;
+        private volatile long readyMillis = -1;
+        private volatile Map<Integer, String> ownersBefore = Map.of();
+        private volatile @Nullable String killed;
+
+        /** Something that happened, {@code seconds} after the cell's start. */
+        private record Note(double seconds, String what) {}
+
+        Trigger(String event, WorkerFleet fleet, List<String> arguments, long clockStart, String cell, long threshold) {
+            this.event = event;
+            this.fleet = fleet;
+            this.arguments = arguments;
+            this.clockStart = clockStart;
+            this.cell = cell;
+            this.threshold = threshold;
+            members = fleet.alive();
+        }
+
+        void accept(OffsetSample sample, long consumed) {
+            if (event.equals(NONE)) {
+                WorkerFleet.requireAlive(members, cell);
+            } else if (atMillis < 0 && consumed >= threshold) {
+                atMillis = sample.atMillis();
+                ownersBefore = sample.owners();
+                fire();
+            }
+        }
+
+        private void fire() {
+            if (event.equals(ADD)) {
+                var worker = fleet.start(arguments);
+                noteNow("started " + worker.name());
+                awaitReadyInBackground(worker);
+                return;
+            }
+            var victim = fleet.alive().getLast();
+            killed = victim.name();
+            victim.kill();
+            noteNow("killed " + victim.name() + " with SIGKILL");
+            if (event.equals(RESTART)) {
+                // the same process description: same name, so the same client id and group instance id
+                victim.start();
+                noteNow("started " + victim.name() + " again under its name");
+                awaitReadyInBackground(victim);
+            }
+        }
+
+        /** Waits for the worker on a thread of its own, so that the lag is still read meanwhile, and notes when. */
+        private void awaitReadyInBackground(AppProcess worker) {
+            Thread.ofVirtual().start(() -> {
+                try {
+                    fleet.awaitReady(worker);
+                    readyMillis = noteNow(worker.name() + " ready");
+                } catch (IllegalStateException ex) {
+                    noteNow(worker.name() + " did not get ready: " + ex.getMessage());
+                }
+            });
+        }
+
+        /** Notes what happened now; returns the time since the cell's start. */
+        private long noteNow(String what) {
+            var millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - clockStart);
+            noteAt(millis / 1000.0, what);
+            return millis;
+        }
+
+        void noteAt(double seconds, String what) {
+            notes.add(new Note(seconds, what));
+        }
+
+        /** What the event did, once the lag is zero at {@code endMillis}, with the notes in time order. */
+        Disruption disruption(LagTimeline timeline, long endMillis) {
+            var reassignedAt = Disruption.reassignedAtMillis(timeline, atMillis);
+            if (reassignedAt != null) {
+                noteAt(
+                        reassignedAt / 1000.0,
+                        "partitions seen with their final owners "
+                                + timeline.samples().getLast().owners());
+            }
+            noteAt(endMillis / 1000.0, "lag zero");
+            var inOrder = notes.stream()
+                    .sorted(Comparator.comparingDouble(Note::seconds))
+                    .map(note -> String.format(Locale.ROOT, "%.1f s: %s", note.seconds(), note.what()))
+                    .toList();
+            return Disruption.of(timeline, atMillis, ownersBefore, killed, readyMillis, endMillis, inOrder);
+        }
+    }
+}

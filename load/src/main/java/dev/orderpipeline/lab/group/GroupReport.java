@@ -1,0 +1,358 @@
+package dev.orderpipeline.lab.group;
+
+import dev.orderpipeline.lab.compare.CheckoutCosts;
+import dev.orderpipeline.lab.measure.Latency;
+import dev.orderpipeline.lab.measure.ResourceUsage;
+import dev.orderpipeline.lab.report.Cells;
+import dev.orderpipeline.lab.report.Chart;
+import dev.orderpipeline.lab.report.Column;
+import dev.orderpipeline.lab.report.LabReport;
+import dev.orderpipeline.lab.report.ReportHeader;
+import dev.orderpipeline.lab.report.Table;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The grid: throughput against workers per key distribution and partition count, where the time and the CPU went,
+ * and for the cells with an event, the pauses it caused.
+ */
+public record GroupReport(ReportHeader header, GroupSettings settings, List<GroupCell> cells) implements LabReport {
+
+    public GroupReport {
+        cells = List.copyOf(cells);
+    }
+
+    @Override
+    public String summary() {
+        return String.format(
+                Locale.ROOT,
+                "Per cell (partitions x worker processes x key distribution x event x group protocol) %d checkouts"
+                        + " sent %s to a group whose members had all joined, drained until the group's lag was zero."
+                        + " Events, when %.0f%% of them are committed: add, a worker joins; kill, one is killed with"
+                        + " SIGKILL; restart, one is killed and started again at once under its name. Throughput counts"
+                        + " from the first send; end-to-end latency runs from a command's record timestamp to its"
+                        + " result's, so in a backlog it is mostly time spent queued. A pause is the longest time a"
+                        + " partition had records waiting and its committed offset did not move (offsets read every"
+                        + " %d ms).",
+                settings.commands(),
+                settings.rate() == 0 ? "as fast as one producer can" : "at " + settings.rate() + "/s",
+                settings.eventAt() * 100,
+                settings.lagInterval().toMillis());
+    }
+
+    @Override
+    public List<Table> tables() {
+        var tables = new ArrayList<>(List.of(throughputTable(), cellTable()));
+        var disrupted = disrupted();
+        if (!disrupted.isEmpty()) {
+            tables.add(rebalanceTable(disrupted));
+            tables.add(new Table(
+                    "What happened",
+                    List.of("Cell", "Event"),
+                    disrupted.stream()
+                            .flatMap(
+                                    cell -> cell.disruption().notes().stream().map(note -> List.of(cell.label(), note)))
+                            .toList(),
+                    ""));
+        }
+        tables.addAll(CheckoutCosts.table("Cell", cells, GroupCell::label, GroupCell::cost));
+        return tables;
+    }
+
+    /** The cells with an event, in run order. */
+    private List<Disrupted> disrupted() {
+        return cells.stream()
+                .filter(cell -> cell.disruption() != null)
+                .map(cell -> new Disrupted(cell, Objects.requireNonNull(cell.disruption())))
+                .toList();
+    }
+
+    /** A cell with an event, and what the event did. */
+    private record Disrupted(GroupCell cell, Disruption disruption) {
+
+        String label() {
+            return cell.label();
+        }
+    }
+
+    /** Commands/s: a row per distribution, partition count, event and protocol, a column per worker count. */
+    Table throughputTable() {
+        var columns = new ArrayList<>(List.of("Keys", "Partitions", "Event", "Protocol"));
+        settings.workerCounts().forEach(workers -> columns.add(workers + " worker" + (workers == 1 ? "" : "s")));
+        var rows = new ArrayList<List<String>>();
+        for (var keys : settings.keys()) {
+            for (var partitions : settings.partitionCounts()) {
+                for (var event : settings.events()) {
+                    for (var protocol : settings.protocols()) {
+                        var row = new ArrayList<>(List.of(keys.label(), Integer.toString(partitions), event, protocol));
+                        for (var workers : settings.workerCounts()) {
+                            row.add(cell(partitions, workers, keys.label(), event, protocol)
+                                    .map(cell -> Cells.decimal(cell.perSecond(), 0))
+                                    .orElse("-"));
+                        }
+                        rows.add(row);
+                    }
+                }
+            }
+        }
+        return new Table(
+                "Throughput, commands/s",
+                columns,
+                rows,
+                "Each worker process runs one consumer thread; the processes share the machine's cores with"
+                        + " PostgreSQL, the broker, order-api and the lab. With a --rate, throughput is at most the"
+                        + " rate.");
+    }
+
+    Table cellTable() {
+        return Table.of(
+                "Cells",
+                List.<Column<GroupCell>>of(
+                        Column.of("Cell", GroupCell::label),
+                        Column.of("Commands/s", cell -> Cells.decimal(cell.perSecond(), 0)),
+                        Column.of("Seconds", cell -> Cells.decimal(cell.seconds(), 1)),
+                        Column.of("End-to-end p50", cell -> Cells.duration(cell.endToEnd(), Latency::p50Ms)),
+                        Column.of("End-to-end p99", cell -> Cells.duration(cell.endToEnd(), Latency::p99Ms)),
+                        Column.of("End-to-end max", cell -> Cells.duration(cell.endToEnd(), Latency::maxMs)),
+                        Column.of("Busiest partition", cell -> percent(cell.busiestPartitionShare())),
+                        Column.of("Workers CPU %", cell -> cpu(cell.resources(), "checkout-worker")),
+                        Column.of("Broker CPU %", cell -> cpu(cell.resources(), "kafka-broker")),
+                        Column.of("PostgreSQL CPU %", cell -> cpu(cell.resources(), "postgresql")),
+                        Column.of("Lab CPU %", cell -> cpu(cell.resources(), "lab")),
+                        Column.of("Duplicates (results)", cell -> Long.toString(cell.duplicates())),
+                        Column.of("Duplicates (worker counters)", cell -> Cells.integer(cell.duplicatesCounted())),
+                        Column.of("Invariants", cell -> Cells.invariants(cell.invariants()))),
+                cells,
+                "CPU: average over the cell in percent of one core, all processes of a kind together (a worker an"
+                        + " event started is not counted). Busiest partition: its share of the cell's commands."
+                        + " Duplicates (results): results flagged duplicate on checkout.results; worker counters:"
+                        + " checkout.commands{outcome=duplicate} of the workers alive at the end (a killed worker's"
+                        + " count is lost with it). n/a: not recorded.");
+    }
+
+    Table rebalanceTable(List<Disrupted> disrupted) {
+        return Table.of(
+                "Rebalances",
+                List.<Column<Disrupted>>of(
+                        Column.of("Cell", Disrupted::label),
+                        Column.of(
+                                "Group type",
+                                run -> Objects.requireNonNullElse(run.cell().groupType(), "n/a")),
+                        Column.of(
+                                "Event at",
+                                run -> Cells.decimal(run.disruption().atSeconds(), 1) + " s"),
+                        Column.of("Ready at", run -> at(run.disruption().readyAtSeconds())),
+                        Column.of("Final owners at", run -> at(run.disruption().reassignedAtSeconds())),
+                        Column.of(
+                                "Moved partitions",
+                                run -> run.disruption().moved().isEmpty()
+                                        ? "none"
+                                        : run.disruption().moved().toString()),
+                        Column.of(
+                                "Pause, moved",
+                                run -> Cells.seconds(run.disruption().longestMovedMillis(), 2)),
+                        Column.of(
+                                "Pause, stayed",
+                                run -> Cells.seconds(run.disruption().longestStayedMillis(), 2)),
+                        Column.of(
+                                "Killed worker's partitions",
+                                run -> run.disruption().killed() == null
+                                        ? "-"
+                                        : run.disruption().killedPartitions().toString()),
+                        Column.of("Pause, killed worker's partitions", run -> {
+                            var millis = run.disruption().longestKilledMillis();
+                            return millis == null ? "-" : Cells.seconds(millis, 2);
+                        }),
+                        Column.of(
+                                "Gap before",
+                                run -> Cells.seconds(run.disruption().gapBeforeMillis(), 2))),
+                disrupted,
+                "Group type as the broker reports it. Ready at: when the worker the event started (add, restart)"
+                        + " answered ready. Killed worker's partitions: the ones it owned before the kill; a worker"
+                        + " restarted under its name takes them back, so they do not show as moved and their pause is"
+                        + " read there. Gap before: the longest pause of any partition before the event, the normal"
+                        + " gap between commits.");
+    }
+
+    private static String at(@Nullable Double seconds) {
+        return seconds == null ? Cells.NOT_AVAILABLE : Cells.decimal(seconds, 1) + " s";
+    }
+
+    private static String percent(@Nullable Double share) {
+        return share == null ? Cells.NOT_AVAILABLE : String.format(Locale.ROOT, "%.0f%%", share * 100);
+    }
+
+    /** CPU % of one kind of process; PostgreSQL's is the whole server's. */
+    private static String cpu(@Nullable ResourceUsage resources, String kind) {
+        if (resources == null) {
+            return Cells.NOT_AVAILABLE;
+        }
+        if (kind.equals("postgresql")) {
+            return Cells.decimal(resources.database().cpuAvgPercent(), 0);
+        }
+        return resources.processes().stream()
+                .filter(process -> process.kind().equals(kind))
+                .findFirst()
+                .map(process -> Cells.decimal(process.cpuAvgPercent(), 0))
+                .orElse(Cells.NOT_AVAILABLE);
+    }
+
+    private java.util.Optional<GroupCell> cell(
+            int partitions, int workers, String keys, String event, String protocol) {
+        return cells.stream()
+                .filter(cell -> cell.partitions() == partitions
+                        && cell.workers() == workers
+                        && cell.keys().equals(keys)
+                        && cell.event().equals(event)
+                        && cell.protocol().equals(protocol))
+                .findFirst();
+    }
+
+    @Override
+    public List<Chart> charts() {
+        var charts = new ArrayList<Chart>();
+        var protocol = settings.protocols().getFirst();
+        if (settings.events().contains(GroupSettings.NONE)) {
+            for (var keys : settings.keys()) {
+                throughputChart(keys.label(), protocol).ifPresent(charts::add);
+            }
+            // lag per partition for the widest cell of each distribution: where the backlog waited
+            for (var keys : settings.keys()) {
+                cell(
+                                settings.partitionCounts().getLast(),
+                                settings.workerCounts().getLast(),
+                                keys.label(),
+                                GroupSettings.NONE,
+                                protocol)
+                        .filter(cell -> !cell.lag().isEmpty())
+                        .ifPresent(cell -> charts.add(lagChart(cell)));
+            }
+        }
+        var disrupted = disrupted();
+        if (!disrupted.isEmpty()) {
+            charts.add(lagPanels(disrupted));
+        }
+        charts.addAll(CheckoutCosts.chart(cells, GroupCell::label, GroupCell::cost));
+        return charts;
+    }
+
+    /** Throughput against worker processes for one distribution, a line per partition count; none if no cell ran. */
+    private java.util.Optional<Chart> throughputChart(String keys, String protocol) {
+        var series = new LinkedHashMap<String, List<Chart.Point>>();
+        for (var partitions : settings.partitionCounts()) {
+            var points = new ArrayList<Chart.Point>();
+            for (var workers : settings.workerCounts()) {
+                cell(partitions, workers, keys, GroupSettings.NONE, protocol)
+                        .ifPresent(cell -> points.add(new Chart.Point(workers, cell.perSecond())));
+            }
+            if (!points.isEmpty()) {
+                series.put(partitions + " partition" + (partitions == 1 ? "" : "s"), points);
+            }
+        }
+        return series.isEmpty()
+                ? java.util.Optional.empty()
+                : java.util.Optional.of(new Chart.Lines(
+                        "throughput-" + fileName(keys),
+                        "Throughput against worker processes: " + keys + " (" + protocol + ")",
+                        "worker processes",
+                        "commands/s",
+                        series));
+    }
+
+    static Chart lagChart(GroupCell cell) {
+        var series = new LinkedHashMap<String, List<Chart.Point>>();
+        for (var partition = 0; partition < cell.partitions(); partition++) {
+            var points = new ArrayList<Chart.Point>();
+            for (var point : cell.lag()) {
+                if (partition < point.lagByPartition().size()) {
+                    points.add(new Chart.Point(
+                            point.seconds(), point.lagByPartition().get(partition)));
+                }
+            }
+            series.put("partition " + partition, points);
+        }
+        return new Chart.Lines(
+                "lag-p" + cell.partitions() + "-w" + cell.workers() + "-" + fileName(cell.keys()),
+                "Lag per partition: " + cell.label(),
+                "seconds since the first send",
+                "commands waiting",
+                series);
+    }
+
+    /**
+     * The group's lag in the cells with an event: a panel per event, a line per protocol (per cell when the cells
+     * differ in more), the event where it happened and when the worker it started answered ready.
+     */
+    private Chart lagPanels(List<Disrupted> disrupted) {
+        var sameSetup =
+                disrupted.stream().map(run -> run.cell().setup()).distinct().count() == 1;
+        Function<GroupCell, String> line = cell -> sameSetup ? cell.protocol() : cell.setup() + " / " + cell.protocol();
+        var panels = new ArrayList<Chart.Panel>();
+        for (var event : settings.events()) {
+            var lines = new LinkedHashMap<String, List<Chart.Point>>();
+            var events = new ArrayList<Chart.Event>();
+            for (var run : disrupted) {
+                if (!run.cell().event().equals(event)) {
+                    continue;
+                }
+                lines.put(
+                        line.apply(run.cell()),
+                        run.cell().curve().stream()
+                                .map(point -> new Chart.Point(point.seconds(), point.lag()))
+                                .toList());
+                addDistinct(events, new Chart.Event(run.disruption().atSeconds(), eventLabel(event)));
+                var ready = run.disruption().readyAtSeconds();
+                if (ready != null) {
+                    addDistinct(events, new Chart.Event(ready, "ready (" + line.apply(run.cell()) + ")"));
+                }
+            }
+            if (!lines.isEmpty()) {
+                panels.add(new Chart.Panel(panelTitle(event), lines, events));
+            }
+        }
+        return new Chart.Panels(
+                "rebalance-lag",
+                "Lag during the cell",
+                "",
+                "seconds since the first send",
+                "commands",
+                Chart.Scale.LINEAR,
+                Chart.Scale.LINEAR,
+                true,
+                panels.size(),
+                panels);
+    }
+
+    /** The same label within a second is one event: both protocols' cells kill at about the same time. */
+    private static void addDistinct(List<Chart.Event> events, Chart.Event event) {
+        if (events.stream()
+                .noneMatch(other -> other.label().equals(event.label()) && Math.abs(other.at() - event.at()) < 1)) {
+            events.add(event);
+        }
+    }
+
+    private static String eventLabel(String event) {
+        return switch (event) {
+            case GroupSettings.ADD -> "worker added";
+            case GroupSettings.KILL -> "worker killed";
+            default -> "killed, restarted";
+        };
+    }
+
+    private static String panelTitle(String event) {
+        return switch (event) {
+            case GroupSettings.ADD -> "a worker added";
+            case GroupSettings.KILL -> "a worker killed (kill -9)";
+            default -> "killed, restarted under its name";
+        };
+    }
+
+    private static String fileName(String keys) {
+        return keys.replaceAll("[^A-Za-z0-9]+", "-");
+    }
+}
