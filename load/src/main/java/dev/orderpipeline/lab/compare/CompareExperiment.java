@@ -54,12 +54,16 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
                 target.apis().getFirst(), settings.strategies(), settings.repetitions(), progress, this);
     }
 
-    /** The same run, smaller: half as many units as buyers, so it both sells and rejects. */
+    /**
+     * The same run, as large as asked: as many units as the run has, at most half as many as buyers, so that it both
+     * sells and refuses and the refusals' code is as warm as the sales' when the run is a flash sale.
+     */
     @Override
     public void warmUp(String strategy) {
         var buyers = Math.min(settings.warmup(), settings.parallel());
         if (buyers > 0) {
-            var run = runOne(strategy, 0, strategy + " warm-up", Math.max(1, buyers / 2), buyers);
+            var units = Math.max(1, Math.min(buyers / 2, settings.initialStock()));
+            var run = runOne(strategy, 0, strategy + " warm-up", units, buyers);
             progress.note(String.format(Locale.ROOT, "%s: %d checkouts (not reported)", run.label(), buyers));
         }
     }
