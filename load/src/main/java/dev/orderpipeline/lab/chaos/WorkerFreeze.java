@@ -9,6 +9,7 @@ import dev.orderpipeline.lab.pipeline.ApiClient;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
@@ -23,8 +24,11 @@ import org.jspecify.annotations.Nullable;
  */
 final class WorkerFreeze {
 
-    /** Tries at catching the worker with a transaction open. */
-    private static final int ATTEMPTS = 15;
+    /**
+     * Tries at catching the worker with a transaction open. A poll's transaction takes milliseconds, so one try in
+     * several catches one; 15 tries missed every time in one run of the suite.
+     */
+    private static final int ATTEMPTS = 40;
 
     /** A transaction idle this long is the frozen worker's: the apps' take milliseconds. */
     private static final Duration SEEN_STALE = Duration.ofMillis(1_300);
@@ -56,7 +60,9 @@ final class WorkerFreeze {
             do {
                 if (attempt > 0) {
                     signal(worker, "CONT");
-                    FaultRun.pause(Duration.ofMillis(300));
+                    // resumed, it takes up what piled up while it was frozen: stopped again at a random moment of
+                    // that, each try lands on another phase of its poll
+                    FaultRun.pause(Duration.ofMillis(ThreadLocalRandom.current().nextLong(20, 300)));
                 }
                 attempt++;
                 frozenAtMillis = System.currentTimeMillis();
