@@ -112,7 +112,8 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
         var ending = awaitEnd(strategy, productId, orders, burst);
         var resources = sampler.get().stop();
 
-        var invariants = InvariantColumns.from(target.database().invariants(productId, initialStock));
+        var invariants =
+                InvariantColumns.from(target.database().invariants(productId, initialStock), neverCheckedOut(burst));
         var elapsed = Math.max(ending.at() - burst.releasedAt(), 1) / 1e9;
         var decided = invariants.completed() + invariants.rejected();
         if (ending.timedOut()) {
@@ -149,9 +150,13 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
             @Nullable Latency toFinal,
             @Nullable Long resultsMissing) {}
 
+    /** Orders that stay CREATED for good: no answer (a failed request), or sold out at the door. */
+    private static long neverCheckedOut(Burst burst) {
+        return burst.unanswered() + burst.soldOut();
+    }
+
     private Ending awaitEnd(String strategy, UUID productId, List<UUID> orders, Burst burst) {
-        // orders that stay CREATED for good: no answer (a failed request), or sold out at the door
-        var unanswered = burst.unanswered() + burst.soldOut();
+        var unanswered = neverCheckedOut(burst);
         var deadline = System.nanoTime() + settings.finalTimeout().toNanos();
         var timedOut = target.database().awaitFinal(List.of(productId), unanswered, deadline, POLL) > unanswered;
         var finalSeen = System.nanoTime();

@@ -68,6 +68,7 @@ public record CompareReport(
                         invariant("Drift", InvariantColumns::drift),
                         invariant("Double payments", InvariantColumns::doublePayments),
                         invariant("Not final", InvariantColumns::notFinal),
+                        invariant("Not checked out", InvariantColumns::notCheckedOut),
                         Column.of(
                                 "Verdict",
                                 run -> verdict(
@@ -75,7 +76,8 @@ public record CompareReport(
                                         run.invariants().violations()))),
                 runs,
                 "Drift = stock left + units sold - initial stock: positive when decrements were lost (lost update),"
-                        + " whatever the HTTP answers said.");
+                        + " whatever the HTTP answers said. Not checked out: orders whose checkout was answered"
+                        + " otherwise than 2xx (sold out at the door, shed) or not at all; they stay CREATED by design.");
     }
 
     private static Column<StrategyRun> invariant(String heading, ToLongFunction<InvariantColumns> figure) {

@@ -19,10 +19,10 @@ public final class OpenLoad implements AutoCloseable {
 
     /**
      * The lab's default bound on requests in flight: under the connections one order-api holds (its {@code
-     * server.tomcat.max-connections}). Past those, a request waits unseen in the kernel's accept queue until it times
-     * out, and the load measures its own client instead of the API.
+     * server.tomcat.max-connections}, 200) and its bound on requests in progress (200). Past those, a request waits
+     * unseen in the kernel's accept queue or is shed, and the load measures its own client instead of the API.
      */
-    public static final int DEFAULT_MAX_IN_FLIGHT = 500;
+    public static final int DEFAULT_MAX_IN_FLIGHT = 180;
 
     /** What the load does with each arrival. */
     public interface Arrivals {

@@ -49,6 +49,22 @@ class InvariantColumnsTests {
     }
 
     @Test
+    void ordersRefusedAtTheDoorAreNotCheckedOutButAnOpenAcceptedOneIsAViolation() {
+        // a flash sale: 100 sold, 20 rejected by the worker, 880 told sold-out at the door and left CREATED
+        var refused = withOpenOrders(report(100, 0, 100, 20, 100, 0), 880);
+
+        var allRefused = InvariantColumns.from(refused, 880);
+        assertThat(allRefused.notFinal()).isZero();
+        assertThat(allRefused.notCheckedOut()).isEqualTo(880);
+        assertThat(allRefused.holds()).isTrue();
+
+        var oneAcceptedOpen = InvariantColumns.from(refused, 879);
+        assertThat(oneAcceptedOpen.notFinal()).isEqualTo(1);
+        assertThat(oneAcceptedOpen.holds()).isFalse();
+        assertThat(oneAcceptedOpen.violations()).containsExactly("not final: 1 orders checked out and not decided yet");
+    }
+
+    @Test
     void countsOrdersPaidTwice() {
         var columns = InvariantColumns.from(report(10, 0, 10, 0, 12, 2));
 
@@ -67,6 +83,22 @@ class InvariantColumnsTests {
         assertThat(table.columns())
                 .startsWith("Strategy", "Oversell?", "Completed", "Rejected", "Stock left", "Drift", "Double payments");
         assertThat(table.rows().getFirst()).startsWith("naive", "yes", "300", "0", "99", "299", "0");
+    }
+
+    private static InvariantReport withOpenOrders(InvariantReport report, long open) {
+        return new InvariantReport(
+                report.productId(),
+                report.initialStock(),
+                report.stockLeft(),
+                report.completedOrders(),
+                report.completedQuantity(),
+                report.rejectedOrders(),
+                report.rejectionsByReason(),
+                open,
+                report.payments(),
+                report.ordersPaidMoreThanOnce(),
+                report.paymentsWithoutCompletion(),
+                report.carts());
     }
 
     private static InvariantReport report(

@@ -16,12 +16,14 @@ import org.springframework.validation.annotation.Validated;
  * @param maxJsonNestingDepth deepest nesting of JSON arrays and objects read
  * @param maxJsonNumberLength longest JSON number read, in characters
  * @param maxConcurrent requests served at once (the actuator's not counted); more are answered 503 with {@code
- *     Retry-After} at once ({@link ConcurrencyLimitFilter}). A request in progress holds about 60 KB of heap when it
- *     waits on a dependency, so the default keeps a worst case near 25 MB of order-api's 160 MB
+ *     Retry-After} at once ({@link ConcurrencyLimitFilter}). A request in progress holds about 100 KB of heap, so the
+ *     default keeps a worst case near 20 MB of order-api's 160 MB. It is as many as {@code
+ *     server.tomcat.max-connections} (200), so that a burst waits in the kernel's accept queue rather than being
+ *     shed; it bites when the connections are raised above it
  * @param keepAliveBelow open connections above which every answer closes its connection ({@link
  *     CrowdedConnectionsFilter}), so that a crowd of one-request clients (a flash sale) frees
  *     {@code server.tomcat.max-connections} places for the buyers waiting in the accept queue instead of holding them
- *     idle for the keep-alive timeout
+ *     idle for the keep-alive timeout; half the connections, so that kept-alive clients never hold them all
  */
 @ConfigurationProperties("orderpipeline.requests")
 @Validated
@@ -29,8 +31,8 @@ record RequestLimits(
         @DefaultValue("16KB") DataSize maxBodySize,
         @DefaultValue("32") @Positive int maxJsonNestingDepth,
         @DefaultValue("100") @Positive int maxJsonNumberLength,
-        @DefaultValue("400") @Positive int maxConcurrent,
-        @DefaultValue("300") @Positive int keepAliveBelow) {
+        @DefaultValue("200") @Positive int maxConcurrent,
+        @DefaultValue("100") @Positive int keepAliveBelow) {
 
     /** Bean Validation has no constraint for a {@link DataSize}; binding gives it its default when not set. */
     RequestLimits {
