@@ -66,7 +66,8 @@ public record CompareReport(
         if (settings.carts() != null) {
             tables.add(abortTable());
         }
-        tables.addAll(List.of(processTable(), databaseTable()));
+        tables.addAll(processTable());
+        tables.add(databaseTable());
         tables.addAll(CheckoutCosts.table("Strategy", runs, StrategyRun::label, StrategyRun::cost));
         tables.addAll(buyerCostTable());
         tables.addAll(notRun(skipped));
@@ -155,9 +156,13 @@ public record CompareReport(
                         + " for a synchronous strategy and the result on checkout.results for kafka and the saga.");
     }
 
-    Table processTable() {
+    /** None for a run that watched no process (a report converted from a run that did not sample them). */
+    List<Table> processTable() {
         var kinds = new LinkedHashSet<String>();
         runs.forEach(run -> run.resources().processes().forEach(process -> kinds.add(process.kind())));
+        if (kinds.isEmpty()) {
+            return List.of();
+        }
         var columns = new ArrayList<Column<StrategyRun>>();
         columns.add(Column.of("Strategy", StrategyRun::label));
         for (var kind : kinds) {
@@ -165,12 +170,12 @@ public record CompareReport(
             columns.add(process(kind, " CPU max %", usage -> Cells.decimal(usage.cpuMaxPercent(), 1)));
             columns.add(process(kind, " RSS max MiB", usage -> Cells.decimal(usage.rssMaxMiB(), 0)));
         }
-        return Table.of(
+        return List.of(Table.of(
                 "App processes",
                 columns,
                 runs,
                 "CPU in percent of one core, all processes of a kind together; RSS of the largest one. Sampled every"
-                        + " 200 ms from /proc during the run.");
+                        + " 200 ms from /proc during the run."));
     }
 
     /** A figure of the processes of {@code kind}, n/a in a run that did not watch any. */
