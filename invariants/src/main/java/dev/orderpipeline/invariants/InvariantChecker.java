@@ -87,6 +87,12 @@ public final class InvariantChecker {
             WHERE product_id = ANY(?) AND status NOT IN ('COMPLETED', 'REJECTED')
             """;
 
+    private static final String CARTS_NOT_FINAL = """
+            SELECT count(DISTINCT o.id) FROM order_line line
+            JOIN orders o ON o.id = line.order_id
+            WHERE line.product_id = ANY(?) AND o.status NOT IN ('COMPLETED', 'REJECTED')
+            """;
+
     private final DataSource dataSource;
 
     public InvariantChecker(DataSource dataSource) {
@@ -118,15 +124,24 @@ public final class InvariantChecker {
 
     /** Orders of these products not decided yet (neither COMPLETED nor REJECTED). */
     public long ordersNotFinal(Collection<UUID> productIds) {
+        return count(ORDERS_NOT_FINAL, productIds, "the open orders");
+    }
+
+    /** Carts with a line of these products not decided yet, each counted once. */
+    public long cartsNotFinal(Collection<UUID> productIds) {
+        return count(CARTS_NOT_FINAL, productIds, "the open carts");
+    }
+
+    private long count(String sql, Collection<UUID> productIds, String what) {
         try (var connection = dataSource.getConnection();
-                var statement = connection.prepareStatement(ORDERS_NOT_FINAL)) {
+                var statement = connection.prepareStatement(sql)) {
             statement.setArray(1, ids(connection, productIds));
             try (var rows = statement.executeQuery()) {
                 rows.next();
                 return rows.getLong(1);
             }
         } catch (SQLException ex) {
-            throw new IllegalStateException("could not count the open orders of " + describe(productIds), ex);
+            throw new IllegalStateException("could not count " + what + " of " + describe(productIds), ex);
         }
     }
 

@@ -8,6 +8,7 @@ import dev.orderpipeline.schema.Migrations;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -156,6 +157,20 @@ class InvariantCheckerTests {
         assertThat(report.drift()).isZero();
         assertThat(report.carts().heldQuantity()).isEqualTo(3);
         assertThat(report.violations()).containsExactly("not final: 1 carts not decided yet");
+    }
+
+    @Test
+    void countsEachOpenCartOnceHoweverManyOfTheProductsItHolds() throws SQLException {
+        var first = product(5);
+        var second = product(5);
+        cart("CREATED", null, line(first, 1, "RESERVED"), line(second, 1, "PENDING"));
+        cart("COMPLETED", null, line(first, 1, "SOLD"), line(second, 1, "SOLD"));
+        order(first, "CREATED", null);
+
+        assertThat(checker.cartsNotFinal(List.of(first, second))).isOne();
+        assertThat(checker.cartsNotFinal(List.of(second))).isOne();
+        // the single-product order is the other count's
+        assertThat(checker.ordersNotFinal(List.of(first, second))).isOne();
     }
 
     @Test

@@ -1,6 +1,5 @@
 package dev.orderpipeline.lab;
 
-import dev.orderpipeline.lab.carts.CartsCommand;
 import dev.orderpipeline.lab.chaos.ChaosCommand;
 import dev.orderpipeline.lab.compare.CompareCommand;
 import dev.orderpipeline.lab.drain.DrainCommand;
@@ -24,7 +23,6 @@ import picocli.CommandLine.Command;
         },
         subcommands = {
             CompareCommand.class,
-            CartsCommand.class,
             SoakCommand.class,
             ThroughputCommand.class,
             DrainCommand.class,

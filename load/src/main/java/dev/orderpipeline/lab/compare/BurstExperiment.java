@@ -12,7 +12,7 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What compare and carts share: per strategy the API offers (and per repetition) a warm-up and a run on fresh
+ * The skeleton of a compare, whatever its workload: per strategy the API offers (and per repetition) a warm-up and a run on fresh
  * products, each run's orders placed before anything is timed and their checkouts released at once; the {@link
  * Workload} says what an order is and how a run is judged.
  */

@@ -1,39 +1,82 @@
 package dev.orderpipeline.lab.compare;
 
+import dev.orderpipeline.lab.LabCommand;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.report.LabReport;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Visibility;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
-/** {@code bin/lab compare}: the article's compare script. Fields are filled by picocli. */
+/** {@code bin/lab compare}: the article's compare script, for orders or carts. Fields are filled by picocli. */
 @Command(
         name = "compare",
         description = {
-            "For each strategy: a fresh product with INITIAL_STOCK units, PARALLEL buyers with an order each, all"
-                    + " checkouts released at once; then the invariants as the database has them (oversell, drift,"
-                    + " double payments, orders not final), latency, HTTP statuses, CPU and memory of the processes"
-                    + " and PostgreSQL's active sessions.",
+            "For each strategy: fresh products with INITIAL_STOCK units each, PARALLEL buyers with an order (orders:"
+                    + " one product) or a cart (carts: LINES of PRODUCTS products, pairs of carts listing the same"
+                    + " products in opposite orders, the shape that deadlocks unsorted row locks) each, all checkouts"
+                    + " released at once; then the invariants as the database has them (oversell, drift, double"
+                    + " payments, orders not final), latency, HTTP statuses, CPU and memory of the processes,"
+                    + " PostgreSQL's active sessions, and for carts aborted transactions and deadlocks.",
             "Writes report.json, report.md and report.html with PNG charts to the output folder."
         })
-public final class CompareCommand extends BurstCommand {
+public final class CompareCommand extends LabCommand {
+
+    static final String ORDERS = "orders";
+    static final String CARTS = "carts";
+
+    @Option(
+            order = 0,
+            names = "--workload",
+            paramLabel = "orders|carts",
+            description = "What each buyer checks out: an order of one product, or a cart of several.")
+    String workload = ORDERS;
+
+    @Option(order = 1, names = "--products", paramLabel = "N", description = "carts: hot products per run; default 3.")
+    @Nullable
+    Integer products;
+
+    @Option(order = 2, names = "--initial-stock", paramLabel = "N", description = "Units of each fresh product.")
+    int initialStock = 100;
+
+    @Option(
+            order = 3,
+            names = "--parallel",
+            paramLabel = "N",
+            description = "Buyers whose checkouts are released together.")
+    int parallel = 300;
+
+    @Option(
+            order = 4,
+            names = "--lines",
+            paramLabel = "N",
+            description = "carts: products per cart (2 to PRODUCTS); default 2.")
+    @Nullable
+    Integer lines;
+
+    @Option(order = 5, names = "--quantity", paramLabel = "N", description = "Units per order line.")
+    int quantity = 1;
 
     @Option(
             order = 6,
             names = "--strategies",
             paramLabel = "NAME",
             split = ",",
-            description = "Strategies to run, comma-separated; default: all of "
-                    + "naive, naive-tx, app-lock, db-atomic, for-update, optimistic, serializable, status-claim,"
-                    + " kafka (those the API does not know are skipped).",
+            description = "Strategies to run, comma-separated; default: for orders all of naive, naive-tx, app-lock,"
+                    + " db-atomic, for-update, optimistic, serializable, status-claim, kafka; for carts all of saga,"
+                    + " cart-for-update, cart-for-update-unsorted (those the API does not know are skipped).",
             showDefaultValue = Visibility.NEVER)
-    List<String> strategies = new ArrayList<>(Strategies.ALL);
+    @Nullable
+    List<String> strategies;
 
     @Option(order = 7, names = "--repetitions", paramLabel = "N", description = "Runs per strategy.")
     int repetitions = 1;
@@ -47,18 +90,80 @@ public final class CompareCommand extends BurstCommand {
     @Nullable
     Integer delayMillis;
 
+    @Option(
+            order = 9,
+            names = "--final-timeout",
+            paramLabel = "SECONDS",
+            description = "How long to wait for every order to become final after the checkouts.")
+    int finalTimeoutSeconds = 120;
+
+    @Option(
+            order = 10,
+            names = "--warmup",
+            paramLabel = "N",
+            description = "Checkouts per strategy before its measured runs, not reported (JIT, connections); 0: none.")
+    int warmup = 100;
+
+    @Spec
+    @Nullable
+    CommandSpec spec;
+
+    @Override
+    protected boolean comparesLockStrategies() {
+        return true;
+    }
+
+    /** Refuses options of the other workload before the stack starts. */
+    @Override
+    protected LabReport execute(Progress progress) {
+        settings();
+        return super.execute(progress);
+    }
+
     @Override
     protected LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results) {
-        var settings = new CompareSettings(
+        var settings = settings();
+        var outcome = new CompareExperiment(target, settings, progress, results).run();
+        return new CompareReport(header(target), settings, outcome.runs(), outcome.skipped());
+    }
+
+    CompareSettings settings() {
+        var carts = switch (workload) {
+            case ORDERS -> {
+                require(
+                        products == null && lines == null,
+                        "--products and --lines are valid only with --workload carts");
+                yield null;
+            }
+            case CARTS -> new CompareSettings.Carts(products == null ? 3 : products, lines == null ? 2 : lines);
+            default -> throw invalid("--workload must be orders or carts: " + workload);
+        };
+        var own = carts == null ? Strategies.ALL : CompareExperiment.CART_STRATEGIES;
+        var other = carts == null ? CompareExperiment.CART_STRATEGIES : Strategies.ALL;
+        var named = strategies == null ? own : Strategies.named(strategies);
+        var foreign = named.stream().filter(other::contains).toList();
+        require(
+                foreign.isEmpty(),
+                "--strategies " + foreign + " are not of --workload " + workload + "; its own: " + own);
+        return new CompareSettings(
                 initialStock,
                 parallel,
                 quantity,
-                Strategies.named(strategies),
+                named,
                 repetitions,
                 delayMillis,
-                finalTimeout(),
-                warmup);
-        var outcome = new CompareExperiment(target, settings, progress, results).run();
-        return new CompareReport(header(target), settings, outcome.runs(), outcome.skipped());
+                Duration.ofSeconds(finalTimeoutSeconds),
+                warmup,
+                carts);
+    }
+
+    private void require(boolean holds, String message) {
+        if (!holds) {
+            throw invalid(message);
+        }
+    }
+
+    private ParameterException invalid(String message) {
+        return new ParameterException(Objects.requireNonNull(spec, "spec").commandLine(), message);
     }
 }

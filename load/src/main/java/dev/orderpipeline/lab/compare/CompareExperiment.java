@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.compare;
 
+import dev.orderpipeline.invariants.InvariantReport;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.LatencyRecorder;
@@ -12,16 +13,19 @@ import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a compare: per strategy (and repetition) a fresh product, {@code parallel} buyers with an order each
+ * Runs a compare: per strategy (and repetition) fresh products, {@code parallel} buyers with an order or a cart each
  * (prepared, not timed), all checkouts released at once by a latch and spread round-robin over the API replicas,
  * then a wait until the database has every order final, then the database's verdict.
  */
@@ -31,6 +35,12 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
     private static final BigDecimal PRICE = new BigDecimal("10.00");
     private static final Duration RESULTS_GRACE = Duration.ofSeconds(10);
     private static final Duration POLL = Duration.ofMillis(50);
+
+    /** The carts workload's strategies: the pipeline's saga, the lab's row locks sorted by id and in line order. */
+    static final List<String> CART_STRATEGIES = List.of("saga", "cart-for-update", "cart-for-update-unsorted");
+
+    /** The production checkout of a cart: a reservation saga over the products' partitions, the pipeline's. */
+    static final String SAGA = "saga";
 
     private final StackTarget target;
     private final CompareSettings settings;
@@ -47,6 +57,12 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
         this.settings = settings;
         this.progress = progress;
         this.results = results;
+    }
+
+    /** The pipeline's name for the saga; the lab's cart strategies by their own. */
+    @Override
+    public String apiName(String strategy) {
+        return SAGA.equals(strategy) ? Strategies.KAFKA : strategy;
     }
 
     public BurstExperiment.Outcome<StrategyRun> run() {
@@ -88,32 +104,43 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
 
     private StrategyRun runOne(String strategy, int repetition, String label, int initialStock, int parallel) {
         var apis = target.apis();
-        var productId = apis.getFirst().createProduct("lab compare " + label, initialStock, PRICE);
+        var database = target.database();
+        var stock = new LinkedHashMap<UUID, Integer>();
+        for (var product = 1; product <= settings.products(); product++) {
+            stock.put(
+                    apis.getFirst().createProduct("lab compare " + label + " " + product, initialStock, PRICE),
+                    initialStock);
+        }
+        var products = List.copyOf(stock.keySet());
 
         progress.phase(label + " prepare", parallel);
         var users = Orders.buyers(parallel);
-        var orders = Orders.create(apis, productId, users, settings.quantity(), progress);
-        if (results != null && Strategies.isAsynchronous(strategy)) {
+        var orders = place(products, users);
+        var apiStrategy = apiName(strategy);
+        if (results != null && Strategies.isAsynchronous(apiStrategy)) {
             results.track(orders);
         }
+        var carts = settings.carts();
+        var deadlocksBefore = carts == null ? 0 : database.deadlocks();
+        var abortedBefore = carts == null ? null : AbortedTransactions.count(apis, strategy);
         progress.phase(label + " checkout", parallel);
         var sampler = new AtomicReference<ResourceSampler>();
         var burst = BurstExperiment.release(
                 target,
                 orders,
                 users,
-                strategy,
+                apiStrategy,
                 settings.delayMillis(),
-                () -> sampler.set(ResourceSampler.start(
-                        target.processesAndLab(), target.database(), ResourceSampler.DEFAULT_INTERVAL)),
+                () -> sampler.set(
+                        ResourceSampler.start(target.processesAndLab(), database, ResourceSampler.DEFAULT_INTERVAL)),
                 progress);
 
         progress.phase(label + " waiting for final", parallel);
-        var ending = awaitEnd(strategy, productId, orders, burst);
+        var ending = awaitEnd(apiStrategy, products, orders, burst);
         var resources = sampler.get().stop();
 
-        var invariants =
-                InvariantColumns.from(target.database().invariants(productId, initialStock), neverCheckedOut(burst));
+        var reports = database.invariants(stock);
+        var invariants = InvariantColumns.from(reports, carts == null ? 1 : carts.lines(), neverCheckedOut(burst));
         var elapsed = Math.max(ending.at() - burst.releasedAt(), 1) / 1e9;
         var decided = invariants.completed() + invariants.rejected();
         if (ending.timedOut()) {
@@ -127,7 +154,7 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
                 label,
                 strategy,
                 repetition,
-                productId,
+                products,
                 invariants,
                 round(elapsed, 3),
                 round(decided / elapsed, 1),
@@ -137,12 +164,45 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
                 ending.timedOut(),
                 burst.statusCounts(),
                 resources,
-                CheckoutCost.of(resources, decided));
+                CheckoutCost.of(resources, decided),
+                carts == null ? null : cartFigures(reports, strategy, abortedBefore, deadlocksBefore));
+    }
+
+    /** An order of the first product for each buyer, or a cart of several in the shape of the workload. */
+    private List<UUID> place(List<UUID> products, List<String> users) {
+        var carts = settings.carts();
+        if (carts == null) {
+            return Orders.create(target.apis(), products.getFirst(), users, settings.quantity(), progress);
+        }
+        var shapes = CartShapes.of(products, users.size(), carts.lines());
+        return Orders.place(
+                target.apis(),
+                users.size(),
+                (api, index) -> {
+                    var lines = new LinkedHashMap<UUID, Integer>();
+                    shapes.get(index).forEach(product -> lines.put(product, settings.quantity()));
+                    return api.createCart(users.get(index), lines);
+                },
+                progress);
+    }
+
+    private StrategyRun.CartFigures cartFigures(
+            List<InvariantReport> reports, String strategy, @Nullable Long abortedBefore, long deadlocksBefore) {
+        var abortedAfter = AbortedTransactions.count(target.apis(), strategy);
+        ToLongFunction<ToLongFunction<InvariantReport>> sum =
+                figure -> reports.stream().mapToLong(figure).sum();
+        return new StrategyRun.CartFigures(
+                sum.applyAsLong(report -> report.carts().heldQuantity()),
+                sum.applyAsLong(InvariantReport::heldAfterAllFinal),
+                reports.stream().filter(report -> report.drift() != 0).count(),
+                abortedBefore == null || abortedAfter == null ? null : abortedAfter - abortedBefore,
+                target.database().deadlocks() - deadlocksBefore);
     }
 
     /**
      * How a run ended: when, whether orders were still open at the deadline, the time to each final outcome (the
-     * answer for a synchronous strategy, the result on checkout.results for kafka) and kafka's results missing.
+     * answer for a synchronous strategy, the result on checkout.results for kafka and the saga) and their results
+     * missing.
      */
     private record Ending(
             long at,
@@ -150,17 +210,24 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
             @Nullable Latency toFinal,
             @Nullable Long resultsMissing) {}
 
-    /** Orders that stay CREATED for good: no answer (a failed request), or sold out at the door. */
+    /**
+     * Checkouts answered otherwise than 2xx (sold out at the door, shed, failed) or not at all: their orders stay open
+     * unless the server accepted one whose answer was lost, so at most this many open orders were never accepted.
+     */
     private static long neverCheckedOut(Burst burst) {
         return burst.unanswered() + burst.soldOut();
     }
 
-    private Ending awaitEnd(String strategy, UUID productId, List<UUID> orders, Burst burst) {
-        var unanswered = neverCheckedOut(burst);
+    private Ending awaitEnd(String apiStrategy, List<UUID> products, List<UUID> orders, Burst burst) {
+        var database = target.database();
+        var staysOpen = burst.staysOpen();
         var deadline = System.nanoTime() + settings.finalTimeout().toNanos();
-        var timedOut = target.database().awaitFinal(List.of(productId), unanswered, deadline, POLL) > unanswered;
+        LongSupplier open = settings.carts() == null
+                ? () -> database.ordersNotFinal(products)
+                : () -> database.cartsNotFinal(products);
+        var timedOut = database.awaitFinal(open, staysOpen, deadline, POLL) > staysOpen;
         var finalSeen = System.nanoTime();
-        if (!Strategies.isAsynchronous(strategy)) {
+        if (!Strategies.isAsynchronous(apiStrategy)) {
             return new Ending(burst.lastAnswer(), timedOut, burst.latency(), null);
         }
         if (results == null) {

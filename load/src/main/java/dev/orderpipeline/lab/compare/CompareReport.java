@@ -33,22 +33,41 @@ public record CompareReport(
 
     @Override
     public String summary() {
+        var carts = settings.carts();
+        var buyers = carts == null
+                ? String.format(
+                        Locale.ROOT,
+                        "a fresh product with %d units, %d buyers with an order of %d unit%s each",
+                        settings.initialStock(),
+                        settings.parallel(),
+                        settings.quantity(),
+                        settings.quantity() == 1 ? "" : "s")
+                : String.format(
+                        Locale.ROOT,
+                        "%d fresh products with %d units each, %d buyers with a cart of %d of them (%d unit%s a line;"
+                                + " each pair of products listed both ways round)",
+                        carts.products(),
+                        settings.initialStock(),
+                        settings.parallel(),
+                        carts.lines(),
+                        settings.quantity(),
+                        settings.quantity() == 1 ? "" : "s");
         return String.format(
                 Locale.ROOT,
-                "Each run: a fresh product with %d units, %d buyers with an order of %d unit%s each, all checkouts"
-                        + " released at once over %s API replica(s); the invariants are read from the database"
-                        + " once every order is final.",
-                settings.initialStock(),
-                settings.parallel(),
-                settings.quantity(),
-                settings.quantity() == 1 ? "" : "s",
+                "Each run: %s, all checkouts released at once over %s API replica(s); the invariants are read from"
+                        + " the database once every order is final.",
+                buyers,
                 header.target().getOrDefault("apiReplicas", "?"));
     }
 
     @Override
     public List<Table> tables() {
-        var tables = new ArrayList<>(
-                List.of(invariantTable(), loadTable(), latencyTable(), processTable(), databaseTable()));
+        var tables = new ArrayList<>(List.of(invariantTable(), loadTable(), latencyTable()));
+        if (settings.carts() != null) {
+            tables.add(abortTable());
+        }
+        tables.addAll(processTable());
+        tables.add(databaseTable());
         tables.addAll(CheckoutCosts.table("Strategy", runs, StrategyRun::label, StrategyRun::cost));
         tables.addAll(buyerCostTable());
         tables.addAll(notRun(skipped));
@@ -56,28 +75,55 @@ public record CompareReport(
     }
 
     Table invariantTable() {
+        var columns = new ArrayList<>(List.<Column<StrategyRun>>of(
+                Column.of("Strategy", StrategyRun::label),
+                Column.of("Oversell?", run -> Cells.yesNo(run.invariants().oversell())),
+                invariant("Completed", InvariantColumns::completed),
+                invariant("Rejected", InvariantColumns::rejected),
+                invariant("Stock left", InvariantColumns::stockLeft),
+                invariant("Drift", InvariantColumns::drift),
+                invariant("Double payments", InvariantColumns::doublePayments),
+                invariant("Not final", InvariantColumns::notFinal),
+                invariant("Not checked out", InvariantColumns::notCheckedOut)));
+        var note = "Drift = stock left + units sold - initial stock: positive when decrements were lost (lost update),"
+                + " whatever the HTTP answers said. Not checked out: orders whose checkout was answered otherwise than"
+                + " 2xx (sold out at the door, shed) or not at all; they stay CREATED by design.";
+        if (settings.carts() != null) {
+            columns.add(invariant("Units sold", InvariantColumns::completedQuantity));
+            columns.add(cart("Held", StrategyRun.CartFigures::held));
+            columns.add(cart("Held once final", StrategyRun.CartFigures::heldOnceFinal));
+            columns.add(cart("Products off", StrategyRun.CartFigures::productsOff));
+            note = "Carts, and units over all the run's products. Drift and stock left count the units held (on"
+                    + " RESERVED and RELEASING lines); products off: those whose stock + sold + held differs from the"
+                    + " initial stock. Not final: carts neither completed nor rejected, among them those whose checkout"
+                    + " failed (an HTTP error: nothing was taken). The verdict is the invariants module's, per product"
+                    + " and the carts with a line of it: also a completed cart with a line not sold, a rejected one"
+                    + " with a line held or sold, a double payment.";
+        }
+        columns.add(Column.of(
+                "Verdict",
+                run -> verdict(run.invariants().holds(), run.invariants().violations())));
+        return Table.of("Invariants (read from the database)", columns, runs, note);
+    }
+
+    /** A carts figure; n/a on a run without one. */
+    private static Column<StrategyRun> cart(String heading, Function<StrategyRun.CartFigures, @Nullable Long> figure) {
+        return Column.of(heading, run -> {
+            var carts = run.carts();
+            return carts == null ? Cells.NOT_AVAILABLE : Cells.integer(figure.apply(carts));
+        });
+    }
+
+    Table abortTable() {
         return Table.of(
-                "Invariants (read from the database)",
-                List.<Column<StrategyRun>>of(
+                "Aborted transactions",
+                List.of(
                         Column.of("Strategy", StrategyRun::label),
-                        Column.of(
-                                "Oversell?", run -> Cells.yesNo(run.invariants().oversell())),
-                        invariant("Completed", InvariantColumns::completed),
-                        invariant("Rejected", InvariantColumns::rejected),
-                        invariant("Stock left", InvariantColumns::stockLeft),
-                        invariant("Drift", InvariantColumns::drift),
-                        invariant("Double payments", InvariantColumns::doublePayments),
-                        invariant("Not final", InvariantColumns::notFinal),
-                        invariant("Not checked out", InvariantColumns::notCheckedOut),
-                        Column.of(
-                                "Verdict",
-                                run -> verdict(
-                                        run.invariants().holds(),
-                                        run.invariants().violations()))),
+                        cart("Aborted and retried (order-api)", StrategyRun.CartFigures::abortedTransactions),
+                        cart("Deadlocks (PostgreSQL)", StrategyRun.CartFigures::deadlocks)),
                 runs,
-                "Drift = stock left + units sold - initial stock: positive when decrements were lost (lost update),"
-                        + " whatever the HTTP answers said. Not checked out: orders whose checkout was answered"
-                        + " otherwise than 2xx (sold out at the door, shed) or not at all; they stay CREATED by design.");
+                "Aborted: transactions order-api's lab ran again after PostgreSQL aborted them. Deadlocks:"
+                        + " pg_stat_database.deadlocks of the run's database, before and after the run.");
     }
 
     private static Column<StrategyRun> invariant(String heading, ToLongFunction<InvariantColumns> figure) {
@@ -109,12 +155,16 @@ public record CompareReport(
                 columns,
                 runs,
                 "The first four: time to the HTTP answer. To final: time to the outcome, which is the answer itself"
-                        + " for a synchronous strategy and the result on checkout.results for kafka.");
+                        + " for a synchronous strategy and the result on checkout.results for kafka and the saga.");
     }
 
-    Table processTable() {
+    /** None for a run that watched no process (a report converted from a run that did not sample them). */
+    List<Table> processTable() {
         var kinds = new LinkedHashSet<String>();
         runs.forEach(run -> run.resources().processes().forEach(process -> kinds.add(process.kind())));
+        if (kinds.isEmpty()) {
+            return List.of();
+        }
         var columns = new ArrayList<Column<StrategyRun>>();
         columns.add(Column.of("Strategy", StrategyRun::label));
         for (var kind : kinds) {
@@ -122,12 +172,12 @@ public record CompareReport(
             columns.add(process(kind, " CPU max %", usage -> Cells.decimal(usage.cpuMaxPercent(), 1)));
             columns.add(process(kind, " RSS max MiB", usage -> Cells.decimal(usage.rssMaxMiB(), 0)));
         }
-        return Table.of(
+        return List.of(Table.of(
                 "App processes",
                 columns,
                 runs,
                 "CPU in percent of one core, all processes of a kind together; RSS of the largest one. Sampled every"
-                        + " 200 ms from /proc during the run.");
+                        + " 200 ms from /proc during the run."));
     }
 
     /** A figure of the processes of {@code kind}, n/a in a run that did not watch any. */
@@ -225,14 +275,30 @@ public record CompareReport(
         var invariants = new LinkedHashMap<String, Map<String, Number>>();
         invariants.putAll(
                 series("units sold (completed)", run -> run.invariants().completedQuantity()));
+        var carts = settings.carts() != null;
+        if (carts) {
+            invariants.putAll(series(
+                    "held", run -> run.carts() == null ? null : run.carts().held()));
+        }
         invariants.putAll(series("stock left", run -> run.invariants().stockLeft()));
         invariants.putAll(series("initial stock", run -> run.invariants().initialStock()));
         charts.add(new Chart.Bars(
                 "invariants",
-                "Invariants: units sold + stock left should equal the initial stock",
+                "Invariants: units sold + " + (carts ? "held + " : "") + "stock left should equal the initial stock",
                 "units",
                 false,
                 invariants));
+        if (carts) {
+            var aborted = new LinkedHashMap<String, Map<String, Number>>();
+            // the series every strategy has first: the chart orders strategies as its first series names them
+            aborted.putAll(series(
+                    "deadlocks (PostgreSQL)",
+                    run -> run.carts() == null ? null : run.carts().deadlocks()));
+            aborted.putAll(series(
+                    "aborted and retried (order-api)",
+                    run -> run.carts() == null ? null : run.carts().abortedTransactions()));
+            charts.add(new Chart.Bars("aborted-transactions", "Aborted transactions", "transactions", false, aborted));
+        }
         charts.addAll(CheckoutCosts.chart(runs, StrategyRun::label, StrategyRun::cost));
         return charts;
     }

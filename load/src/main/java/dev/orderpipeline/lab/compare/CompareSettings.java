@@ -6,8 +6,10 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One compare: every strategy gets {@code repetitions} runs, each on a fresh product; the fields are the options of
+ * One compare: every strategy gets {@code repetitions} runs, each on fresh products; the fields are the options of
  * {@code bin/lab compare}, a {@code null} {@code delayMillis} meaning the API's own delay.
+ *
+ * @param carts the carts workload's shape; {@code null}: the orders workload, an order of one product per buyer
  */
 public record CompareSettings(
         int initialStock,
@@ -17,7 +19,8 @@ public record CompareSettings(
         int repetitions,
         @Nullable Integer delayMillis,
         Duration finalTimeout,
-        int warmup) {
+        int warmup,
+        @Nullable Carts carts) {
 
     public CompareSettings {
         Require.notNegative("initial stock", initialStock);
@@ -31,5 +34,22 @@ public record CompareSettings(
                 "delay must be 0 to 10000 ms: " + delayMillis);
         Require.notNegative("warm-up", warmup);
         Require.positive("final timeout", finalTimeout);
+    }
+
+    /**
+     * The carts workload: {@code products} fresh products per run, each buyer's cart a line of {@code lines} of them,
+     * pairs of carts listing the same products in opposite orders ({@link CartShapes}).
+     */
+    public record Carts(int products, int lines) {
+
+        public Carts {
+            Require.check(products >= 2, "a cart needs at least 2 products: " + products);
+            Require.check(lines >= 2 && lines <= products, "lines must be 2 to products (" + products + "): " + lines);
+        }
+    }
+
+    /** The run's fresh products: one for orders, {@code carts.products} for carts. */
+    int products() {
+        return carts == null ? 1 : carts.products();
     }
 }

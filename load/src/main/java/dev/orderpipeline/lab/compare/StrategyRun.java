@@ -1,9 +1,12 @@
 package dev.orderpipeline.lab.compare;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
+import com.fasterxml.jackson.annotation.JsonFormat;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -13,18 +16,25 @@ import org.jspecify.annotations.Nullable;
  * One strategy's run: a row of every compare table.
  *
  * @param label the strategy, with {@code #n} when it ran more than once
+ * @param productIds the run's fresh products (reports of the orders workload written before carts had one {@code
+ *     productId})
  * @param elapsedSeconds from the release of the checkouts to the last order becoming final
  * @param decidedPerSecond orders decided (completed or rejected) per second of that time
  * @param finalLatency time to the final outcome: the answer for a synchronous strategy, the result on {@code
- *     checkout.results} for kafka; {@code null} when the lab could not read the results
- * @param resultsMissing kafka: accepted checkouts whose result did not reach the lab; {@code null} otherwise
+ *     checkout.results} for kafka and the saga; {@code null} when the lab could not read the results
+ * @param resultsMissing kafka and the saga: accepted checkouts whose result did not reach the lab; {@code null}
+ *     otherwise
  * @param cost per decided checkout; {@code null} when none was decided or the report predates it
+ * @param carts what only the carts workload measures; {@code null} for orders
  */
 public record StrategyRun(
         String label,
         String strategy,
         int repetition,
-        UUID productId,
+
+        @JsonAlias("productId") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
+        List<UUID> productIds,
+
         InvariantColumns invariants,
         double elapsedSeconds,
         double decidedPerSecond,
@@ -34,9 +44,28 @@ public record StrategyRun(
         boolean finalTimedOut,
         Map<String, Long> httpStatuses,
         ResourceUsage resources,
-        @Nullable CheckoutCost cost) {
+        @Nullable CheckoutCost cost,
+        @Nullable CartFigures carts) {
 
     public StrategyRun {
+        productIds = List.copyOf(productIds);
         httpStatuses = Collections.unmodifiableMap(new TreeMap<>(httpStatuses));
     }
+
+    /**
+     * A carts run's books beyond the orders' columns, summed over its products, and the locks it fought over.
+     *
+     * @param held units of RESERVED and RELEASING lines
+     * @param heldOnceFinal units held although every cart is final: a release that never came
+     * @param productsOff products whose stock + sold + held differs from their initial stock
+     * @param abortedTransactions transactions order-api's lab counted as aborted and retried (deadlock victims);
+     *     {@code null} when it does not count them (the saga)
+     * @param deadlocks deadlocks PostgreSQL broke in the run's database while it ran
+     */
+    public record CartFigures(
+            long held,
+            long heldOnceFinal,
+            long productsOff,
+            @Nullable Long abortedTransactions,
+            long deadlocks) {}
 }

@@ -1,7 +1,9 @@
 /**
- * The compare experiment of the articles: for each checkout strategy, a fresh product with a small stock, many
- * buyers with an order each, all checkouts released at once, then the database's verdict (oversell, drift, double
- * payments, unfinished orders) beside latency, HTTP statuses and what the processes used.
+ * The compare experiment of the articles: for each checkout strategy, fresh products with a small stock, many buyers
+ * with an order each (or, in the carts workload, a cart of several hot products listed in opposite orders by pairs of
+ * buyers, the shape that deadlocks unsorted row locks), all checkouts released at once, then the database's verdict
+ * (oversell, drift, double payments, unfinished orders, units held by carts) beside latency, HTTP statuses, what the
+ * processes used, and for carts the transactions aborted as deadlock victims.
  */
 @NullMarked
 package dev.orderpipeline.lab.compare;

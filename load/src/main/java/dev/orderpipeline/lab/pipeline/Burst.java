@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.function.IntFunction;
+import java.util.stream.IntStream;
 
 /**
  * A burst of checkouts released at once: one virtual thread per checkout, each waiting on one latch that opens when
@@ -91,6 +92,15 @@ public record Burst(long releasedAt, long[] startedAt, long[] answeredAt, String
         return Arrays.stream(statuses)
                 .filter(status -> !ANSWERED.contains(status))
                 .count();
+    }
+
+    /**
+     * Orders that stay CREATED for good: refused at the door or by an HTTP error. A client timeout's order is not
+     * among them, since the server may still be deciding it.
+     */
+    public long staysOpen() {
+        return soldOut()
+                + IntStream.range(0, statuses.length).filter(this::refused).count();
     }
 
     /**

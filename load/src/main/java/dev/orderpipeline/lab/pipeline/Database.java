@@ -10,8 +10,10 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -29,6 +31,16 @@ public final class Database {
     private static final String SERVER_VERSION = """
             SHOW server_version
             """;
+
+    private static final String DEADLOCKS = """
+            SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()
+            """;
+
+    /**
+     * A backend reports its statistics when it goes idle, at most once a second: two reads this far apart that agree
+     * have seen every report of a run that has ended.
+     */
+    private static final Duration STATISTICS_SETTLE = Duration.ofMillis(1_100);
 
     private static final String DURABILITY = """
             SELECT 'fsync ' || current_setting('fsync') || ', synchronous_commit ' || current_setting('synchronous_commit')
@@ -66,6 +78,11 @@ public final class Database {
         return invariants.check(productId, initialStock);
     }
 
+    /** The verdict on each of these products, in the map's order, against the stock it started with. */
+    public List<InvariantReport> invariants(Map<UUID, Integer> initialStock) {
+        return invariants.check(initialStock);
+    }
+
     public long ordersNotFinal(UUID productId) {
         return ordersNotFinal(List.of(productId));
     }
@@ -75,14 +92,24 @@ public final class Database {
         return invariants.ordersNotFinal(productIds);
     }
 
+    /** Carts with a line of these products not decided yet. */
+    public long cartsNotFinal(Collection<UUID> productIds) {
+        return invariants.cartsNotFinal(productIds);
+    }
+
     /**
      * Polls every {@code poll} until at most {@code leftOpen} orders of these products are not final (those that stay
      * CREATED for good: never sent, never answered, refused at the door) or {@link System#nanoTime()} passed {@code
      * deadlineNanos}. Returns the orders not final last seen.
      */
     public long awaitFinal(Collection<UUID> productIds, long leftOpen, long deadlineNanos, Duration poll) {
+        return awaitFinal(() -> ordersNotFinal(productIds), leftOpen, deadlineNanos, poll);
+    }
+
+    /** The same for any count of open orders, such as {@link #cartsNotFinal}. */
+    public long awaitFinal(LongSupplier notFinal, long leftOpen, long deadlineNanos, Duration poll) {
         while (true) {
-            var open = ordersNotFinal(productIds);
+            var open = notFinal.getAsLong();
             if (open <= leftOpen || System.nanoTime() - deadlineNanos > 0) {
                 return open;
             }
@@ -91,6 +118,24 @@ public final class Database {
                 throw new IllegalStateException("interrupted while waiting for orders to be final");
             }
         }
+    }
+
+    /**
+     * PostgreSQL's own count of the deadlocks it broke in this database ({@code pg_stat_database.deadlocks}), once it
+     * has stopped changing (or after a few seconds): read before and after a run, the transactions the database
+     * aborted as deadlock victims, whatever the application did with them afterwards.
+     */
+    public long deadlocks() {
+        var last = queryLong(DEADLOCKS, "pg_stat_database.deadlocks");
+        for (var reads = 1; reads < 6; reads++) {
+            LockSupport.parkNanos(STATISTICS_SETTLE.toNanos());
+            var now = queryLong(DEADLOCKS, "pg_stat_database.deadlocks");
+            if (now == last) {
+                return now;
+            }
+            last = now;
+        }
+        return last;
     }
 
     /** A connection of its own, for a sampler that queries every few hundred milliseconds. */
@@ -119,6 +164,14 @@ public final class Database {
     /** The server's {@code synchronous_commit}, as a new session gets it. */
     public String synchronousCommit() {
         return queryString("SHOW synchronous_commit", "synchronous_commit");
+    }
+
+    private long queryLong(String sql, String what) {
+        try (var connection = dataSource.getConnection()) {
+            return queryLong(connection, sql);
+        } catch (SQLException ex) {
+            throw new IllegalStateException("could not read " + what, ex);
+        }
     }
 
     private String queryString(String sql, String what) {

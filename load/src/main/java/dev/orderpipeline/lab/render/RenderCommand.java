@@ -1,6 +1,5 @@
 package dev.orderpipeline.lab.render;
 
-import dev.orderpipeline.lab.carts.CartsReport;
 import dev.orderpipeline.lab.chaos.ChaosReport;
 import dev.orderpipeline.lab.compare.CompareReport;
 import dev.orderpipeline.lab.drain.DrainReport;
@@ -31,7 +30,6 @@ public final class RenderCommand implements Callable<Integer> {
     /** The report type of each experiment, by the command name its header records. */
     static final Map<String, Class<? extends LabReport>> TYPES = Map.of(
             "compare", CompareReport.class,
-            "carts", CartsReport.class,
             "soak", SoakReport.class,
             "drain", DrainReport.class,
             "group", GroupReport.class,

@@ -35,33 +35,24 @@ class CompareEndToEndTests {
     @Test
     void reportsTheInvariantsTheDatabaseHoldsAndWritesTheReportFiles(SharedLabStack.Lab lab) throws Exception {
         var stack = lab.stack();
-        var target = lab.target();
-        var startedAt = Instant.now();
+        assertThat(lab.target().apis().getFirst().supportsStrategy("db-atomic")).isTrue();
+        var settings = new CompareSettings(
+                INITIAL_STOCK,
+                PARALLEL,
+                1,
+                List.of(Strategies.KAFKA, "db-atomic"),
+                1,
+                null,
+                Duration.ofSeconds(60),
+                10,
+                null);
 
-        CompareReport report;
-        try (var results = ResultsListener.start(target.bootstrapServers(), Duration.ofSeconds(60))) {
-            var strategies = List.of(Strategies.KAFKA, "db-atomic");
-            assertThat(target.apis().getFirst().supportsStrategy("db-atomic")).isTrue();
-            var settings =
-                    new CompareSettings(INITIAL_STOCK, PARALLEL, 1, strategies, 1, null, Duration.ofSeconds(60), 10);
+        var written = runAndReadBack(lab, settings, output);
 
-            var outcome = new CompareExperiment(target, settings, Progress.silent(), results).run();
-
-            var header = lab.header("compare", startedAt);
-            report = new CompareReport(header, settings, outcome.runs(), outcome.skipped());
-            ReportWriter.write(report, output);
-
-            assertThat(outcome.runs()).extracting(StrategyRun::strategy).containsExactlyElementsOf(strategies);
-            assertThat(outcome.skipped()).isEmpty();
-        }
-
-        var written = ReportWriter.JSON.readValue(
-                output.resolve(ReportWriter.JSON_FILE).toFile(), CompareReport.class);
-        assertThat(written).isEqualTo(report);
         var database = stack.dataSource();
         var checker = new InvariantChecker(database);
         for (var run : written.runs()) {
-            var truth = checker.check(run.productId(), INITIAL_STOCK);
+            var truth = checker.check(run.productIds().getFirst(), INITIAL_STOCK);
             var columns = run.invariants();
             assertThat(columns.completed()).as(run.label() + " completed").isEqualTo(truth.completedOrders());
             assertThat(columns.stockLeft()).as(run.label() + " stock left").isEqualTo(truth.stockLeft());
@@ -122,5 +113,25 @@ class CompareEndToEndTests {
                 CheckoutCosts.CHART_FILE + ".png")) {
             assertThat(output.resolve(file)).isNotEmptyFile();
         }
+    }
+    /** Runs a compare on the shared stack, writes its report into {@code output} and reads it back, unchanged. */
+    static CompareReport runAndReadBack(SharedLabStack.Lab lab, CompareSettings settings, Path output) {
+        var target = lab.target();
+        var startedAt = Instant.now();
+        CompareReport report;
+        try (var results = ResultsListener.start(target.bootstrapServers(), Duration.ofSeconds(60))) {
+            var outcome = new CompareExperiment(target, settings, Progress.silent(), results).run();
+            report = new CompareReport(lab.header("compare", startedAt), settings, outcome.runs(), outcome.skipped());
+            ReportWriter.write(report, output);
+
+            assertThat(outcome.skipped()).isEmpty();
+            assertThat(outcome.runs())
+                    .extracting(StrategyRun::strategy)
+                    .containsExactlyElementsOf(settings.strategies());
+        }
+        var written = ReportWriter.JSON.readValue(
+                output.resolve(ReportWriter.JSON_FILE).toFile(), CompareReport.class);
+        assertThat(written).isEqualTo(report);
+        return written;
     }
 }

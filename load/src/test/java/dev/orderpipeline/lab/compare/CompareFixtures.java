@@ -29,7 +29,7 @@ final class CompareFixtures {
                 strategy,
                 strategy,
                 1,
-                UUID.randomUUID(),
+                List.of(UUID.randomUUID()),
                 invariants,
                 2.5,
                 120.0,
@@ -40,11 +40,18 @@ final class CompareFixtures {
                 false,
                 Map.of(kafka ? "202" : "200", 300L),
                 resources,
-                CheckoutCost.of(resources, invariants.completed() + invariants.rejected()));
+                CheckoutCost.of(resources, invariants.completed() + invariants.rejected()),
+                null);
     }
 
     static CompareReport report(StrategyRun... runs) {
-        var settings = new CompareSettings(100, 300, 1, List.of("naive", "kafka"), 1, null, Duration.ofMinutes(2), 0);
+        return report(
+                new CompareSettings(100, 300, 1, List.of("naive", "kafka"), 1, null, Duration.ofMinutes(2), 0, null),
+                new SkippedStrategy("naive-tx", "unknown"),
+                runs);
+    }
+
+    static CompareReport report(CompareSettings settings, SkippedStrategy skipped, StrategyRun... runs) {
         var header = new ReportHeader(
                 "compare",
                 Map.of("mode", "started by the lab", "apiReplicas", "1"),
@@ -52,6 +59,6 @@ final class CompareFixtures {
                 Map.of("lab", "test"),
                 Instant.parse("2026-01-01T10:00:00Z"),
                 Instant.parse("2026-01-01T10:01:00Z"));
-        return new CompareReport(header, settings, List.of(runs), List.of(new SkippedStrategy("naive-tx", "unknown")));
+        return new CompareReport(header, settings, List.of(runs), List.of(skipped));
     }
 }

@@ -20,6 +20,8 @@ class BurstTests {
         assertThat(burst.unanswered()).isEqualTo(2);
         assertThat(burst.refused(3)).isFalse();
         assertThat(burst.refused(5)).isTrue();
+        // the sold outs and the 503; the timeout's order may still be decided
+        assertThat(burst.staysOpen()).isEqualTo(3);
         assertThat(burst.statusCounts())
                 .containsEntry(StatusCounts.SOLD_OUT, 2L)
                 .containsEntry("409", 1L);

@@ -1,4 +1,4 @@
-package dev.orderpipeline.lab.carts;
+package dev.orderpipeline.lab.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

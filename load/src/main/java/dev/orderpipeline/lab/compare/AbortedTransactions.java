@@ -1,4 +1,4 @@
-package dev.orderpipeline.lab.carts;
+package dev.orderpipeline.lab.compare;
 
 import dev.orderpipeline.lab.pipeline.ApiClient;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.orderpipeline.lab.carts;
+package dev.orderpipeline.lab.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,16 +16,14 @@ class AbortedTransactionsTests {
 
     @Test
     void readsTheCounterOfTheStrategyAsked() {
-        assertThat(AbortedTransactions.parse(METRICS, CartStrategies.FOR_UPDATE_UNSORTED))
+        assertThat(AbortedTransactions.parse(METRICS, "cart-for-update-unsorted"))
                 .isEqualTo(37L);
-        assertThat(AbortedTransactions.parse(METRICS, CartStrategies.FOR_UPDATE))
-                .isZero();
+        assertThat(AbortedTransactions.parse(METRICS, "cart-for-update")).isZero();
     }
 
     @Test
     void aStrategyWithoutTheCounterHasNoCountRatherThanZero() {
-        assertThat(AbortedTransactions.parse(METRICS, CartStrategies.SAGA)).isNull();
-        assertThat(AbortedTransactions.parse("", CartStrategies.FOR_UPDATE_UNSORTED))
-                .isNull();
+        assertThat(AbortedTransactions.parse(METRICS, CompareExperiment.SAGA)).isNull();
+        assertThat(AbortedTransactions.parse("", "cart-for-update-unsorted")).isNull();
     }
 }

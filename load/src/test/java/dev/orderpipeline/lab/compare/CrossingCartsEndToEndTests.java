@@ -1,4 +1,4 @@
-package dev.orderpipeline.lab.carts;
+package dev.orderpipeline.lab.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -62,9 +62,9 @@ class CrossingCartsEndToEndTests {
                 .isEqualTo("202");
         awaitDecided(lab, a, b);
 
-        var deadlocksBefore = Deadlocks.settled(lab.stack().dataSource());
+        var deadlocksBefore = lab.target().database().deadlocks();
         var race = new Race(api, a, b, crossing).run();
-        var deadlocks = Deadlocks.settled(lab.stack().dataSource()) - deadlocksBefore;
+        var deadlocks = lab.target().database().deadlocks() - deadlocksBefore;
         System.out.printf(
                 "crossing carts: %d carts created, %d single-product checkouts (%s), %d deadlocks, failures %s%n",
                 race.carts.get(), race.checkouts.get(), new TreeMap<>(race.checkoutStatuses), deadlocks, race.failures);

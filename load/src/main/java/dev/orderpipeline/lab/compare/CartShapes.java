@@ -1,4 +1,4 @@
-package dev.orderpipeline.lab.carts;
+package dev.orderpipeline.lab.compare;
 
 import java.util.List;
 import java.util.UUID;
