@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Each fault of the chaos experiment, end to end, on one stack started from the packaged jars (an embedded
  * PostgreSQL that can be restarted, a broker from the Kafka jars, one API, two workers): a small run of the
  * experiment, on products of its own, judged by the database and the topics. Small on purpose: a few thousand
- * checkouts at 40/s, so the class stays within a few minutes on two cores. The faults share two runs, one after the
+ * checkouts at 20/s (the freeze at 40/s, so that a freeze soon catches a transaction open), so the class stays within
+ * a few minutes on two cores. The faults share two runs, one after the
  * other as the experiment's default run has them, each after the one before has settled: the workers' faults, the
  * replay and poison (poison last: a replay after it would dead-letter it again) in a run with carts, so that the kills
  * cut through sagas; the broker's and the database's faults in a run of single-product checkouts, the broker first,
@@ -351,7 +352,7 @@ class ChaosEndToEndTests {
                 .withApps(ports.get(1), 1, twoFreePorts(ports))
                 .withAppOptions(List.of(), SHORT_SESSIONS);
         try (var cluster = StackTarget.start(config, 1, Duration.ofSeconds(30))) {
-            var run = run(cluster, List.of(FaultKind.BROKER_KILL), 40, 0.3);
+            var run = run(cluster, List.of(FaultKind.BROKER_KILL), 20, 0.3);
 
             assertHolds(run);
             var takeover = Objects.requireNonNull(run.faults().getFirst().takeover());
@@ -373,7 +374,7 @@ class ChaosEndToEndTests {
                     .map(worker -> worker.pid())
                     .toList();
             try {
-                return new SharedRun(pids, run(kinds, 40, cartShare), null);
+                return new SharedRun(pids, run(kinds, 20, cartShare), null);
             } catch (RuntimeException ex) {
                 return new SharedRun(pids, null, ex);
             }
