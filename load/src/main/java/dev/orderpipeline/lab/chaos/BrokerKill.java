@@ -79,7 +79,7 @@ final class BrokerKill {
                         .map(stall -> "p" + stall.partition() + (stall.held() ? " led by it" : "") + ": "
                                 + ChaosJudge.seconds(stall.longestStall()))
                         .collect(Collectors.joining(", ")));
-        return new Done(run.clock().now(), detail, null, null, takeover);
+        return new Done(run.clock().now(), detail, null, takeover);
     }
 
     /** Broker {@code node} of the cluster: its node id, as the cluster numbers them. */

@@ -58,8 +58,7 @@ public final class ChaosCommand extends LabCommand {
             split = ",",
             description = "Faults in order, comma-separated; default: worker-kill,worker-kill-restart,broker-restart,"
                     + "database-restart,database-read-only,lock-timeout-storm,replay,poison. Also:"
-                    + " database-sessions-killed (the apps' sessions terminated every 200 ms for --database-down"
-                    + " seconds, PostgreSQL staying up); broker-kill (kill -9 of the broker that leads the most command"
+                    + " broker-kill (kill -9 of the broker that leads the most command"
                     + " partitions, down for --broker-down seconds, then started again; needs --brokers 3);"
                     + " worker-freeze (SIGSTOP of a worker mid-transaction for --worker-freeze seconds, then SIGCONT).",
             showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)

@@ -219,7 +219,7 @@ final class ChaosCriteria {
     static Optional<Check> noRealCommandDeadLettered(Findings findings) {
         var topics = findings.run().topics();
         var perPhase = findings.run().phases().stream()
-                .filter(phase -> phase.validDeadLettered() != null && phase.validDeadLettered() > 0)
+                .filter(phase -> phase.validDeadLettered() > 0)
                 .map(phase -> phase.name() + ": " + phase.validDeadLettered())
                 .toList();
         var reasons = topics.untaggedReasons().keySet();

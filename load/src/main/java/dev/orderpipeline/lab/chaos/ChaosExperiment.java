@@ -3,7 +3,6 @@ package dev.orderpipeline.lab.chaos;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.FaultRun.Decoys;
 import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.measure.ResourceUsage;
 import dev.orderpipeline.lab.pipeline.ApiClient;
 import dev.orderpipeline.lab.pipeline.Orders;
 import dev.orderpipeline.lab.pipeline.StackTarget;
@@ -29,8 +28,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one chaos experiment against the pipeline the lab started: prepares the products and orders, starts the
  * sustained load, injects the faults one after the other with a recovery after each, stops the load, waits for the
- * pipeline to settle, and hands what the database and the topics say, with what the pipeline used in each phase, to
- * {@link ChaosJudge}.
+ * pipeline to settle, and hands what the database and the topics say to {@link ChaosJudge}.
  */
 public final class ChaosExperiment {
 
@@ -101,24 +99,14 @@ public final class ChaosExperiment {
     /** The load from the warm-up to the last decision, with the faults injected under it. */
     private Loaded load(
             Prepared prepared, HttpClient http, RunClock clock, TopicReader topics, ChaosDatabase database) {
-        try (var resources = PhaseSampler.start(target);
-                var load = new ChaosLoad(
-                                target.apis(), http, requestTimeout, prepared.orders(), settings, clock, progress)
-                        .start()) {
+        try (var load = new ChaosLoad(target.apis(), http, requestTimeout, prepared.orders(), settings, clock, progress)
+                .start()) {
             var run = new FaultRun(
-                    target.stack(),
-                    settings,
-                    clock,
-                    runTag,
-                    topics,
-                    database,
-                    prepared.products(),
-                    prepared.decoys(),
-                    resources);
+                    target.stack(), settings, clock, runTag, topics, database, prepared.products(), prepared.decoys());
             progress.phase("warm-up", 0);
             FaultRun.pause(settings.warmup());
             var faults = inject(run, load, database);
-            return finish(load, resources, prepared.orders().size(), database, clock, faults);
+            return finish(load, prepared.orders().size(), database, clock, faults);
         }
     }
 
@@ -139,23 +127,13 @@ public final class ChaosExperiment {
         return faults;
     }
 
-    /** What the load did, the faults injected under it and what the pipeline used in each phase. */
+    /** What the load did and the faults injected under it. */
     private record Loaded(
-            List<Attempt> attempts,
-            long scheduled,
-            long dropped,
-            double arrivalsEndedAt,
-            List<FaultWindow> faults,
-            List<ResourceUsage> usage) {}
+            List<Attempt> attempts, long scheduled, long dropped, double arrivalsEndedAt, List<FaultWindow> faults) {}
 
-    /** Stops the load, lets its retries settle and waits for the last decisions, which the last phase takes in. */
+    /** Stops the load, lets its retries settle and waits for the last decisions. */
     private Loaded finish(
-            ChaosLoad load,
-            PhaseSampler resources,
-            int prepared,
-            ChaosDatabase database,
-            RunClock clock,
-            List<FaultWindow> faults) {
+            ChaosLoad load, int prepared, ChaosDatabase database, RunClock clock, List<FaultWindow> faults) {
         load.stop();
         if (load.ranOutOfOrders()) {
             notes.add(String.format(
@@ -172,9 +150,8 @@ public final class ChaosExperiment {
         }
         var faultsEnd = faults.stream().mapToDouble(FaultWindow::end).max().orElse(clock.now());
         awaitDecisions(load, database, clock, faultsEnd);
-        var usage = resources.stop();
         load.unexpectedBodies().forEach(body -> notes.add("Unexpected answer " + body));
-        return new Loaded(load.attempts(), load.scheduled(), load.dropped(), load.arrivalsEndedAt(), faults, usage);
+        return new Loaded(load.attempts(), load.scheduled(), load.dropped(), load.arrivalsEndedAt(), faults);
     }
 
     /** What the database and the topics say about the run, beside what the load did. */
@@ -220,7 +197,6 @@ public final class ChaosExperiment {
                 loaded.dropped(),
                 loaded.arrivalsEndedAt(),
                 decidedAt,
-                loaded.usage(),
                 database.books(products, prepared.stocks()),
                 database.repeatedEffects(retried),
                 found.poison(),

@@ -14,8 +14,6 @@ import dev.orderpipeline.lab.chaos.ChaosRun.RetryFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.TopicFigures;
 import dev.orderpipeline.lab.chaos.Checkouts.Checkout;
 import dev.orderpipeline.lab.chaos.Checkouts.TimeWindow;
-import dev.orderpipeline.lab.measure.CheckoutCost;
-import dev.orderpipeline.lab.measure.ResourceUsage;
 import dev.orderpipeline.lab.report.Cells;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,7 +49,6 @@ final class ChaosJudge {
      * Everything a run collected.
      *
      * @param decidedAt when each decided order of the run was decided (seconds since the start)
-     * @param usage what the pipeline used in each phase, in order; none when it was not sampled
      */
     record Evidence(
             ChaosSettings settings,
@@ -64,7 +61,6 @@ final class ChaosJudge {
             long dropped,
             double arrivalsEndedAt,
             Map<UUID, Double> decidedAt,
-            List<ResourceUsage> usage,
             List<ProductBooks> books,
             RepeatedEffects retriedEffects,
             List<PoisonFigures> poison,
@@ -166,29 +162,14 @@ final class ChaosJudge {
             var fault = index == 0 ? null : faults.get(index - 1);
             var last = index == faults.size();
             var to = last ? evidence.loadEnd() : faults.get(index).start();
-            var window = new TimeWindow(from, to, last);
-            phases.add(phase(evidence, checkouts, fault, window, cost(evidence, index, window)));
+            phases.add(phase(evidence, checkouts, fault, new TimeWindow(from, to, last)));
             from = to;
         }
         return phases;
     }
 
-    /** What a checkout decided in the phase cost, from what the pipeline used in it; null if that was not sampled. */
-    private static @Nullable CheckoutCost cost(Evidence evidence, int phase, TimeWindow window) {
-        if (phase >= evidence.usage().size()) {
-            return null;
-        }
-        var decided =
-                evidence.decidedAt().values().stream().filter(window::contains).count();
-        return CheckoutCost.of(evidence.usage().get(phase), decided);
-    }
-
     private static PhaseFigures phase(
-            Evidence evidence,
-            Checkouts checkouts,
-            @Nullable FaultWindow fault,
-            TimeWindow window,
-            @Nullable CheckoutCost cost) {
+            Evidence evidence, Checkouts checkouts, @Nullable FaultWindow fault, TimeWindow window) {
         var sent = evidence.attempts().stream()
                 .filter(attempt -> window.contains(attempt.sentAt()))
                 .toList();
@@ -221,8 +202,7 @@ final class ChaosJudge {
                                 .filter(checkout -> checkout.order().isCart())
                                 .count()
                         : null,
-                hasCarts && fault != null ? midSaga(checkouts, fault) : null,
-                cost);
+                hasCarts && fault != null ? midSaga(checkouts, fault) : null);
     }
 
     /**

@@ -13,8 +13,6 @@ import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
 import dev.orderpipeline.lab.chaos.ChaosRun.RetryFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.TopicFigures;
-import dev.orderpipeline.lab.chaos.ChaosRun.WorkerRestart;
-import dev.orderpipeline.lab.compare.CheckoutCosts;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.Column;
@@ -27,7 +25,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -70,11 +67,7 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
     @Override
     public List<Table> tables() {
         var tables = new ArrayList<>(List.of(verdict(), phases()));
-        if (run.faults().stream().anyMatch(fault -> fault.restart() != null)) {
-            tables.add(restarts());
-        }
         tables.add(faults());
-        tables.addAll(costs());
         tables.add(products());
         if (run.carts() != null) {
             tables.add(carts());
@@ -126,7 +119,7 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                                 ? "-"
                                 : phase.caughtUpAfter() == null ? "never" : seconds(phase.caughtUpAfter())),
                 Column.of("Longest stall", phase -> seconds(phase.longestStall())),
-                Column.of("Valid commands dead-lettered", phase -> Cells.integer(phase.validDeadLettered())),
+                Column.of("Valid commands dead-lettered", phase -> Long.toString(phase.validDeadLettered())),
                 count("202", phase -> phase.count("202")),
                 count("503", phase -> phase.count("503")),
                 count("5xx", PhaseFigures::serverErrors),
@@ -193,30 +186,6 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
         return Column.of(heading, row -> Long.toString(value.applyAsLong(row)));
     }
 
-    private Table restarts() {
-        return Table.of(
-                "Worker killed and restarted under its name",
-                List.of(
-                        Column.<FaultWindow>of("Fault", FaultWindow::name),
-                        restart("Worker", WorkerRestart::worker),
-                        restart("Static member", restart -> Cells.yesNo(restart.staticMember())),
-                        restart(
-                                "Its partitions",
-                                restart -> restart.partitions().toString()),
-                        restart("Products watched", restart -> Integer.toString(restart.products())),
-                        restart("Ready after", restart -> seconds(restart.readyAfter())),
-                        restart("Offsets committed again after", restart -> seconds(restart.committedAgainAfter())),
-                        restart("Decisions resumed after", restart -> seconds(restart.firstDecisionAfter()))),
-                run.faults().stream().filter(fault -> fault.restart() != null).toList(),
-                "Seconds from the kill. Decisions resumed after: until every product of the load on the killed"
-                        + " worker's partitions had a decision committed after the kill (every product of the load"
-                        + " when the worker was not a static member, its partitions then unknown).");
-    }
-
-    private static Column<FaultWindow> restart(String heading, Function<WorkerRestart, String> cell) {
-        return Column.of(heading, fault -> cell.apply(Objects.requireNonNull(fault.restart())));
-    }
-
     private static String window(FaultWindow fault, String unit) {
         return Cells.decimal(fault.start(), 1) + "-" + Cells.decimal(fault.end(), 1) + unit;
     }
@@ -232,21 +201,6 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                                 fault -> fault.failure() == null ? fault.detail() : "FAILED: " + fault.failure())),
                 run.faults(),
                 "");
-    }
-
-    /** The cost per checkout of each phase, if the run measured it. */
-    private List<Table> costs() {
-        return CheckoutCosts.table("Phase", run.phases(), PhaseFigures::name, PhaseFigures::cost).stream()
-                .map(table -> new Table(
-                        table.title(),
-                        table.columns(),
-                        table.rows(),
-                        table.note() + " Here the run is a phase (from its fault's start to the next fault's start,"
-                                + " the last one until the last decision) and its checkouts those the database decided"
-                                + " in it. A process the fault started (a worker or the broker restarted, the replay's"
-                                + " worker) counts from its start; PostgreSQL's own stop and start do not, and the WAL"
-                                + " of a phase in which it restarted is n/a."))
-                .toList();
     }
 
     private Table products() {
@@ -374,7 +328,7 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
         var open = new LinkedHashMap<String, List<Chart.Point>>();
         open.put("accepted, not yet decided", series(ChaosSecond::open));
         var faults = faultWindows();
-        var charts = new ArrayList<Chart>(List.of(
+        return List.of(
                 new Chart.Lines(
                                 "timeline",
                                 "Checkouts per second under faults (each fault's window shaded)",
@@ -388,9 +342,7 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                                 "seconds since the load started",
                                 "checkouts",
                                 open)
-                        .withEvents(faults)));
-        charts.addAll(CheckoutCosts.chart(run.phases(), PhaseFigures::name, PhaseFigures::cost));
-        return charts;
+                        .withEvents(faults));
     }
 
     /** Each fault from its start to its end, labelled short: the kill's number, else the kind. */

@@ -1,6 +1,5 @@
 package dev.orderpipeline.lab.chaos;
 
-import dev.orderpipeline.lab.measure.CheckoutCost;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -10,8 +9,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a chaos run did and found, its figures described where {@link ChaosReport} shows them. Times are seconds since
  * the load started. Every figure about outcomes comes from the database or the topics; the answers the load got are
- * only used for what the clients were told (statuses, retries) and for when a checkout was accepted. Figures that are
- * null "in older reports" are absent from the committed reports written before they were measured.
+ * only used for what the clients were told (statuses, retries) and for when a checkout was accepted.
  */
 public record ChaosRun(
         String runTag,
@@ -68,7 +66,6 @@ public record ChaosRun(
      *
      * @param end when it was over: the killed worker ready again, the broker or database answering again, the
      *     replaying worker at the end the topic had when it started, the last poison record acknowledged
-     * @param restart only for {@code worker-kill-restart}
      * @param takeover only for {@code broker-kill} and {@code worker-freeze}
      */
     public record FaultWindow(
@@ -78,7 +75,6 @@ public record ChaosRun(
             double end,
             String detail,
             @Nullable String failure,
-            @Nullable WorkerRestart restart,
             @Nullable Takeover takeover) {}
 
     /**
@@ -144,31 +140,11 @@ public record ChaosRun(
     public record Creations(int sent, int failed, double longest, long poolTimeouts) {}
 
     /**
-     * A worker killed with SIGKILL and started again at once under its name (its {@code group.instance.id}), seconds
-     * from the kill; a time not seen within the catch-up limit is null.
-     */
-    public record WorkerRestart(
-            String worker,
-            boolean staticMember,
-            List<Integer> partitions,
-            int products,
-            double readyAfter,
-            @Nullable Double committedAgainAfter,
-            @Nullable Double firstDecisionAfter) {
-
-        public WorkerRestart {
-            partitions = List.copyOf(partitions);
-        }
-    }
-
-    /**
      * The load from the start of a fault to the start of the next (the first phase: up to the first fault). The
      * times after the fault's end are null for the first phase and when nothing came.
      *
-     * @param validDeadLettered null in older reports
-     * @param cartsAccepted null without carts and in older reports
-     * @param cartsMidSaga null for the first phase, without carts and in older reports
-     * @param cost null when none was decided and in older reports
+     * @param cartsAccepted null without carts
+     * @param cartsMidSaga null for the first phase and without carts
      */
     public record PhaseFigures(
             String name,
@@ -184,10 +160,9 @@ public record ChaosRun(
             @Nullable Double caughtUpAfter,
             @Nullable Double longestStall,
             @Nullable Double maxTimeToFinal,
-            @Nullable Long validDeadLettered,
+            long validDeadLettered,
             @Nullable Long cartsAccepted,
-            @Nullable Long cartsMidSaga,
-            @Nullable CheckoutCost cost) {
+            @Nullable Long cartsMidSaga) {
 
         public PhaseFigures {
             statuses = new TreeMap<>(statuses);
@@ -307,8 +282,7 @@ public record ChaosRun(
 
         public TopicFigures {
             untaggedReasons = new TreeMap<>(untaggedReasons);
-            // absent from reports written before the dead letters were timed
-            untaggedDeadLetteredAt = untaggedDeadLetteredAt == null ? List.of() : List.copyOf(untaggedDeadLetteredAt);
+            untaggedDeadLetteredAt = List.copyOf(untaggedDeadLetteredAt);
         }
     }
 

@@ -4,7 +4,6 @@ import dev.orderpipeline.lab.Require;
 import dev.orderpipeline.lab.load.OpenLoad;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
@@ -13,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param stock {@code null} for a share of the planned checkouts that grows from product to product (40 % to 88 %)
  * @param replayLimit how long the replaying worker may take to reach the ends the topics had when it started
- * @param cartShare 0 for none, and for reports written before carts were in the load
+ * @param cartShare 0 for none
  * @param workerFreeze how long {@code worker-freeze} keeps the worker stopped
  */
 public record ChaosSettings(
@@ -33,7 +32,7 @@ public record ChaosSettings(
         int maxInFlight,
         int maxAttempts,
         Duration replayLimit,
-        Double cartShare,
+        double cartShare,
         Duration workerFreeze) {
 
     /** Orders prepared beyond the plan: faults and recoveries often take longer than planned. */
@@ -41,10 +40,6 @@ public record ChaosSettings(
 
     public ChaosSettings {
         faults = List.copyOf(faults);
-        // absent from reports written before these faults existed
-        databaseFault = Objects.requireNonNullElse(databaseFault, Duration.ofSeconds(20));
-        cartShare = Objects.requireNonNullElse(cartShare, 0.0);
-        workerFreeze = Objects.requireNonNullElse(workerFreeze, Duration.ofSeconds(30));
         Require.check(cartShare >= 0 && cartShare <= 1, "cart share must be 0 to 1: " + cartShare);
         Require.check(rate >= 1 && rate <= 10_000, "rate must be 1 to 10000 per second: " + rate);
         Require.check(products >= 1 && products <= 100, "products must be 1 to 100: " + products);

@@ -61,8 +61,6 @@ final class DatabaseFaults {
     /** The rows are free this long between two holds, so some writers get through and the storm is not an outage. */
     private static final Duration LOCK_GAP = Duration.ofMillis(100);
 
-    private static final Duration TERMINATE_PERIOD = Duration.ofMillis(200);
-
     /**
      * What a fault that changes a setting did.
      *
@@ -82,21 +80,6 @@ final class DatabaseFaults {
     }
 
     private DatabaseFaults() {}
-
-    /**
-     * Not in the default run: every 200 ms for {@code databaseDown}, {@code pg_terminate_backend} on every session of
-     * the apps, PostgreSQL itself staying up and accepting new connections, as a failover or a proxy that drops
-     * connections does: transactions die half-way, new connections work until they are terminated in turn.
-     */
-    static Done sessionsKilled(FaultRun run, int number, double start) {
-        var terminated = terminateSessions(run.database(), run.settings().databaseDown());
-        return run.done(String.format(
-                Locale.ROOT,
-                "pg_terminate_backend on every session of the apps every %d ms for %.1f s: %d sessions terminated",
-                TERMINATE_PERIOD.toMillis(),
-                run.clock().now() - start,
-                terminated));
-    }
 
     /**
      * The database read-only for the apps' new sessions and their sessions terminated, as after a failover to a
@@ -140,21 +123,6 @@ final class DatabaseFaults {
                 LOCK_GAP.toMillis(),
                 outcome.locks().longestWaitMillis(),
                 outcome.terminatedAtEnd()));
-    }
-
-    /** Terminates the apps' sessions every 200 ms for {@code window}; returns how many were terminated. */
-    private static long terminateSessions(ChaosDatabase database, Duration window) {
-        var deadline = System.nanoTime() + window.toNanos();
-        long terminated = 0;
-        try (var connection = database.connect()) {
-            while (System.nanoTime() - deadline < 0) {
-                terminated += terminate(connection);
-                FaultRun.pause(TERMINATE_PERIOD);
-            }
-            return terminated;
-        } catch (SQLException ex) {
-            throw new IllegalStateException("could not terminate the pipeline's database sessions", ex);
-        }
     }
 
     /** What goes on while the setting holds. */

@@ -57,12 +57,6 @@ public enum FaultKind {
             ChaosCriteria::decisionsResumeAfterWorkerFreeze,
             ChaosCriteria::frozenTransactionEnded,
             ChaosCriteria::orderCreationUnblockedWhileFrozen),
-    /** Not in the default run. */
-    DATABASE_SESSIONS_KILLED(
-            "database-sessions-killed",
-            "database sessions killed",
-            settings -> settings.recovery().plusSeconds(10).plus(settings.databaseDown()),
-            DatabaseFaults::sessionsKilled),
     DATABASE_READ_ONLY(
             "database-read-only",
             "database read-only",

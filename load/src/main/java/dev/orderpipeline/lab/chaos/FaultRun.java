@@ -4,7 +4,6 @@ import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.infra.LocalStack;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.ChaosRun.Takeover;
-import dev.orderpipeline.lab.chaos.ChaosRun.WorkerRestart;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -17,7 +16,6 @@ import org.slf4j.LoggerFactory;
  *
  * @param runTag the run's tag: in the poison records' header and the replay group's name
  * @param decoys the decoy orders poison records name, if poison is injected
- * @param resources what the pipeline uses, cut into phases at each fault's start
  */
 record FaultRun(
         LocalStack stack,
@@ -27,8 +25,7 @@ record FaultRun(
         TopicReader topics,
         ChaosDatabase database,
         List<UUID> products,
-        @Nullable Decoys decoys,
-        PhaseSampler resources) {
+        @Nullable Decoys decoys) {
 
     private static final Logger log = LoggerFactory.getLogger(FaultRun.class);
     private static final String WORKER_NAME = "checkout-worker-\\d+";
@@ -49,37 +46,30 @@ record FaultRun(
      *
      * @param end when it was over (seconds since the start)
      * @param failure why it was not carried out as planned, or null
-     * @param restart {@code worker-kill-restart}: what the restart under the same name cost
      * @param takeover {@code broker-kill}, {@code worker-freeze}: how the rest took over
      */
     record Done(
             double end,
             String detail,
             @Nullable String failure,
-            @Nullable WorkerRestart restart,
             @Nullable Takeover takeover) {}
 
-    /** Window {@code number} of the fault, a phase of its own for the resources; one that throws shows the failure. */
+    /** Window {@code number} of the fault; one that throws shows the failure. */
     FaultWindow carryOut(FaultKind kind, int number) {
-        resources.nextPhase();
         var name = kind.windowName(number);
         var start = clock.now();
         try {
             var done = kind.injection().inject(this, number, start);
-            return new FaultWindow(
-                    kind, name, start, done.end(), done.detail(), done.failure(), done.restart(), done.takeover());
+            return new FaultWindow(kind, name, start, done.end(), done.detail(), done.failure(), done.takeover());
         } catch (RuntimeException ex) {
             log.error("{} failed", name, ex);
             var why = ex.getMessage() == null ? "unknown failure" : ex.getMessage();
-            return new FaultWindow(kind, name, start, clock.now(), "not carried out", why, null, null);
-        } finally {
-            // a worker, the broker or PostgreSQL may run as another process now
-            resources.processesChanged();
+            return new FaultWindow(kind, name, start, clock.now(), "not carried out", why, null);
         }
     }
 
     Done done(String detail) {
-        return new Done(clock.now(), detail, null, null, null);
+        return new Done(clock.now(), detail, null, null);
     }
 
     /** The workers started with the stack, {@code checkout-worker-1}, {@code -2}...: the ones the kills go to. */

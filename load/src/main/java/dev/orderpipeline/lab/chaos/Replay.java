@@ -56,8 +56,6 @@ final class Replay {
             return follow(run, group, replayed, start, run.clock().now());
         } finally {
             if (worker != null && worker.isAlive()) {
-                // the replaying worker started after the phase's sampling: counted from its start
-                run.resources().processesChanged();
                 worker.stop();
             }
         }
@@ -75,7 +73,6 @@ final class Replay {
                         "group " + group + " and its saga groups still " + behind + " of " + records
                                 + " records behind",
                         "the replay did not reach the end within " + limit.toSeconds() + " s",
-                        null,
                         null);
             }
             FaultRun.pause(POLL);

@@ -1,6 +1,5 @@
 package dev.orderpipeline.lab.chaos;
 
-import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.lab.chaos.ChaosRun.Creations;
 import dev.orderpipeline.lab.chaos.ChaosRun.Takeover;
@@ -42,13 +41,7 @@ final class WorkerFreeze {
         if (workers.size() < 2) {
             throw new IllegalStateException("worker-freeze needs a second worker to take over");
         }
-        var partitionCount = run.topics().endOffsets(Topics.CHECKOUT_COMMANDS).size();
-        var victim = WorkerKills.choose(
-                workers.stream().map(AppProcess::name).toList(),
-                run.topics().members(WorkerKills.LIVE_GROUP, Topics.CHECKOUT_COMMANDS),
-                run.products().stream()
-                        .collect(Collectors.toMap(
-                                product -> product, product -> WorkerKills.partitionOf(product, partitionCount))));
+        var victim = WorkerKills.busiest(run, workers);
         var worker = workers.get(victim.worker());
         try (var http = ApiClient.newHttpClient()) {
             var api = ApiClient.of(run.stack().api(), http, Duration.ofSeconds(30));
@@ -119,7 +112,6 @@ final class WorkerFreeze {
                     run.clock().now(),
                     detail,
                     worker.isAlive() ? null : worker.name() + " died after SIGCONT",
-                    null,
                     takeover);
         } finally {
             if (worker.isAlive()) {

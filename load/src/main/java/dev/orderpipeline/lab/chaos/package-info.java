@@ -6,8 +6,7 @@
  * records on them, then judges the run by the database and the topics: every accepted checkout final, no double
  * decrement or payment, no oversell, the cart rules (completed carts sold every line, rejected ones hold nothing,
  * nothing held once final), every poison record dead-lettered with its reason, 503 and never 500 while a dependency
- * is down, and how long the pipeline took to resume after each fault; and what a checkout cost the pipeline in each
- * phase, under each fault.
+ * is down, and how long the pipeline took to resume after each fault.
  */
 @NullMarked
 package dev.orderpipeline.lab.chaos;

@@ -4,7 +4,6 @@ import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
 import dev.orderpipeline.lab.chaos.ChaosRun.TopicFigures;
-import dev.orderpipeline.lab.measure.ResourceUsage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,8 +25,6 @@ final class ChaosFixtures {
     TopicFigures topics = new TopicFigures(0, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), List.of());
     List<ProductBooks> books = List.of();
     ChaosRun.@Nullable CartFigures carts;
-    /** What the pipeline used in each phase; none: not sampled. */
-    List<ResourceUsage> usage = List.of();
 
     static ChaosSettings settings(FaultKind... faults) {
         return new ChaosSettings(
@@ -88,7 +85,7 @@ final class ChaosFixtures {
 
     /** A broker-kill or worker-freeze window with what its fault measured. */
     FaultWindow fault(FaultKind kind, String name, double start, double end, ChaosRun.@Nullable Takeover takeover) {
-        var window = new FaultWindow(kind, name, start, end, "made up", null, null, takeover);
+        var window = new FaultWindow(kind, name, start, end, "made up", null, takeover);
         faults.add(window);
         return window;
     }
@@ -136,7 +133,6 @@ final class ChaosFixtures {
                 0,
                 arrivalsEndedAt,
                 decidedAt,
-                usage,
                 books,
                 retriedEffects,
                 poison,

@@ -139,7 +139,7 @@ class ChaosJudgeTests {
     void failsTheRunWhenARealCommandWasDeadLetteredEvenWithoutPoison() {
         run.checkout(0, 5.0, "202", 5.1);
         run.checkout(1, 12.0, "202", null);
-        run.fault(FaultKind.DATABASE_SESSIONS_KILLED, "database sessions killed", 10, 20);
+        run.fault(FaultKind.DATABASE_READ_ONLY, "database read-only", 10, 20);
         run.soundBooks();
         run.topics = new ChaosRun.TopicFigures(
                 2,
@@ -154,7 +154,7 @@ class ChaosJudgeTests {
                 java.util.Map.of("cannot be applied: Connection is closed", 1L),
                 java.util.List.of(12.5));
 
-        var judged = ChaosJudge.judge(run.evidence(ChaosFixtures.settings(FaultKind.DATABASE_SESSIONS_KILLED), 30));
+        var judged = ChaosJudge.judge(run.evidence(ChaosFixtures.settings(FaultKind.DATABASE_READ_ONLY), 30));
 
         assertThat(judged.checks())
                 .filteredOn(check -> !check.holds())
@@ -167,12 +167,12 @@ class ChaosJudgeTests {
                 .filteredOn(check -> check.what().equals("no real command dead-lettered"))
                 .singleElement()
                 .satisfies(check ->
-                        assertThat(check.measured()).contains("Connection is closed", "database sessions killed: 1"));
+                        assertThat(check.measured()).contains("Connection is closed", "database read-only: 1"));
         assertThat(judged.phases())
                 .extracting(PhaseFigures::name, PhaseFigures::validDeadLettered)
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple("steady", 0L),
-                        org.assertj.core.groups.Tuple.tuple("database sessions killed", 1L));
+                        org.assertj.core.groups.Tuple.tuple("database read-only", 1L));
     }
 
     @Test
