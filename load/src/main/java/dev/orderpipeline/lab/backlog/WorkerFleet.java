@@ -116,11 +116,6 @@ public final class WorkerFleet implements AutoCloseable {
         });
     }
 
-    /** Where a worker's time went, from its own meters; empty when the worker does not answer. */
-    public Optional<WorkerSteps> steps(AppProcess app) {
-        return metrics(app).map(WorkerSteps::parse);
-    }
-
     /** The worker's Prometheus page; empty when the worker does not answer. */
     private Optional<String> metrics(AppProcess app) {
         try {

@@ -2,7 +2,6 @@ package dev.orderpipeline.lab.compare;
 
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
-import dev.orderpipeline.lab.measure.ResourceUsage.DatabaseUsage;
 import dev.orderpipeline.lab.measure.ResourceUsage.ProcessUsage;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.Cells;
@@ -13,7 +12,6 @@ import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.Table;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -66,8 +64,6 @@ public record CompareReport(
         if (settings.carts() != null) {
             tables.add(abortTable());
         }
-        tables.addAll(processTable());
-        tables.add(databaseTable());
         tables.addAll(CheckoutCosts.table("Strategy", runs, StrategyRun::label, StrategyRun::cost));
         tables.addAll(buyerCostTable());
         tables.addAll(notRun(skipped));
@@ -158,53 +154,6 @@ public record CompareReport(
                         + " for a synchronous strategy and the result on checkout.results for kafka and the saga.");
     }
 
-    /** None for a run that watched no process (a report converted from a run that did not sample them). */
-    List<Table> processTable() {
-        var kinds = new LinkedHashSet<String>();
-        runs.forEach(run -> run.resources().processes().forEach(process -> kinds.add(process.kind())));
-        if (kinds.isEmpty()) {
-            return List.of();
-        }
-        var columns = new ArrayList<Column<StrategyRun>>();
-        columns.add(Column.of("Strategy", StrategyRun::label));
-        for (var kind : kinds) {
-            columns.add(process(kind, " CPU avg %", usage -> Cells.decimal(usage.cpuAvgPercent(), 1)));
-            columns.add(process(kind, " CPU max %", usage -> Cells.decimal(usage.cpuMaxPercent(), 1)));
-            columns.add(process(kind, " RSS max MiB", usage -> Cells.decimal(usage.rssMaxMiB(), 0)));
-        }
-        return List.of(Table.of(
-                "App processes",
-                columns,
-                runs,
-                "CPU in percent of one core, all processes of a kind together; RSS of the largest one. Sampled every"
-                        + " 200 ms from /proc during the run."));
-    }
-
-    /** A figure of the processes of {@code kind}, n/a in a run that did not watch any. */
-    private static Column<StrategyRun> process(String kind, String figure, Function<ProcessUsage, String> cell) {
-        return Column.of(
-                kind + figure,
-                run -> run.resources().processes().stream()
-                        .filter(process -> process.kind().equals(kind))
-                        .findFirst()
-                        .map(cell)
-                        .orElse(Cells.NOT_AVAILABLE));
-    }
-
-    Table databaseTable() {
-        return Table.of(
-                "PostgreSQL",
-                List.<Column<StrategyRun>>of(
-                        Column.of("Strategy", StrategyRun::label),
-                        database("Active sessions (peak)", usage -> Cells.integer(usage.peakActiveSessions())),
-                        database("CPU avg %", usage -> Cells.decimal(usage.cpuAvgPercent(), 1)),
-                        database("CPU max %", usage -> Cells.decimal(usage.cpuMaxPercent(), 1)),
-                        database("CPU, s", usage -> Cells.decimal(usage.cpuSeconds(), 2))),
-                runs,
-                "Active sessions: pg_stat_activity of the run's database in state active. CPU: all server processes,"
-                        + " n/a when they are not visible from the lab.");
-    }
-
     /**
      * CPU per buyer, every checkout released counted whatever its answer: in a flash sale most buyers are refused
      * (sold out, or shed with 503), so this is the cost of a refusal more than of a sale. None in reports that did not
@@ -248,10 +197,6 @@ public record CompareReport(
                 .findFirst()
                 .map(ProcessUsage::cpuSeconds)
                 .orElse(null);
-    }
-
-    private static Column<StrategyRun> database(String heading, Function<DatabaseUsage, String> cell) {
-        return Column.of(heading, run -> cell.apply(run.resources().database()));
     }
 
     @Override

@@ -19,18 +19,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeSet;
 import javax.imageio.ImageIO;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.LegendItem;
 import org.jfree.chart.LegendItemCollection;
-import org.jfree.chart.axis.AxisState;
 import org.jfree.chart.axis.CategoryLabelPositions;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
-import org.jfree.chart.axis.NumberTick;
-import org.jfree.chart.axis.TickType;
 import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.block.BlockBorder;
 import org.jfree.chart.block.RectangleConstraint;
@@ -107,8 +103,6 @@ final class ChartRenderer {
     private static final Font PANEL_TITLE_FONT = new Font(Font.SANS_SERIF, Font.BOLD, 12);
     private static final Font LABEL_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
     private static final Font TICK_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 10);
-    /** Event labels are staggered over this many heights, so neighbouring events' labels do not overprint. */
-    private static final int EVENT_LABEL_ROWS = 3;
     /** Lines with at most this many points per series show their points: a rate sweep of five is five measurements. */
     private static final int SHAPES_MAX_POINTS = 12;
 
@@ -207,7 +201,7 @@ final class ChartRenderer {
                 renderer.setSeriesPaint(series, colour(series));
             }
             if (scale == Chart.Scale.LOG) {
-                var axis = logAxis(bars.valueAxis(), List.of());
+                var axis = logAxis(bars.valueAxis());
                 var floor = Math.pow(10, Math.floor(Math.log10(smallestPositive(values))));
                 axis.setSmallestValue(floor);
                 // a bound set by hand switches the axis' auto range off: the top must be set too, or it stays at 1
@@ -367,18 +361,14 @@ final class ChartRenderer {
         plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
         var allPoints = values.values();
         if (xScale == Chart.Scale.LOG) {
-            var distinct = new TreeSet<Double>();
-            allPoints.forEach(points -> points.forEach(point -> distinct.add(point.x())));
-            // a rate sweep (100, 200, 400...) reads best with a tick at each rate measured
-            plot.setDomainAxis(
-                    logAxis(xLabel, distinct.size() <= SHAPES_MAX_POINTS ? List.copyOf(distinct) : List.of()));
+            plot.setDomainAxis(logAxis(xLabel));
         } else if (allPoints.stream().flatMap(List::stream).allMatch(point -> point.x() == Math.rint(point.x()))
                 && plot.getDomainAxis() instanceof NumberAxis axis) {
             // whole numbers on the x axis (workers, partitions) get whole-number ticks, not 1.1, 1.2, ...
             axis.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
         }
         if (yScale == Chart.Scale.LOG) {
-            plot.setRangeAxis(logAxis(yLabel, List.of()));
+            plot.setRangeAxis(logAxis(yLabel));
         }
         for (var axis : List.of(plot.getDomainAxis(), plot.getRangeAxis())) {
             axis.setTickLabelFont(TICK_FONT);
@@ -392,9 +382,9 @@ final class ChartRenderer {
             renderer.setSeriesStroke(series, name.endsWith(MEDIAN_SUFFIX) ? DASHED : SOLID);
         }
         // lines and windows under the data, every label above every line: a label is never crossed out
-        for (var index = 0; index < events.size(); index++) {
-            plot.addDomainMarker(marker(events.get(index)), Layer.BACKGROUND);
-            plot.addDomainMarker(label(events.get(index), index), Layer.FOREGROUND);
+        for (var event : events) {
+            plot.addDomainMarker(marker(event), Layer.BACKGROUND);
+            plot.addDomainMarker(label(event), Layer.FOREGROUND);
         }
         return chart;
     }
@@ -414,8 +404,8 @@ final class ChartRenderer {
         return new ValueMarker(event.at(), EVENT_COLOUR, EVENT_STROKE);
     }
 
-    /** An event's label at its start, on one of a few heights in turn so that neighbours do not overprint. */
-    private static Marker label(Chart.Event event, int index) {
+    /** An event's label at its start. */
+    private static Marker label(Chart.Event event) {
         var marker = new ValueMarker(event.at(), withAlpha(EVENT_COLOUR, 0), new BasicStroke(0f));
         marker.setLabel(event.label());
         marker.setLabelFont(EVENT_FONT);
@@ -424,7 +414,7 @@ final class ChartRenderer {
         // anchored right of the line (the offset widens the line's box), the text running on from there
         marker.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
         marker.setLabelTextAnchor(TextAnchor.TOP_LEFT);
-        marker.setLabelOffset(new RectangleInsets(3 + (index % EVENT_LABEL_ROWS) * 12, 0, 0, 3));
+        marker.setLabelOffset(new RectangleInsets(3, 0, 0, 3));
         return marker;
     }
 
@@ -509,68 +499,13 @@ final class ChartRenderer {
         return series.stream().flatMap(List::stream).map(Chart.Point::y).toList();
     }
 
-    private static LogAxis logAxis(@Nullable String label, List<Double> ticksAt) {
-        var axis = new RoundLogAxis(label, ticksAt);
+    private static LogAxis logAxis(@Nullable String label) {
+        var axis = new LogAxis(label);
         axis.setBase(10);
+        // plain numbers, not JFreeChart's exponents
+        axis.setNumberFormatOverride(new DecimalFormat("#,##0.###", DecimalFormatSymbols.getInstance(Locale.ROOT)));
         axis.setTickLabelFont(TICK_FONT);
         axis.setMinorTickMarksVisible(true);
         return axis;
-    }
-
-    /**
-     * A log axis labelled in plain numbers at 1, 2 and 5 of each decade (or at the given values), instead of
-     * JFreeChart's exponents at odd fractions of a decade.
-     */
-    private static final class RoundLogAxis extends LogAxis {
-
-        private static final long serialVersionUID = 1L;
-
-        private final List<Double> ticksAt;
-
-        RoundLogAxis(@Nullable String label, List<Double> ticksAt) {
-            super(label);
-            this.ticksAt = List.copyOf(ticksAt);
-        }
-
-        @Override
-        public List<NumberTick> refreshTicks(Graphics2D g2, AxisState state, Rectangle2D area, RectangleEdge edge) {
-            var horizontal = RectangleEdge.isTopOrBottom(edge);
-            var anchor = horizontal
-                    ? (edge == RectangleEdge.TOP ? TextAnchor.BOTTOM_CENTER : TextAnchor.TOP_CENTER)
-                    : (edge == RectangleEdge.LEFT ? TextAnchor.CENTER_RIGHT : TextAnchor.CENTER_LEFT);
-            var format = new DecimalFormat("#,##0.###", DecimalFormatSymbols.getInstance(Locale.ROOT));
-            var ticks = new ArrayList<NumberTick>();
-            for (var value : values()) {
-                ticks.add(new NumberTick(TickType.MAJOR, value, format.format(value), anchor, anchor, 0));
-            }
-            return ticks;
-        }
-
-        private List<Double> values() {
-            var low = getLowerBound();
-            var high = getUpperBound();
-            if (!ticksAt.isEmpty()) {
-                return ticksAt.stream()
-                        .filter(value -> value >= low && value <= high)
-                        .toList();
-            }
-            for (var steps : List.of(List.of(1.0, 2.0, 5.0), List.of(1.0))) {
-                var values = new ArrayList<Double>();
-                for (var exponent = (int) Math.floor(Math.log10(low));
-                        exponent <= Math.ceil(Math.log10(high));
-                        exponent++) {
-                    for (var step : steps) {
-                        var value = step * Math.pow(10, exponent);
-                        if (value >= low && value <= high) {
-                            values.add(value);
-                        }
-                    }
-                }
-                if (values.size() <= 10 || steps.size() == 1) {
-                    return values;
-                }
-            }
-            return List.of();
-        }
     }
 }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.awt.Color;
 import java.awt.Paint;
-import java.awt.geom.Rectangle2D;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -15,16 +14,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
-import org.jfree.chart.axis.AxisState;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
-import org.jfree.chart.axis.ValueTick;
 import org.jfree.chart.plot.IntervalMarker;
 import org.jfree.chart.plot.Marker;
 import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.ui.Layer;
-import org.jfree.chart.ui.RectangleEdge;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,27 +55,6 @@ class ChartRendererTests {
         assertThat(Chart.Scale.AUTO.resolve(List.of(5, 800))).isEqualTo(Chart.Scale.LOG);
         assertThat(Chart.Scale.AUTO.resolve(List.of(5, 400))).isEqualTo(Chart.Scale.LINEAR);
         assertThat(Chart.Scale.LINEAR.resolve(List.of(1, 1_000_000))).isEqualTo(Chart.Scale.LINEAR);
-    }
-
-    @Test
-    void ticksALogRateAxisAtEachRateMeasured() {
-        var rates = new ArrayList<Chart.Point>();
-        for (var rate : List.of(100, 200, 400, 800, 1600)) {
-            rates.add(new Chart.Point(rate, rate * 0.9));
-        }
-        var chart = lines(Map.of("kafka", rates)).withScales(Chart.Scale.LOG, Chart.Scale.LOG);
-
-        var drawing = ChartRenderer.draw(chart);
-        var axis = drawing.plots().getFirst().getXYPlot().getDomainAxis();
-
-        assertThat(axis).isInstanceOf(LogAxis.class);
-        var g2 = drawing.image().createGraphics();
-        List<?> ticks =
-                axis.refreshTicks(g2, new AxisState(), new Rectangle2D.Double(0, 0, 900, 400), RectangleEdge.BOTTOM);
-        assertThat(ticks)
-                .map(tick -> ((ValueTick) tick).getValue())
-                .containsExactly(100.0, 200.0, 400.0, 800.0, 1600.0);
-        assertThat(ticks).map(tick -> ((ValueTick) tick).getText()).contains("100", "1,600");
     }
 
     @Test
