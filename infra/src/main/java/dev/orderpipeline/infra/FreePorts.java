@@ -5,11 +5,26 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
-/** Ports for processes started on this machine: free ones to pick, and a check that a chosen one is free. */
+/**
+ * Ports for processes started on this machine: free ones to pick, and a check that a chosen one is free. Picked ports
+ * lie below the kernel's ephemeral range (Linux: {@code net.ipv4.ip_local_port_range}, 32768-60999 by default), from
+ * which every outgoing connection takes its local port: a port from that range is free when picked, but a client's
+ * connection can take it while the process that listened there restarts in place (a worker killed and started again
+ * under its name lost its port that way to the lab's own HTTP connections).
+ */
 public final class FreePorts {
+
+    /** The lowest port handed out. */
+    static final int LOWEST = 10_000;
+
+    private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+    private static final int ATTEMPTS = 10_000;
 
     private FreePorts() {}
 
@@ -19,13 +34,45 @@ public final class FreePorts {
     }
 
     /**
-     * Distinct free TCP ports. All sockets stay open until every port is chosen, so the ports differ from each
-     * other; another process may still take one before it is used, which is rare enough for local runs and tests.
+     * Distinct free TCP ports, at random between {@link #LOWEST} and the start of the ephemeral range; where that
+     * range leaves no room below it, or is not known, ports the kernel picks. Another process may still take one
+     * before it is used, which is rare enough for local runs and tests.
      */
     public static List<Integer> several(int count) {
         if (count < 1) {
             throw new IllegalArgumentException("count must be positive: " + count);
         }
+        var ephemeralStart = ephemeralStart();
+        if (ephemeralStart - LOWEST < 1_000) {
+            return pickedByTheKernel(count);
+        }
+        var random = ThreadLocalRandom.current();
+        var ports = new ArrayList<Integer>();
+        for (var attempt = 0; attempt < ATTEMPTS && ports.size() < count; attempt++) {
+            var port = random.nextInt(LOWEST, ephemeralStart);
+            if (!ports.contains(port) && isFree(port)) {
+                ports.add(port);
+            }
+        }
+        if (ports.size() < count) {
+            throw new IllegalStateException("found " + ports.size() + " of " + count + " free ports between " + LOWEST
+                    + " and " + ephemeralStart);
+        }
+        return List.copyOf(ports);
+    }
+
+    /** The first port of the kernel's ephemeral range, or {@link #LOWEST} when it is not known. */
+    static int ephemeralStart() {
+        try {
+            var range = Files.readString(EPHEMERAL_RANGE).trim().split("\\s+");
+            return Integer.parseInt(range[0]);
+        } catch (IOException | RuntimeException ex) {
+            return LOWEST;
+        }
+    }
+
+    /** Distinct ports the kernel picks: every socket stays open until all are chosen, so they differ. */
+    private static List<Integer> pickedByTheKernel(int count) {
         var sockets = new ArrayList<ServerSocket>();
         try {
             var ports = new ArrayList<Integer>();
