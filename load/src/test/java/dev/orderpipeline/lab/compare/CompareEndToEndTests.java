@@ -61,7 +61,10 @@ class CompareEndToEndTests {
                     .as(run.label() + " double payments")
                     .isEqualTo(truth.doublePayments());
             assertThat(columns.oversell()).as(run.label() + " oversell").isEqualTo(truth.oversold());
-            assertThat(columns.notFinal()).as(run.label() + " not final").isEqualTo(truth.ordersNotFinal());
+            // the database's open orders are the report's not final and not checked out (refused, so never accepted)
+            assertThat(columns.notFinal() + columns.notCheckedOut())
+                    .as(run.label() + " open orders")
+                    .isEqualTo(truth.ordersNotFinal());
             // both strategies are correct ones: the whole stock sold, nothing more. A checkout that order-api refused
             // at its sold-out door (409 sold-out: on a slow machine the worker's first batch can sell out before the
             // last buyers arrive) leaves its order CREATED, not accepted, so not final and nothing else
@@ -72,6 +75,15 @@ class CompareEndToEndTests {
             assertThat(truth.violations())
                     .as(run.label() + ": " + truth.violations())
                     .allMatch(violation -> refusedAtTheDoor > 0 && violation.startsWith("not final"));
+            assertThat(columns.notCheckedOut())
+                    .as(run.label() + " not checked out")
+                    .isEqualTo(refusedAtTheDoor);
+            assertThat(columns.notFinal())
+                    .as(run.label() + " accepted and not final")
+                    .isZero();
+            assertThat(columns.holds())
+                    .as(run.label() + ": " + columns.violations())
+                    .isTrue();
             assertThat(truth.completedQuantity()).isEqualTo(INITIAL_STOCK);
             assertThat(run.httpStatuses().values().stream()
                             .mapToLong(Long::longValue)
