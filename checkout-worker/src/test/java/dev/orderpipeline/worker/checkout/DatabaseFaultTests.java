@@ -110,10 +110,12 @@ class DatabaseFaultTests extends WorkerIntegrationTest {
     void waitsOutADatabaseSwitchedReadOnly() throws SQLException {
         var product = createProduct(10, "2.00");
         var orders = createOrders(product, 4, 1);
+        // read before the fault: terminating the worker's sessions also ends the pooled one the test reads with
+        var commands = commandsFor(orders);
 
         execute("ALTER DATABASE " + database + " SET default_transaction_read_only = on");
         terminateTheWorkersSessions();
-        publish(commandsFor(orders));
+        publish(commands);
         awaitWritesDown("read-only transaction");
         // the database's default changes back; the sessions the worker opened meanwhile are left as they are: the
         // worker renews them after a read-only failure
