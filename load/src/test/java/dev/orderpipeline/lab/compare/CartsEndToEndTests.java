@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.invariants.InvariantReport;
+import dev.orderpipeline.lab.pipeline.OnTheSharedLabStack;
 import dev.orderpipeline.lab.pipeline.SharedLabStack;
 import dev.orderpipeline.lab.report.ReportWriter;
 import java.nio.file.Path;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * than the carts (24 carts took 130 deadlocks and 55 s on a quiet machine, past the final timeout on a loaded one,
  * where the report then read a cart the server decided later).
  */
-@ExtendWith(SharedLabStack.class)
+@OnTheSharedLabStack
 class CartsEndToEndTests {
 
     private static final int PRODUCTS = 3;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.measure.StatusCounts;
+import dev.orderpipeline.lab.pipeline.OnTheSharedLabStack;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.SharedLabStack;
 import dev.orderpipeline.lab.pipeline.StackTarget;
@@ -15,14 +16,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A small compare from the packaged jars, end to end: the stack as processes with the lab on, 50 buyers on 20 units,
  * kafka and db-atomic; the report written to disk must say what the database says.
  */
-@ExtendWith(SharedLabStack.class)
+@OnTheSharedLabStack
 class CompareEndToEndTests {
 
     private static final int INITIAL_STOCK = 20;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.orderpipeline.lab.pipeline.ApiClient;
+import dev.orderpipeline.lab.pipeline.OnTheSharedLabStack;
 import dev.orderpipeline.lab.pipeline.SharedLabStack;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import java.math.BigDecimal;
@@ -23,7 +24,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Order creation beside the worker's batches on the same products: clients check out single-product orders of A and
@@ -33,7 +33,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code FOR NO KEY UPDATE} they do not even wait for each other. PostgreSQL's own count must not move, and every
  * creation must succeed.
  */
-@ExtendWith(SharedLabStack.class)
+@OnTheSharedLabStack
 class CrossingCartsEndToEndTests {
 
     private static final int CHECKOUT_CLIENTS = 16;

@@ -14,7 +14,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Every checkout documented as correct writes one product at the same time: the pipeline's worker and the lab's
@@ -23,7 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * payment per completed order and every order decided. (app-lock is not among them: it holds only beside writers
  * that take the same lock in the same process.)
  */
-@ExtendWith(SharedLabStack.class)
+@OnTheSharedLabStack
 class MixedWritersEndToEndTests {
 
     private static final List<String> CORRECT =

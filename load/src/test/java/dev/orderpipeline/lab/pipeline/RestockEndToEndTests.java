@@ -8,14 +8,13 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A product sold out through the pipeline, refused at order-api's door, restocked by an administrator, sells again:
  * the worker's stock topic reopens the door within {@code orderpipeline.checkout.sold-out-for}, and the worker
  * completes the new units' checkouts, no more than were added.
  */
-@ExtendWith(SharedLabStack.class)
+@OnTheSharedLabStack
 class RestockEndToEndTests {
 
     private static final int STOCK = 2;

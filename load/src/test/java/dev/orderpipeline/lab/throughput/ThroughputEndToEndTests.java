@@ -8,6 +8,7 @@ import dev.orderpipeline.lab.compare.CheckoutCosts;
 import dev.orderpipeline.lab.drain.CeilingRun;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.pipeline.OnTheSharedLabStack;
 import dev.orderpipeline.lab.pipeline.SharedLabStack;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
@@ -17,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * db-atomic on a hot product and on spread keys for a few seconds each after a short warm-up, then the capacity
  * model's probes; the report written to disk must say what the database says.
  */
-@ExtendWith(SharedLabStack.class)
+@OnTheSharedLabStack
 class ThroughputEndToEndTests {
 
     @TempDir
