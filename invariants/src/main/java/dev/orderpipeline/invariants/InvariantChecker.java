@@ -122,6 +122,11 @@ public final class InvariantChecker {
         }
     }
 
+    /** The verdict on a run over every product of {@code initialStock}, every order of which was checked out. */
+    public RunVerdict verdict(Map<UUID, Integer> initialStock) {
+        return RunVerdict.of(check(initialStock));
+    }
+
     /** Orders of these products not decided yet (neither COMPLETED nor REJECTED). */
     public long ordersNotFinal(Collection<UUID> productIds) {
         return count(ORDERS_NOT_FINAL, productIds, "the open orders");

@@ -171,6 +171,18 @@ class InvariantCheckerTests {
         assertThat(checker.cartsNotFinal(List.of(second))).isOne();
         // the single-product order is the other count's
         assertThat(checker.ordersNotFinal(List.of(first, second))).isOne();
+        // a run's verdict counts each cart once over the lines it holds of the run's products
+        var initialStock = new LinkedHashMap<UUID, Integer>();
+        initialStock.put(first, 7);
+        initialStock.put(second, 6);
+        assertThat(RunVerdict.of(checker.check(initialStock), 2, 0))
+                .extracting(
+                        RunVerdict::completed,
+                        RunVerdict::completedQuantity,
+                        RunVerdict::held,
+                        RunVerdict::drift,
+                        RunVerdict::notFinal)
+                .containsExactly(1L, 2L, 1L, 0L, 2L);
     }
 
     @Test
@@ -242,6 +254,45 @@ class InvariantCheckerTests {
 
     @Test
     void judgesEachOfManyProductsReadTogetherAsItJudgesItAlone() throws SQLException {
+        var initialStock = soundDriftingDoubleChargedAndOpen();
+
+        var reports = checker.check(initialStock);
+
+        assertThat(reports).extracting(InvariantReport::productId).containsExactlyElementsOf(initialStock.keySet());
+        for (var report : reports) {
+            assertThat(report).isEqualTo(checker.check(report.productId(), report.initialStock()));
+        }
+        assertThat(reports).extracting(InvariantReport::holds).containsExactly(true, false, false, false);
+        assertThat(checker.ordersNotFinal(initialStock.keySet())).isOne();
+    }
+
+    @Test
+    void sumsTheVerdictOverARunsProductsAndNamesEachViolationByItsProduct() throws SQLException {
+        var verdict = checker.verdict(soundDriftingDoubleChargedAndOpen());
+
+        assertThat(verdict.products()).isEqualTo(4);
+        assertThat(verdict.productsViolating()).isEqualTo(3);
+        assertThat(verdict.productsDrifting()).isOne();
+        assertThat(verdict.completed()).isEqualTo(3);
+        assertThat(verdict.rejected()).isOne();
+        assertThat(verdict.rejectionsByReason()).isEqualTo(Map.of("INSUFFICIENT_STOCK", 1L));
+        assertThat(verdict.stockLeft()).isEqualTo(6);
+        assertThat(verdict.drift()).isOne();
+        assertThat(verdict.doublePayments()).isOne();
+        assertThat(verdict.payments()).isEqualTo(4);
+        assertThat(verdict.notFinal()).isOne();
+        assertThat(verdict.notCheckedOut()).isZero();
+        assertThat(verdict.oversold()).isFalse();
+        assertThat(verdict.holds()).isFalse();
+        assertThat(verdict.violations())
+                .containsExactly(
+                        "product 2: drift: stock 2 + sold 1 != initial 2",
+                        "product 3: double payment: 1 orders paid more than once",
+                        "product 4: not final: 1 orders not decided yet");
+    }
+
+    /** Four products of 2 units: one sound, one that drifts, one paid twice and one with an open order, in order. */
+    private static Map<UUID, Integer> soundDriftingDoubleChargedAndOpen() throws SQLException {
         var sound = product(1);
         pay(order(sound, "COMPLETED", null));
         order(sound, "REJECTED", "INSUFFICIENT_STOCK");
@@ -254,21 +305,36 @@ class InvariantCheckerTests {
         var open = product(2);
         order(open, "CREATED", null);
         var initialStock = new LinkedHashMap<UUID, Integer>();
-        initialStock.put(sound, 2);
-        initialStock.put(drifting, 2);
-        initialStock.put(doubleCharged, 2);
-        initialStock.put(open, 2);
-
-        var reports = checker.check(initialStock);
-
-        assertThat(reports)
-                .extracting(InvariantReport::productId)
-                .containsExactly(sound, drifting, doubleCharged, open);
-        for (var report : reports) {
-            assertThat(report).isEqualTo(checker.check(report.productId(), report.initialStock()));
+        for (var product : List.of(sound, drifting, doubleCharged, open)) {
+            initialStock.put(product, 2);
         }
-        assertThat(reports).extracting(InvariantReport::holds).containsExactly(true, false, false, false);
-        assertThat(checker.ordersNotFinal(initialStock.keySet())).isOne();
+        return initialStock;
+    }
+
+    @Test
+    void setsAsideTheOpenOrdersNeverCheckedOutAndJudgesOnlyTheRest() throws SQLException {
+        // a flash sale: 1 sold, 3 told sold-out at the door and left CREATED
+        var product = product(0);
+        pay(order(product, "COMPLETED", null));
+        for (int i = 0; i < 3; i++) {
+            order(product, "CREATED", null);
+        }
+        var reports = List.of(checker.check(product, 1));
+
+        var allRefused = RunVerdict.of(reports, 1, 3);
+        assertThat(allRefused.notFinal()).isZero();
+        assertThat(allRefused.notCheckedOut()).isEqualTo(3);
+        assertThat(allRefused.productsViolating()).isZero();
+        assertThat(allRefused.holds()).isTrue();
+
+        var oneAcceptedOpen = RunVerdict.of(reports, 1, 2);
+        assertThat(oneAcceptedOpen.notFinal()).isOne();
+        assertThat(oneAcceptedOpen.notCheckedOut()).isEqualTo(2);
+        assertThat(oneAcceptedOpen.notFinal() + oneAcceptedOpen.notCheckedOut())
+                .isEqualTo(checker.ordersNotFinal(List.of(product)));
+        assertThat(oneAcceptedOpen.violations()).containsExactly("not final: 1 orders checked out and not decided yet");
+
+        assertThat(RunVerdict.of(reports).violations()).containsExactly("not final: 3 orders not decided yet");
     }
 
     @Test
