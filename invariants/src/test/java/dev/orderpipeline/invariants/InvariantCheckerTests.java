@@ -338,6 +338,67 @@ class InvariantCheckerTests {
     }
 
     @Test
+    void readsEachProductsDecidedOrdersBesideTheirIdempotencyRows() throws SQLException {
+        var product = product(0);
+        processed(order(product, "COMPLETED", null), "COMPLETED");
+        processed(order(product, "REJECTED", "INSUFFICIENT_STOCK"), "REJECTED");
+        processed(order(product, "COMPLETED", null), "REJECTED");
+        var appliedTwice = order(product, "COMPLETED", null);
+        processed(appliedTwice, "COMPLETED");
+        processed(appliedTwice, "COMPLETED");
+        order(product, "CREATED", null);
+        var withoutOrders = product(1);
+
+        var rows = checker.idempotency(List.of(product, withoutOrders));
+
+        // the order applied twice counts once among the decided, twice among the rows
+        assertThat(rows)
+                .containsExactly(
+                        Map.entry(product, new IdempotencyRows(4, 5, 1)),
+                        Map.entry(withoutOrders, IdempotencyRows.NONE));
+    }
+
+    @Test
+    void countsWhatWasDoneMoreThanOnceToTheOrdersAskedAbout() throws SQLException {
+        var product = product(0);
+        var retried = order(product, "COMPLETED", null);
+        pay(retried);
+        pay(retried);
+        processed(retried, "COMPLETED");
+        processed(retried, "COMPLETED");
+        var once = order(product, "COMPLETED", null);
+        pay(once);
+        processed(once, "COMPLETED");
+        var notAsked = order(product, "COMPLETED", null);
+        pay(notAsked);
+        pay(notAsked);
+
+        assertThat(checker.repeatedEffects(List.of(retried, once))).isEqualTo(new RepeatedEffects(1, 1));
+        assertThat(checker.repeatedEffects(List.of(once))).isEqualTo(new RepeatedEffects(0, 0));
+    }
+
+    @Test
+    void judgesTheCartsAskedAboutByTheCartRulesAndTheirIdempotencyRows() throws SQLException {
+        var first = product(5);
+        var second = product(5);
+        var completed = cart("COMPLETED", null, line(first, 1, "SOLD"), line(second, 1, "SOLD"));
+        pay(completed);
+        processed(completed, "COMPLETED");
+        var refused = cart("REJECTED", "INSUFFICIENT_STOCK", line(first, 1, "RELEASED"), line(second, 1, "REFUSED"));
+        processed(refused, "REJECTED");
+        // decided without its outcome row: disagreeing
+        var timedOut =
+                cart("REJECTED", "RESERVATION_TIMEOUT", line(first, 1, "CANCELLED"), line(second, 2, "RELEASING"));
+        var open = cart("CREATED", null, line(first, 1, "RESERVED"), line(second, 1, "PENDING"));
+        var singleProduct = order(first, "COMPLETED", null);
+
+        var carts = checker.carts(List.of(completed, refused, timedOut, open, singleProduct));
+
+        assertThat(carts).isEqualTo(new CartVerdict(4, 1, 2, 1, 1, 1, 0, 0, 3, 2, 1, 0, 0, 2, 1));
+        assertThat(carts.decided()).isEqualTo(3);
+    }
+
+    @Test
     void refusesProductsOfWhichOneIsUnknown() throws SQLException {
         var known = product(1);
         var unknown = UUID.randomUUID();
@@ -416,6 +477,14 @@ class InvariantCheckerTests {
             pay.setObject(2, order);
             pay.executeUpdate();
         }
+    }
+
+    private static void processed(UUID order, String outcome) throws SQLException {
+        update(
+                "INSERT INTO processed_command (command_id, order_id, outcome) VALUES (?, ?, ?)",
+                UUID.randomUUID(),
+                order,
+                outcome);
     }
 
     private static void pay(UUID order) throws SQLException {
