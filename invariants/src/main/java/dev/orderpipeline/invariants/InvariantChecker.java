@@ -6,10 +6,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -23,8 +25,8 @@ import org.jspecify.annotations.Nullable;
  * <p>The reads of {@link #check} run in one REPEATABLE READ, read-only transaction: they see one snapshot, so a
  * checkout that commits between them (writers may still be running when a client asks) cannot make the stock, the
  * completed orders and the carts' lines disagree and report a drift that is not there. The other reads are one
- * statement each: the open orders and carts, the idempotency rows beside the decided orders, what was done more than
- * once to some orders, and some carts judged by the cart rules.
+ * statement each: the open orders and carts, which orders are decided, the idempotency rows beside the decided
+ * orders, what was done more than once to some orders, and some carts judged by the cart rules.
  */
 public final class InvariantChecker {
 
@@ -94,6 +96,10 @@ public final class InvariantChecker {
             SELECT count(DISTINCT o.id) FROM order_line line
             JOIN orders o ON o.id = line.order_id
             WHERE line.product_id = ANY(?) AND o.status NOT IN ('COMPLETED', 'REJECTED')
+            """;
+
+    private static final String DECIDED_AMONG = """
+            SELECT id FROM orders WHERE id = ANY(?) AND status IN ('COMPLETED', 'REJECTED')
             """;
 
     // each product's single-product orders beside their idempotency rows, each order counted once however many it has
@@ -196,6 +202,17 @@ public final class InvariantChecker {
     /** Carts with a line of these products not decided yet, each counted once. */
     public long cartsNotFinal(Collection<UUID> productIds) {
         return readOne(CARTS_NOT_FINAL, productIds, "the open carts", rows -> rows.getLong(1));
+    }
+
+    /** The orders among these that are decided (COMPLETED or REJECTED): the others are still open, or unknown. */
+    public Set<UUID> decidedAmong(Collection<UUID> orderIds) {
+        return read(DECIDED_AMONG, orderIds, "the decided orders", rows -> {
+            var decided = new HashSet<UUID>();
+            while (rows.next()) {
+                decided.add(rows.getObject(1, UUID.class));
+            }
+            return decided;
+        });
     }
 
     /** Each product's single-product orders beside the idempotency table, in the collection's order. */

@@ -338,6 +338,19 @@ class InvariantCheckerTests {
     }
 
     @Test
+    void tellsWhichOfTheOrdersAskedAboutAreDecided() throws SQLException {
+        var product = product(0);
+        var completed = order(product, "COMPLETED", null);
+        var rejected = order(product, "REJECTED", "INSUFFICIENT_STOCK");
+        var created = order(product, "CREATED", null);
+        var processing = order(product, "PROCESSING", null);
+        order(product, "COMPLETED", null);
+
+        assertThat(checker.decidedAmong(List.of(completed, rejected, created, processing, UUID.randomUUID())))
+                .containsExactlyInAnyOrder(completed, rejected);
+    }
+
+    @Test
     void readsEachProductsDecidedOrdersBesideTheirIdempotencyRows() throws SQLException {
         var product = product(0);
         processed(order(product, "COMPLETED", null), "COMPLETED");

@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,10 +70,6 @@ final class ChaosDatabase {
             WHERE datname = current_database()
               AND state IN ('idle in transaction', 'idle in transaction (aborted)')
               AND state_change < now() - interval '1 second'
-            """;
-
-    private static final String DECIDED_AMONG = """
-            SELECT id FROM orders WHERE id = ANY(?) AND status IN ('COMPLETED', 'REJECTED')
             """;
 
     private static final String DECOY = """
@@ -141,20 +136,7 @@ final class ChaosDatabase {
 
     /** The orders among {@code orders} that are decided. */
     Set<UUID> decidedAmong(Collection<UUID> orders) {
-        if (orders.isEmpty()) {
-            return Set.of();
-        }
-        return query(
-                DECIDED_AMONG,
-                "could not read which orders are decided",
-                rows -> {
-                    var decided = new HashSet<UUID>();
-                    while (rows.next()) {
-                        decided.add(rows.getObject(1, UUID.class));
-                    }
-                    return decided;
-                },
-                orders);
+        return orders.isEmpty() ? Set.of() : invariants.decidedAmong(orders);
     }
 
     /** Each product's books: the invariants module's report beside its idempotency rows. */
