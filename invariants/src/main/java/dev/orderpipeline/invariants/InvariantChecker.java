@@ -2,13 +2,16 @@ package dev.orderpipeline.invariants;
 
 import java.sql.Array;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -19,9 +22,11 @@ import org.jspecify.annotations.Nullable;
  * ten thousand of a lab run alike (five set-based reads whatever their number). Plain JDBC, so every module can use
  * it.
  *
- * <p>The reads run in one REPEATABLE READ, read-only transaction: they see one snapshot, so a checkout that commits
- * between them (writers may still be running when a client asks) cannot make the stock, the completed orders and the
- * carts' lines disagree and report a drift that is not there.
+ * <p>The reads of {@link #check} run in one REPEATABLE READ, read-only transaction: they see one snapshot, so a
+ * checkout that commits between them (writers may still be running when a client asks) cannot make the stock, the
+ * completed orders and the carts' lines disagree and report a drift that is not there. The other reads are one
+ * statement each: the open orders and carts, which orders are decided, the idempotency rows beside the decided
+ * orders, what was done more than once to some orders, and some carts judged by the cart rules.
  */
 public final class InvariantChecker {
 
@@ -93,6 +98,68 @@ public final class InvariantChecker {
             WHERE line.product_id = ANY(?) AND o.status NOT IN ('COMPLETED', 'REJECTED')
             """;
 
+    private static final String DECIDED_AMONG = """
+            SELECT id FROM orders WHERE id = ANY(?) AND status IN ('COMPLETED', 'REJECTED')
+            """;
+
+    // each product's single-product orders beside their idempotency rows, each order counted once however many it has
+    private static final String IDEMPOTENCY = """
+            SELECT o.product_id,
+                   count(DISTINCT o.id) FILTER (WHERE o.status IN ('COMPLETED', 'REJECTED')) AS decided,
+                   count(pc.command_id) AS processed,
+                   count(pc.command_id) FILTER (WHERE pc.outcome IS DISTINCT FROM o.status) AS disagreeing
+            FROM orders o
+            LEFT JOIN processed_command pc ON pc.order_id = o.id
+            WHERE o.product_id = ANY(?)
+            GROUP BY o.product_id
+            """;
+
+    private static final String REPEATED_EFFECTS = """
+            SELECT count(*) FILTER (WHERE payments > 1) AS paid_more_than_once,
+                   count(*) FILTER (WHERE outcomes > 1) AS processed_more_than_once
+            FROM (SELECT (SELECT count(*) FROM payment p WHERE p.order_id = o.id) AS payments,
+                         (SELECT count(*) FROM processed_command pc
+                           WHERE pc.order_id = o.id AND pc.outcome IS NOT NULL) AS outcomes
+                  FROM orders o
+                  WHERE o.id = ANY(?)) asked
+            """;
+
+    // the carts asked about, each judged on all its lines, its payments and its idempotency rows with an outcome
+    private static final String CARTS_ASKED = """
+            SELECT count(*) AS placed,
+                   count(*) FILTER (WHERE status = 'COMPLETED') AS completed,
+                   count(*) FILTER (WHERE status = 'REJECTED') AS rejected,
+                   count(*) FILTER (WHERE status = 'REJECTED' AND reject_reason = 'INSUFFICIENT_STOCK') AS refused,
+                   count(*) FILTER (WHERE status = 'REJECTED' AND reject_reason = 'RESERVATION_TIMEOUT') AS timed_out,
+                   count(*) FILTER (WHERE status NOT IN ('COMPLETED', 'REJECTED')) AS not_final,
+                   count(*) FILTER (WHERE status = 'COMPLETED' AND not_sold > 0) AS completed_not_all_sold,
+                   count(*) FILTER (WHERE status = 'REJECTED' AND holding > 0) AS rejected_holding,
+                   coalesce(sum(held), 0) AS held,
+                   coalesce(sum(held) FILTER (WHERE status IN ('COMPLETED', 'REJECTED')), 0) AS held_by_final,
+                   coalesce(sum(payments), 0) AS payments,
+                   count(*) FILTER (WHERE payments > 1) AS paid_more_than_once,
+                   coalesce(sum(payments) FILTER (WHERE status <> 'COMPLETED'), 0) AS payments_without_completion,
+                   coalesce(sum(outcomes), 0) AS outcome_rows,
+                   count(*) FILTER (WHERE status IN ('COMPLETED', 'REJECTED') AND outcomes <> 1
+                                       OR status NOT IN ('COMPLETED', 'REJECTED') AND outcomes <> 0
+                                       OR disagreeing > 0) AS disagreeing
+            FROM (SELECT o.status, o.reject_reason,
+                         (SELECT count(*) FROM order_line l WHERE l.order_id = o.id AND l.status <> 'SOLD')
+                             AS not_sold,
+                         (SELECT count(*) FROM order_line l
+                           WHERE l.order_id = o.id AND l.status IN ('RESERVED', 'SOLD')) AS holding,
+                         (SELECT coalesce(sum(l.quantity), 0) FROM order_line l
+                           WHERE l.order_id = o.id AND l.status IN ('RESERVED', 'RELEASING')) AS held,
+                         (SELECT count(*) FROM payment p WHERE p.order_id = o.id) AS payments,
+                         (SELECT count(*) FROM processed_command pc
+                           WHERE pc.order_id = o.id AND pc.outcome IS NOT NULL) AS outcomes,
+                         (SELECT count(*) FROM processed_command pc
+                           WHERE pc.order_id = o.id AND pc.outcome IS NOT NULL AND pc.outcome <> o.status)
+                             AS disagreeing
+                  FROM orders o
+                  WHERE o.id = ANY(?) AND o.product_id IS NULL) carts
+            """;
+
     private final DataSource dataSource;
 
     public InvariantChecker(DataSource dataSource) {
@@ -122,27 +189,106 @@ public final class InvariantChecker {
         }
     }
 
+    /** The verdict on a run over every product of {@code initialStock}, every order of which was checked out. */
+    public RunVerdict verdict(Map<UUID, Integer> initialStock) {
+        return RunVerdict.of(check(initialStock));
+    }
+
     /** Orders of these products not decided yet (neither COMPLETED nor REJECTED). */
     public long ordersNotFinal(Collection<UUID> productIds) {
-        return count(ORDERS_NOT_FINAL, productIds, "the open orders");
+        return readOne(ORDERS_NOT_FINAL, productIds, "the open orders", rows -> rows.getLong(1));
     }
 
     /** Carts with a line of these products not decided yet, each counted once. */
     public long cartsNotFinal(Collection<UUID> productIds) {
-        return count(CARTS_NOT_FINAL, productIds, "the open carts");
+        return readOne(CARTS_NOT_FINAL, productIds, "the open carts", rows -> rows.getLong(1));
     }
 
-    private long count(String sql, Collection<UUID> productIds, String what) {
+    /** The orders among these that are decided (COMPLETED or REJECTED): the others are still open, or unknown. */
+    public Set<UUID> decidedAmong(Collection<UUID> orderIds) {
+        return read(DECIDED_AMONG, orderIds, "the decided orders", rows -> {
+            var decided = new HashSet<UUID>();
+            while (rows.next()) {
+                decided.add(rows.getObject(1, UUID.class));
+            }
+            return decided;
+        });
+    }
+
+    /** Each product's single-product orders beside the idempotency table, in the collection's order. */
+    public Map<UUID, IdempotencyRows> idempotency(Collection<UUID> productIds) {
+        return read(IDEMPOTENCY, productIds, "the idempotency rows", rows -> {
+            var found = new LinkedHashMap<UUID, IdempotencyRows>();
+            productIds.forEach(product -> found.put(product, IdempotencyRows.NONE));
+            while (rows.next()) {
+                found.put(
+                        rows.getObject("product_id", UUID.class),
+                        new IdempotencyRows(
+                                rows.getLong("decided"), rows.getLong("processed"), rows.getLong("disagreeing")));
+            }
+            return found;
+        });
+    }
+
+    /** Of these orders, how many were paid more than once and how many decided more than once. */
+    public RepeatedEffects repeatedEffects(Collection<UUID> orderIds) {
+        return readOne(
+                REPEATED_EFFECTS,
+                orderIds,
+                "the repeated effects",
+                rows -> new RepeatedEffects(
+                        rows.getLong("paid_more_than_once"), rows.getLong("processed_more_than_once")));
+    }
+
+    /** These carts (orders of several products) by the cart rules; ids of single-product orders are left out. */
+    public CartVerdict carts(Collection<UUID> cartIds) {
+        return readOne(
+                CARTS_ASKED,
+                cartIds,
+                "the carts",
+                rows -> new CartVerdict(
+                        rows.getLong("placed"),
+                        rows.getLong("completed"),
+                        rows.getLong("rejected"),
+                        rows.getLong("refused"),
+                        rows.getLong("timed_out"),
+                        rows.getLong("not_final"),
+                        rows.getLong("completed_not_all_sold"),
+                        rows.getLong("rejected_holding"),
+                        rows.getLong("held"),
+                        rows.getLong("held_by_final"),
+                        rows.getLong("payments"),
+                        rows.getLong("paid_more_than_once"),
+                        rows.getLong("payments_without_completion"),
+                        rows.getLong("outcome_rows"),
+                        rows.getLong("disagreeing")));
+    }
+
+    /** What the rows of a query come to. */
+    @FunctionalInterface
+    private interface Rows<T> {
+        T read(ResultSet rows) throws SQLException;
+    }
+
+    /** Runs {@code sql}, whose one parameter is {@code ids}, on a connection of its own. */
+    private <T> T read(String sql, Collection<UUID> ids, String what, Rows<T> read) {
         try (var connection = dataSource.getConnection();
                 var statement = connection.prepareStatement(sql)) {
-            statement.setArray(1, ids(connection, productIds));
+            statement.setArray(1, ids(connection, ids));
             try (var rows = statement.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
+                return read.read(rows);
             }
         } catch (SQLException ex) {
-            throw new IllegalStateException("could not count " + what + " of " + describe(productIds), ex);
+            throw new IllegalStateException("could not read " + what + " of " + ids.size() + " ids", ex);
         }
+    }
+
+    /** The same for a query of one row. */
+    private <T> T readOne(String sql, Collection<UUID> ids, String what, Rows<T> read) {
+        return read(sql, ids, what, rows -> {
+            rows.next();
+            return read.read(rows);
+        });
     }
 
     private static <T> T inOneSnapshot(Connection connection, SqlWork<T> work) throws SQLException {

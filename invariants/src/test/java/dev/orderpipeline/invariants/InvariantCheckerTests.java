@@ -171,6 +171,18 @@ class InvariantCheckerTests {
         assertThat(checker.cartsNotFinal(List.of(second))).isOne();
         // the single-product order is the other count's
         assertThat(checker.ordersNotFinal(List.of(first, second))).isOne();
+        // a run's verdict counts each cart once over the lines it holds of the run's products
+        var initialStock = new LinkedHashMap<UUID, Integer>();
+        initialStock.put(first, 7);
+        initialStock.put(second, 6);
+        assertThat(RunVerdict.of(checker.check(initialStock), 2, 0))
+                .extracting(
+                        RunVerdict::completed,
+                        RunVerdict::completedQuantity,
+                        RunVerdict::held,
+                        RunVerdict::drift,
+                        RunVerdict::notFinal)
+                .containsExactly(1L, 2L, 1L, 0L, 2L);
     }
 
     @Test
@@ -242,6 +254,45 @@ class InvariantCheckerTests {
 
     @Test
     void judgesEachOfManyProductsReadTogetherAsItJudgesItAlone() throws SQLException {
+        var initialStock = soundDriftingDoubleChargedAndOpen();
+
+        var reports = checker.check(initialStock);
+
+        assertThat(reports).extracting(InvariantReport::productId).containsExactlyElementsOf(initialStock.keySet());
+        for (var report : reports) {
+            assertThat(report).isEqualTo(checker.check(report.productId(), report.initialStock()));
+        }
+        assertThat(reports).extracting(InvariantReport::holds).containsExactly(true, false, false, false);
+        assertThat(checker.ordersNotFinal(initialStock.keySet())).isOne();
+    }
+
+    @Test
+    void sumsTheVerdictOverARunsProductsAndNamesEachViolationByItsProduct() throws SQLException {
+        var verdict = checker.verdict(soundDriftingDoubleChargedAndOpen());
+
+        assertThat(verdict.products()).isEqualTo(4);
+        assertThat(verdict.productsViolating()).isEqualTo(3);
+        assertThat(verdict.productsDrifting()).isOne();
+        assertThat(verdict.completed()).isEqualTo(3);
+        assertThat(verdict.rejected()).isOne();
+        assertThat(verdict.rejectionsByReason()).isEqualTo(Map.of("INSUFFICIENT_STOCK", 1L));
+        assertThat(verdict.stockLeft()).isEqualTo(6);
+        assertThat(verdict.drift()).isOne();
+        assertThat(verdict.doublePayments()).isOne();
+        assertThat(verdict.payments()).isEqualTo(4);
+        assertThat(verdict.notFinal()).isOne();
+        assertThat(verdict.notCheckedOut()).isZero();
+        assertThat(verdict.oversold()).isFalse();
+        assertThat(verdict.holds()).isFalse();
+        assertThat(verdict.violations())
+                .containsExactly(
+                        "product 2: drift: stock 2 + sold 1 != initial 2",
+                        "product 3: double payment: 1 orders paid more than once",
+                        "product 4: not final: 1 orders not decided yet");
+    }
+
+    /** Four products of 2 units: one sound, one that drifts, one paid twice and one with an open order, in order. */
+    private static Map<UUID, Integer> soundDriftingDoubleChargedAndOpen() throws SQLException {
         var sound = product(1);
         pay(order(sound, "COMPLETED", null));
         order(sound, "REJECTED", "INSUFFICIENT_STOCK");
@@ -254,21 +305,110 @@ class InvariantCheckerTests {
         var open = product(2);
         order(open, "CREATED", null);
         var initialStock = new LinkedHashMap<UUID, Integer>();
-        initialStock.put(sound, 2);
-        initialStock.put(drifting, 2);
-        initialStock.put(doubleCharged, 2);
-        initialStock.put(open, 2);
-
-        var reports = checker.check(initialStock);
-
-        assertThat(reports)
-                .extracting(InvariantReport::productId)
-                .containsExactly(sound, drifting, doubleCharged, open);
-        for (var report : reports) {
-            assertThat(report).isEqualTo(checker.check(report.productId(), report.initialStock()));
+        for (var product : List.of(sound, drifting, doubleCharged, open)) {
+            initialStock.put(product, 2);
         }
-        assertThat(reports).extracting(InvariantReport::holds).containsExactly(true, false, false, false);
-        assertThat(checker.ordersNotFinal(initialStock.keySet())).isOne();
+        return initialStock;
+    }
+
+    @Test
+    void setsAsideTheOpenOrdersNeverCheckedOutAndJudgesOnlyTheRest() throws SQLException {
+        // a flash sale: 1 sold, 3 told sold-out at the door and left CREATED
+        var product = product(0);
+        pay(order(product, "COMPLETED", null));
+        for (int i = 0; i < 3; i++) {
+            order(product, "CREATED", null);
+        }
+        var reports = List.of(checker.check(product, 1));
+
+        var allRefused = RunVerdict.of(reports, 1, 3);
+        assertThat(allRefused.notFinal()).isZero();
+        assertThat(allRefused.notCheckedOut()).isEqualTo(3);
+        assertThat(allRefused.productsViolating()).isZero();
+        assertThat(allRefused.holds()).isTrue();
+
+        var oneAcceptedOpen = RunVerdict.of(reports, 1, 2);
+        assertThat(oneAcceptedOpen.notFinal()).isOne();
+        assertThat(oneAcceptedOpen.notCheckedOut()).isEqualTo(2);
+        assertThat(oneAcceptedOpen.notFinal() + oneAcceptedOpen.notCheckedOut())
+                .isEqualTo(checker.ordersNotFinal(List.of(product)));
+        assertThat(oneAcceptedOpen.violations()).containsExactly("not final: 1 orders checked out and not decided yet");
+
+        assertThat(RunVerdict.of(reports).violations()).containsExactly("not final: 3 orders not decided yet");
+    }
+
+    @Test
+    void tellsWhichOfTheOrdersAskedAboutAreDecided() throws SQLException {
+        var product = product(0);
+        var completed = order(product, "COMPLETED", null);
+        var rejected = order(product, "REJECTED", "INSUFFICIENT_STOCK");
+        var created = order(product, "CREATED", null);
+        var processing = order(product, "PROCESSING", null);
+        order(product, "COMPLETED", null);
+
+        assertThat(checker.decidedAmong(List.of(completed, rejected, created, processing, UUID.randomUUID())))
+                .containsExactlyInAnyOrder(completed, rejected);
+    }
+
+    @Test
+    void readsEachProductsDecidedOrdersBesideTheirIdempotencyRows() throws SQLException {
+        var product = product(0);
+        processed(order(product, "COMPLETED", null), "COMPLETED");
+        processed(order(product, "REJECTED", "INSUFFICIENT_STOCK"), "REJECTED");
+        processed(order(product, "COMPLETED", null), "REJECTED");
+        var appliedTwice = order(product, "COMPLETED", null);
+        processed(appliedTwice, "COMPLETED");
+        processed(appliedTwice, "COMPLETED");
+        order(product, "CREATED", null);
+        var withoutOrders = product(1);
+
+        var rows = checker.idempotency(List.of(product, withoutOrders));
+
+        // the order applied twice counts once among the decided, twice among the rows
+        assertThat(rows)
+                .containsExactly(
+                        Map.entry(product, new IdempotencyRows(4, 5, 1)),
+                        Map.entry(withoutOrders, IdempotencyRows.NONE));
+    }
+
+    @Test
+    void countsWhatWasDoneMoreThanOnceToTheOrdersAskedAbout() throws SQLException {
+        var product = product(0);
+        var retried = order(product, "COMPLETED", null);
+        pay(retried);
+        pay(retried);
+        processed(retried, "COMPLETED");
+        processed(retried, "COMPLETED");
+        var once = order(product, "COMPLETED", null);
+        pay(once);
+        processed(once, "COMPLETED");
+        var notAsked = order(product, "COMPLETED", null);
+        pay(notAsked);
+        pay(notAsked);
+
+        assertThat(checker.repeatedEffects(List.of(retried, once))).isEqualTo(new RepeatedEffects(1, 1));
+        assertThat(checker.repeatedEffects(List.of(once))).isEqualTo(new RepeatedEffects(0, 0));
+    }
+
+    @Test
+    void judgesTheCartsAskedAboutByTheCartRulesAndTheirIdempotencyRows() throws SQLException {
+        var first = product(5);
+        var second = product(5);
+        var completed = cart("COMPLETED", null, line(first, 1, "SOLD"), line(second, 1, "SOLD"));
+        pay(completed);
+        processed(completed, "COMPLETED");
+        var refused = cart("REJECTED", "INSUFFICIENT_STOCK", line(first, 1, "RELEASED"), line(second, 1, "REFUSED"));
+        processed(refused, "REJECTED");
+        // decided without its outcome row: disagreeing
+        var timedOut =
+                cart("REJECTED", "RESERVATION_TIMEOUT", line(first, 1, "CANCELLED"), line(second, 2, "RELEASING"));
+        var open = cart("CREATED", null, line(first, 1, "RESERVED"), line(second, 1, "PENDING"));
+        var singleProduct = order(first, "COMPLETED", null);
+
+        var carts = checker.carts(List.of(completed, refused, timedOut, open, singleProduct));
+
+        assertThat(carts).isEqualTo(new CartVerdict(4, 1, 2, 1, 1, 1, 0, 0, 3, 2, 1, 0, 0, 2, 1));
+        assertThat(carts.decided()).isEqualTo(3);
     }
 
     @Test
@@ -350,6 +490,14 @@ class InvariantCheckerTests {
             pay.setObject(2, order);
             pay.executeUpdate();
         }
+    }
+
+    private static void processed(UUID order, String outcome) throws SQLException {
+        update(
+                "INSERT INTO processed_command (command_id, order_id, outcome) VALUES (?, ?, ?)",
+                UUID.randomUUID(),
+                order,
+                outcome);
     }
 
     private static void pay(UUID order) throws SQLException {

@@ -1,16 +1,15 @@
 package dev.orderpipeline.lab.backlog;
 
 import dev.orderpipeline.invariants.InvariantChecker;
-import dev.orderpipeline.invariants.InvariantReport;
+import dev.orderpipeline.invariants.RunVerdict;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.ToLongFunction;
 import javax.sql.DataSource;
 
 /**
- * The verdict of {@link InvariantChecker} over a run's products, summed up: how many violate an invariant, the
- * totals a report shows, and the first few violations in words.
+ * The invariants module's {@link RunVerdict} over a run's products in the shape the backlog reports keep: how many
+ * violate an invariant, the totals a report shows, and the first few violations in words.
  */
 public final class RunInvariants {
 
@@ -18,10 +17,8 @@ public final class RunInvariants {
 
     /**
      * The verdict over a run's products: order, unit and stock totals over all of them, and the first few violations
-     * in words, with their product.
-     *
-     * @param notFinal orders still CREATED or PROCESSING
-     * @param drift sum over products of stock left + units sold - initial stock
+     * in words, with their product; each figure is {@link RunVerdict}'s of that name ({@code unitsSold} its
+     * {@code completedQuantity}).
      */
     public record Summary(
             int products,
@@ -53,31 +50,23 @@ public final class RunInvariants {
         }
     }
 
-    /** Checks every product of {@code initialStock} against the stock it started with. */
+    /** The invariants module's verdict on every product of {@code initialStock}, with its first few violations. */
     public static Summary check(DataSource dataSource, Map<UUID, Integer> initialStock) {
-        var reports = new InvariantChecker(dataSource).check(initialStock);
-        var violating = reports.stream().filter(report -> !report.holds()).toList();
+        var verdict = new InvariantChecker(dataSource).verdict(initialStock);
         return new Summary(
-                reports.size(),
-                violating.size(),
-                sum(reports, InvariantReport::completedOrders),
-                sum(reports, InvariantReport::rejectedOrders),
-                sum(reports, InvariantReport::ordersNotFinal),
-                sum(reports, InvariantReport::completedQuantity),
-                sum(reports, InvariantReport::stockLeft),
-                sum(reports, InvariantReport::initialStock),
-                sum(reports, InvariantReport::drift),
-                (int) reports.stream().filter(InvariantReport::oversold).count(),
-                sum(reports, InvariantReport::ordersPaidMoreThanOnce),
-                sum(reports, InvariantReport::paymentsWithoutCompletion),
-                sum(reports, InvariantReport::payments),
-                violating.stream()
-                        .limit(5)
-                        .map(report -> report.productId() + ": " + String.join("; ", report.violations()))
-                        .toList());
-    }
-
-    private static long sum(List<InvariantReport> reports, ToLongFunction<InvariantReport> figure) {
-        return reports.stream().mapToLong(figure).sum();
+                verdict.products(),
+                verdict.productsViolating(),
+                verdict.completed(),
+                verdict.rejected(),
+                verdict.notFinal(),
+                verdict.completedQuantity(),
+                verdict.stockLeft(),
+                verdict.initialStock(),
+                verdict.drift(),
+                verdict.oversoldProducts(),
+                verdict.doublePayments(),
+                verdict.paymentsWithoutCompletion(),
+                verdict.payments(),
+                verdict.violations().stream().limit(5).toList());
     }
 }

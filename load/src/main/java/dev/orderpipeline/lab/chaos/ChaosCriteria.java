@@ -3,9 +3,9 @@ package dev.orderpipeline.lab.chaos;
 import static dev.orderpipeline.lab.chaos.ChaosJudge.seconds;
 import static dev.orderpipeline.lab.chaos.ChaosJudge.signedSeconds;
 
+import dev.orderpipeline.invariants.CartVerdict;
 import dev.orderpipeline.lab.chaos.ChaosJudge.Criterion;
 import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
-import dev.orderpipeline.lab.chaos.ChaosRun.CartFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.ChaosRun.PhaseFigures;
@@ -415,7 +415,7 @@ final class ChaosCriteria {
     }
 
     /** Only for a run with carts. */
-    private static Optional<Check> carts(Findings findings, Function<CartFigures, Check> judge) {
+    private static Optional<Check> carts(Findings findings, Function<CartVerdict, Check> judge) {
         return Optional.ofNullable(findings.run().carts()).map(judge);
     }
 

@@ -1,7 +1,9 @@
 package dev.orderpipeline.lab.chaos;
 
-import dev.orderpipeline.contract.RejectReason;
-import dev.orderpipeline.lab.chaos.ChaosRun.CartFigures;
+import dev.orderpipeline.invariants.CartVerdict;
+import dev.orderpipeline.invariants.IdempotencyRows;
+import dev.orderpipeline.invariants.InvariantChecker;
+import dev.orderpipeline.invariants.RepeatedEffects;
 import dev.orderpipeline.lab.chaos.ChaosRun.DecoyFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
 import dev.orderpipeline.lab.pipeline.Database;
@@ -13,7 +15,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,8 +23,9 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the chaos experiment reads from the pipeline's database, read-only: when each order was decided, each
- * product's books beside the idempotency table, the effects of retried checkouts, and the decoy product.
+ * What the chaos experiment reads from the pipeline's database, read-only: when each order was decided, the sessions
+ * left in a transaction, and the decoy product; the verdict on the run's products, carts and retried checkouts it
+ * reads through the invariants module.
  */
 final class ChaosDatabase {
 
@@ -69,68 +72,6 @@ final class ChaosDatabase {
               AND state_change < now() - interval '1 second'
             """;
 
-    private static final String DECIDED_AMONG = """
-            SELECT id FROM orders WHERE id = ANY(?) AND status IN ('COMPLETED', 'REJECTED')
-            """;
-
-    /** Decided orders beside their idempotency rows: one row per decided order, with the same outcome. */
-    private static final String IDEMPOTENCY_BOOKS = """
-            SELECT count(*) FILTER (WHERE o.status IN ('COMPLETED', 'REJECTED')) AS decided,
-                   count(pc.command_id) AS processed,
-                   count(*) FILTER (WHERE pc.command_id IS NOT NULL AND pc.outcome IS DISTINCT FROM o.status)
-                       AS disagreeing
-            FROM orders o
-            LEFT JOIN processed_command pc ON pc.order_id = o.id
-            WHERE o.product_id = ?
-            """;
-
-    private static final String REPEATED_EFFECTS = """
-            SELECT (SELECT count(*) FROM (SELECT order_id FROM payment WHERE order_id = ANY(?)
-                                          GROUP BY order_id HAVING count(*) > 1) paid) AS paid_more_than_once,
-                   (SELECT count(*) FROM (SELECT order_id FROM processed_command
-                                          WHERE order_id = ANY(?) AND outcome IS NOT NULL
-                                          GROUP BY order_id HAVING count(*) > 1) processed) AS processed_more_than_once
-            """;
-
-    /**
-     * The run's carts judged by the cart rules, each on all its lines, its payments and its checkout command's
-     * idempotency row (the one with an outcome: the saga's step rows have none).
-     */
-    private static final String CARTS = """
-            SELECT count(*) AS placed,
-                   count(*) FILTER (WHERE status = 'COMPLETED') AS completed,
-                   count(*) FILTER (WHERE status = 'REJECTED' AND reject_reason = 'INSUFFICIENT_STOCK') AS refused,
-                   count(*) FILTER (WHERE status = 'REJECTED' AND reject_reason = 'RESERVATION_TIMEOUT') AS timed_out,
-                   count(*) FILTER (WHERE status = 'REJECTED') AS rejected,
-                   count(*) FILTER (WHERE status NOT IN ('COMPLETED', 'REJECTED')) AS not_final,
-                   count(*) FILTER (WHERE status = 'COMPLETED' AND not_sold > 0) AS completed_not_all_sold,
-                   count(*) FILTER (WHERE status = 'REJECTED' AND holding > 0) AS rejected_holding,
-                   coalesce(sum(held), 0) AS held,
-                   coalesce(sum(held) FILTER (WHERE status IN ('COMPLETED', 'REJECTED')), 0) AS held_by_final,
-                   coalesce(sum(payments), 0) AS payments,
-                   count(*) FILTER (WHERE payments > 1) AS paid_more_than_once,
-                   coalesce(sum(payments) FILTER (WHERE status <> 'COMPLETED'), 0) AS payments_without_completion,
-                   coalesce(sum(outcomes), 0) AS outcome_rows,
-                   count(*) FILTER (WHERE status IN ('COMPLETED', 'REJECTED') AND outcomes <> 1
-                                       OR status NOT IN ('COMPLETED', 'REJECTED') AND outcomes <> 0
-                                       OR disagreeing > 0) AS disagreeing
-            FROM (SELECT o.status, o.reject_reason,
-                         (SELECT count(*) FROM order_line l WHERE l.order_id = o.id AND l.status <> 'SOLD')
-                             AS not_sold,
-                         (SELECT count(*) FROM order_line l
-                           WHERE l.order_id = o.id AND l.status IN ('RESERVED', 'SOLD')) AS holding,
-                         (SELECT coalesce(sum(l.quantity), 0) FROM order_line l
-                           WHERE l.order_id = o.id AND l.status IN ('RESERVED', 'RELEASING')) AS held,
-                         (SELECT count(*) FROM payment p WHERE p.order_id = o.id) AS payments,
-                         (SELECT count(*) FROM processed_command pc
-                           WHERE pc.order_id = o.id AND pc.outcome IS NOT NULL) AS outcomes,
-                         (SELECT count(*) FROM processed_command pc
-                           WHERE pc.order_id = o.id AND pc.outcome IS NOT NULL AND pc.outcome <> o.status)
-                             AS disagreeing
-                  FROM orders o
-                  WHERE o.id = ANY(?) AND o.product_id IS NULL) carts
-            """;
-
     private static final String DECOY = """
             SELECT (SELECT stock FROM product WHERE id = ?) AS stock,
                    (SELECT count(*) FROM orders WHERE product_id = ?) AS orders,
@@ -143,8 +84,11 @@ final class ChaosDatabase {
 
     private final Database database;
 
+    private final InvariantChecker invariants;
+
     ChaosDatabase(Database database) {
         this.database = database;
+        this.invariants = new InvariantChecker(database.dataSource());
     }
 
     /** A session of the lab's own (application name {@code orderpipeline-lab}). */
@@ -192,101 +136,31 @@ final class ChaosDatabase {
 
     /** The orders among {@code orders} that are decided. */
     Set<UUID> decidedAmong(Collection<UUID> orders) {
-        if (orders.isEmpty()) {
-            return Set.of();
-        }
-        return query(
-                DECIDED_AMONG,
-                "could not read which orders are decided",
-                rows -> {
-                    var decided = new HashSet<UUID>();
-                    while (rows.next()) {
-                        decided.add(rows.getObject(1, UUID.class));
-                    }
-                    return decided;
-                },
-                orders);
+        return orders.isEmpty() ? Set.of() : invariants.decidedAmong(orders);
     }
 
-    /** Each product's books: the invariant checker's figures beside the idempotency table. */
+    /** Each product's books: the invariants module's report beside its idempotency rows. */
     List<ProductBooks> books(List<UUID> products, List<Integer> stocks) {
-        var books = new ArrayList<ProductBooks>();
+        var initialStock = new LinkedHashMap<UUID, Integer>();
         for (var index = 0; index < products.size(); index++) {
-            var product = products.get(index);
-            var report = database.invariants(product, stocks.get(index));
-            books.add(one(
-                    IDEMPOTENCY_BOOKS,
-                    "could not read the books of product " + product,
-                    rows -> new ProductBooks(
-                            product,
-                            report.initialStock(),
-                            report.stockLeft(),
-                            report.completedOrders(),
-                            report.completedQuantity(),
-                            report.rejectedOrders(),
-                            report.rejectionsByReason().getOrDefault(RejectReason.INSUFFICIENT_STOCK.name(), 0L),
-                            report.drift(),
-                            report.oversold(),
-                            report.doublePayments(),
-                            report.paymentsWithoutCompletion(),
-                            report.payments(),
-                            rows.getLong("decided"),
-                            rows.getLong("processed"),
-                            rows.getLong("disagreeing"),
-                            report.ordersNotFinal()),
-                    product));
+            initialStock.put(products.get(index), stocks.get(index));
         }
-        return books;
+        var idempotency = invariants.idempotency(products);
+        return invariants.check(initialStock).stream()
+                .map(report ->
+                        ProductBooks.of(report, idempotency.getOrDefault(report.productId(), IdempotencyRows.NONE)))
+                .toList();
     }
 
-    /**
-     * What retried checkouts did more than once.
-     *
-     * @param paidMoreThanOnce orders paid more than once
-     * @param processedMoreThanOnce orders with more than one idempotency row
-     */
-    record RepeatedEffects(long paidMoreThanOnce, long processedMoreThanOnce) {}
-
-    /** Of the orders, how many were paid more than once and how many have more than one idempotency row. */
+    /** Of the orders, how many were paid more than once and how many were decided more than once. */
     RepeatedEffects repeatedEffects(Collection<UUID> orders) {
-        if (orders.isEmpty()) {
-            return new RepeatedEffects(0, 0);
-        }
-        return one(
-                REPEATED_EFFECTS,
-                "could not count repeated effects",
-                rows -> new RepeatedEffects(
-                        rows.getLong("paid_more_than_once"), rows.getLong("processed_more_than_once")),
-                orders,
-                orders);
+        return invariants.repeatedEffects(orders);
     }
 
     /** The run's carts by the cart rules; null if the run has none. */
     @Nullable
-    CartFigures carts(Collection<UUID> carts) {
-        if (carts.isEmpty()) {
-            return null;
-        }
-        return one(
-                CARTS,
-                "could not read the run's carts",
-                rows -> new CartFigures(
-                        rows.getLong("placed"),
-                        rows.getLong("completed"),
-                        rows.getLong("rejected"),
-                        rows.getLong("refused"),
-                        rows.getLong("timed_out"),
-                        rows.getLong("not_final"),
-                        rows.getLong("completed_not_all_sold"),
-                        rows.getLong("rejected_holding"),
-                        rows.getLong("held"),
-                        rows.getLong("held_by_final"),
-                        rows.getLong("payments"),
-                        rows.getLong("paid_more_than_once"),
-                        rows.getLong("payments_without_completion"),
-                        rows.getLong("outcome_rows"),
-                        rows.getLong("disagreeing")),
-                carts);
+    CartVerdict carts(Collection<UUID> carts) {
+        return carts.isEmpty() ? null : invariants.carts(carts);
     }
 
     DecoyFigures decoy(UUID product, int initialStock) {

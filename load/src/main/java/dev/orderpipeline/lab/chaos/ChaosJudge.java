@@ -1,8 +1,8 @@
 package dev.orderpipeline.lab.chaos;
 
-import dev.orderpipeline.lab.chaos.ChaosDatabase.RepeatedEffects;
+import dev.orderpipeline.invariants.CartVerdict;
+import dev.orderpipeline.invariants.RepeatedEffects;
 import dev.orderpipeline.lab.chaos.ChaosRun.AcceptanceFigures;
-import dev.orderpipeline.lab.chaos.ChaosRun.CartFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ChaosSecond;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.DecoyFigures;
@@ -66,7 +66,7 @@ final class ChaosJudge {
             List<PoisonFigures> poison,
             TopicFigures topics,
             @Nullable DecoyFigures decoy,
-            @Nullable CartFigures carts,
+            @Nullable CartVerdict carts,
             List<String> notes) {
 
         /** When the last fault ended. */

@@ -3,8 +3,8 @@ package dev.orderpipeline.lab.chaos;
 import static dev.orderpipeline.lab.chaos.ChaosJudge.seconds;
 import static dev.orderpipeline.lab.chaos.ChaosJudge.signedSeconds;
 
+import dev.orderpipeline.invariants.CartVerdict;
 import dev.orderpipeline.lab.chaos.ChaosRun.AcceptanceFigures;
-import dev.orderpipeline.lab.chaos.ChaosRun.CartFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ChaosSecond;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
@@ -156,21 +156,21 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                 "Carts, from the database",
                 Objects.requireNonNull(run.carts()),
                 List.of(
-                        count("carts placed (2-3 of the hot products, 1 unit each)", CartFigures::placed),
-                        count("completed", CartFigures::completed),
-                        count("rejected", CartFigures::rejected),
-                        count("of those, a line out of stock", CartFigures::rejectedOutOfStock),
-                        count("of those, timed out waiting for a reservation", CartFigures::timedOut),
-                        count("not final (never checked out, or lost)", CartFigures::notFinal),
-                        count("completed with a line not SOLD", CartFigures::completedNotAllSold),
-                        count("rejected with a line RESERVED or SOLD", CartFigures::rejectedHolding),
-                        count("units held (RESERVED, RELEASING)", CartFigures::held),
-                        count("of those, by final carts", CartFigures::heldByFinal),
-                        count("payments", CartFigures::payments),
-                        count("carts paid twice", CartFigures::paidMoreThanOnce),
-                        count("payments of carts not completed", CartFigures::paymentsWithoutCompletion),
-                        count("idempotency rows with an outcome", CartFigures::outcomeRows),
-                        count("carts whose outcome rows disagree", CartFigures::disagreeing)),
+                        count("carts placed (2-3 of the hot products, 1 unit each)", CartVerdict::placed),
+                        count("completed", CartVerdict::completed),
+                        count("rejected", CartVerdict::rejected),
+                        count("of those, a line out of stock", CartVerdict::rejectedOutOfStock),
+                        count("of those, timed out waiting for a reservation", CartVerdict::timedOut),
+                        count("not final (never checked out, or lost)", CartVerdict::notFinal),
+                        count("completed with a line not SOLD", CartVerdict::completedNotAllSold),
+                        count("rejected with a line RESERVED or SOLD", CartVerdict::rejectedHolding),
+                        count("units held (RESERVED, RELEASING)", CartVerdict::held),
+                        count("of those, by final carts", CartVerdict::heldByFinal),
+                        count("payments", CartVerdict::payments),
+                        count("carts paid twice", CartVerdict::paidMoreThanOnce),
+                        count("payments of carts not completed", CartVerdict::paymentsWithoutCompletion),
+                        count("idempotency rows with an outcome", CartVerdict::outcomeRows),
+                        count("carts whose outcome rows disagree", CartVerdict::disagreeing)),
                 "Orders of several products checked out by the reservation saga; the products' books above count"
                         + " their units (sold on SOLD lines, held on RESERVED and RELEASING ones) in the drift.");
     }

@@ -1,5 +1,9 @@
 package dev.orderpipeline.lab.chaos;
 
+import dev.orderpipeline.contract.RejectReason;
+import dev.orderpipeline.invariants.CartVerdict;
+import dev.orderpipeline.invariants.IdempotencyRows;
+import dev.orderpipeline.invariants.InvariantReport;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,7 +27,7 @@ public record ChaosRun(
         List<PoisonFigures> poison,
         TopicFigures topics,
         @Nullable DecoyFigures decoy,
-        @Nullable CartFigures carts,
+        @Nullable CartVerdict carts,
         List<ChaosSecond> timeline,
         List<Check> checks,
         List<String> notes) {
@@ -245,7 +249,28 @@ public record ChaosRun(
             long decided,
             long processedRows,
             long processedDisagreeing,
-            long notFinal) {}
+            long notFinal) {
+
+        static ProductBooks of(InvariantReport report, IdempotencyRows idempotency) {
+            return new ProductBooks(
+                    report.productId(),
+                    report.initialStock(),
+                    report.stockLeft(),
+                    report.completedOrders(),
+                    report.completedQuantity(),
+                    report.rejectedOrders(),
+                    report.rejectionsByReason().getOrDefault(RejectReason.INSUFFICIENT_STOCK.name(), 0L),
+                    report.drift(),
+                    report.oversold(),
+                    report.doublePayments(),
+                    report.paymentsWithoutCompletion(),
+                    report.payments(),
+                    idempotency.decidedOrders(),
+                    idempotency.rows(),
+                    idempotency.disagreeing(),
+                    report.ordersNotFinal());
+        }
+    }
 
     /** One kind of poison record. */
     public record PoisonFigures(
@@ -298,34 +323,6 @@ public record ChaosRun(
 
         public boolean untouched() {
             return stockLeft == initialStock && notCreated == 0 && payments == 0 && processedRows == 0;
-        }
-    }
-
-    /**
-     * The run's carts (orders of several products, checked out by the reservation saga), from the database.
-     *
-     * @param disagreeing carts whose idempotency rows with an outcome are not one for a decided cart (with its
-     *     status) or none for an open one
-     */
-    public record CartFigures(
-            long placed,
-            long completed,
-            long rejected,
-            long rejectedOutOfStock,
-            long timedOut,
-            long notFinal,
-            long completedNotAllSold,
-            long rejectedHolding,
-            long held,
-            long heldByFinal,
-            long payments,
-            long paidMoreThanOnce,
-            long paymentsWithoutCompletion,
-            long outcomeRows,
-            long disagreeing) {
-
-        public long decided() {
-            return completed + rejected;
         }
     }
 

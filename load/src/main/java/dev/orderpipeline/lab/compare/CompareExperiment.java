@@ -1,6 +1,6 @@
 package dev.orderpipeline.lab.compare;
 
-import dev.orderpipeline.invariants.InvariantReport;
+import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.LatencyRecorder;
@@ -19,7 +19,6 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
-import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -139,8 +138,9 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
         var ending = awaitEnd(apiStrategy, products, orders, burst);
         var resources = sampler.get().stop();
 
-        var reports = database.invariants(stock);
-        var invariants = InvariantColumns.from(reports, carts == null ? 1 : carts.lines(), neverCheckedOut(burst));
+        var verdict =
+                RunVerdict.of(database.invariants(stock), carts == null ? 1 : carts.lines(), neverCheckedOut(burst));
+        var invariants = InvariantColumns.from(verdict);
         var elapsed = Math.max(ending.at() - burst.releasedAt(), 1) / 1e9;
         var decided = invariants.completed() + invariants.rejected();
         if (ending.timedOut()) {
@@ -165,7 +165,7 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
                 burst.statusCounts(),
                 resources,
                 CheckoutCost.of(resources, decided),
-                carts == null ? null : cartFigures(reports, strategy, abortedBefore, deadlocksBefore));
+                carts == null ? null : cartFigures(verdict, strategy, abortedBefore, deadlocksBefore));
     }
 
     /** An order of the first product for each buyer, or a cart of several in the shape of the workload. */
@@ -187,14 +187,12 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
     }
 
     private StrategyRun.CartFigures cartFigures(
-            List<InvariantReport> reports, String strategy, @Nullable Long abortedBefore, long deadlocksBefore) {
+            RunVerdict verdict, String strategy, @Nullable Long abortedBefore, long deadlocksBefore) {
         var abortedAfter = AbortedTransactions.count(target.apis(), strategy);
-        ToLongFunction<ToLongFunction<InvariantReport>> sum =
-                figure -> reports.stream().mapToLong(figure).sum();
         return new StrategyRun.CartFigures(
-                sum.applyAsLong(report -> report.carts().heldQuantity()),
-                sum.applyAsLong(InvariantReport::heldAfterAllFinal),
-                reports.stream().filter(report -> report.drift() != 0).count(),
+                verdict.held(),
+                verdict.heldAfterAllFinal(),
+                verdict.productsDrifting(),
                 abortedBefore == null || abortedAfter == null ? null : abortedAfter - abortedBefore,
                 target.database().deadlocks() - deadlocksBefore);
     }

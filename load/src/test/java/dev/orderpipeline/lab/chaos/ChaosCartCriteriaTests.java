@@ -2,7 +2,7 @@ package dev.orderpipeline.lab.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.orderpipeline.lab.chaos.ChaosRun.CartFigures;
+import dev.orderpipeline.invariants.CartVerdict;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.PhaseFigures;
 import java.util.HashSet;
@@ -95,7 +95,7 @@ class ChaosCartCriteriaTests {
     void failsTheCartRulesOnACompletedCartWithALineNotSoldOrARejectedOneHolding() {
         run.cart(5.0, 5.2);
         run.soundBooks();
-        run.carts = new CartFigures(10, 6, 4, 4, 0, 0, 1, 0, 0, 0, 6, 0, 0, 10, 0);
+        run.carts = new CartVerdict(10, 6, 4, 4, 0, 0, 1, 0, 0, 0, 6, 0, 0, 10, 0);
         var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(), 30));
 
         var completed = ChaosCriteria.cartsByTheCartRules(findings).orElseThrow();
@@ -103,7 +103,7 @@ class ChaosCartCriteriaTests {
         assertThat(completed.holds()).isFalse();
         assertThat(completed.measured()).isEqualTo("1 of 6 completed with a line not SOLD, 0 of 4 rejected holding");
 
-        run.carts = new CartFigures(10, 6, 4, 4, 0, 0, 0, 2, 0, 0, 6, 0, 0, 10, 0);
+        run.carts = new CartVerdict(10, 6, 4, 4, 0, 0, 0, 2, 0, 0, 6, 0, 0, 10, 0);
         assertThat(ChaosCriteria.cartsByTheCartRules(ChaosJudge.findings(run.evidence(ChaosFixtures.settings(), 30)))
                         .orElseThrow()
                         .holds())
@@ -115,7 +115,7 @@ class ChaosCartCriteriaTests {
         run.cart(5.0, 5.2);
         run.soundBooks();
         // two units held by final carts: releases that never came
-        run.carts = new CartFigures(10, 6, 4, 4, 0, 0, 0, 0, 2, 2, 6, 0, 0, 10, 0);
+        run.carts = new CartVerdict(10, 6, 4, 4, 0, 0, 0, 0, 2, 2, 6, 0, 0, 10, 0);
 
         var check = ChaosCriteria.nothingHeldOnceFinal(ChaosJudge.findings(run.evidence(ChaosFixtures.settings(), 30)))
                 .orElseThrow();
@@ -129,7 +129,7 @@ class ChaosCartCriteriaTests {
         run.cart(5.0, 5.2);
         run.soundBooks();
         // a cart never checked out has PENDING lines and holds nothing; one still reserving may hold
-        run.carts = new CartFigures(10, 6, 3, 3, 0, 1, 0, 0, 1, 0, 6, 0, 0, 9, 0);
+        run.carts = new CartVerdict(10, 6, 3, 3, 0, 1, 0, 0, 1, 0, 6, 0, 0, 9, 0);
 
         assertThat(ChaosCriteria.nothingHeldOnceFinal(ChaosJudge.findings(run.evidence(ChaosFixtures.settings(), 30)))
                         .orElseThrow()
@@ -141,7 +141,7 @@ class ChaosCartCriteriaTests {
     void requiresOnePaymentPerCompletedCartAndOneOutcomePerDecidedCart() {
         run.cart(5.0, 5.2);
         run.soundBooks();
-        run.carts = new CartFigures(10, 6, 4, 4, 0, 0, 0, 0, 0, 0, 7, 1, 0, 11, 1);
+        run.carts = new CartVerdict(10, 6, 4, 4, 0, 0, 0, 0, 0, 0, 7, 1, 0, 11, 1);
         var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(), 30));
 
         var payments = ChaosCriteria.onePaymentPerCompletedCart(findings).orElseThrow();
@@ -186,8 +186,8 @@ class ChaosCartCriteriaTests {
     }
 
     /** Carts that keep every rule: {@code completed} of {@code placed} completed, the others rejected. */
-    private static CartFigures sound(long placed, long completed) {
+    private static CartVerdict sound(long placed, long completed) {
         var rejected = placed - completed;
-        return new CartFigures(placed, completed, rejected, rejected, 0, 0, 0, 0, 0, 0, completed, 0, 0, placed, 0);
+        return new CartVerdict(placed, completed, rejected, rejected, 0, 0, 0, 0, 0, 0, completed, 0, 0, placed, 0);
     }
 }

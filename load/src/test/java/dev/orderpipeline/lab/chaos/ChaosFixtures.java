@@ -1,5 +1,7 @@
 package dev.orderpipeline.lab.chaos;
 
+import dev.orderpipeline.invariants.CartVerdict;
+import dev.orderpipeline.invariants.RepeatedEffects;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
@@ -21,10 +23,12 @@ final class ChaosFixtures {
     final List<FaultWindow> faults = new ArrayList<>();
     final Map<UUID, Double> decidedAt = new HashMap<>();
     final List<PoisonFigures> poison = new ArrayList<>();
-    ChaosDatabase.RepeatedEffects retriedEffects = new ChaosDatabase.RepeatedEffects(0, 0);
+    RepeatedEffects retriedEffects = new RepeatedEffects(0, 0);
     TopicFigures topics = new TopicFigures(0, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), List.of());
     List<ProductBooks> books = List.of();
-    ChaosRun.@Nullable CartFigures carts;
+
+    @Nullable
+    CartVerdict carts;
 
     static ChaosSettings settings(FaultKind... faults) {
         return new ChaosSettings(

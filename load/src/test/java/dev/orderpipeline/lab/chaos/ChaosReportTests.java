@@ -2,6 +2,7 @@ package dev.orderpipeline.lab.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.orderpipeline.invariants.CartVerdict;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.report.Chart;
@@ -57,7 +58,7 @@ class ChaosReportTests {
         run.checkout(0, 5.0, "202", 5.1);
         run.fault(FaultKind.WORKER_KILL, "kill -9 #1", 10, 20);
         run.soundBooks();
-        run.carts = new ChaosRun.CartFigures(1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0);
+        run.carts = new CartVerdict(1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0);
         var settings = ChaosFixtures.settings(FaultKind.WORKER_KILL);
         var report = new ChaosReport(report().header(), settings, ChaosJudge.judge(run.evidence(settings, 26)));
 

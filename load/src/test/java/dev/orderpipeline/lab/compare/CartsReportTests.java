@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.invariants.CartInvariants;
 import dev.orderpipeline.invariants.InvariantReport;
+import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import dev.orderpipeline.lab.pipeline.Strategies;
@@ -72,12 +73,13 @@ class CartsReportTests {
         var toAnswer = saga ? new Latency(300, 5, 60, 55, 90, 100, 140, 150, 151) : toDecision;
         var resources =
                 new ResourceUsage(List.of(), new ResourceUsage.DatabaseUsage(9, 30.5, 80.0, 3.56, 0.75, 1L), 40);
+        var verdict = RunVerdict.of(books, LINES, 0);
         return new StrategyRun(
                 strategy,
                 strategy,
                 1,
                 books.stream().map(InvariantReport::productId).toList(),
-                InvariantColumns.from(books, LINES),
+                InvariantColumns.from(verdict),
                 1.31,
                 perSecond,
                 toAnswer,
@@ -88,20 +90,12 @@ class CartsReportTests {
                 resources,
                 null,
                 new StrategyRun.CartFigures(
-                        books.stream()
-                                .mapToLong(book -> book.carts().heldQuantity())
-                                .sum(),
-                        books.stream()
-                                .mapToLong(InvariantReport::heldAfterAllFinal)
-                                .sum(),
-                        books.stream().filter(book -> book.drift() != 0).count(),
-                        aborted,
-                        deadlocks));
+                        verdict.held(), verdict.heldAfterAllFinal(), verdict.productsDrifting(), aborted, deadlocks));
     }
 
     @Test
     void sumsTheBooksOfTheRunsProductsCountsEachCartOnceAndNamesEachViolationsProduct() {
-        var leaking = InvariantColumns.from(leaking(), LINES);
+        var leaking = InvariantColumns.from(RunVerdict.of(leaking(), LINES, 0));
 
         assertThat(leaking.initialStock()).isEqualTo(200);
         assertThat(leaking.completedQuantity()).isEqualTo(196);
@@ -114,7 +108,7 @@ class CartsReportTests {
         assertThat(leaking.violations())
                 .hasSize(2)
                 .allSatisfy(violation -> assertThat(violation).startsWith("product 2: "));
-        var exact = InvariantColumns.from(exact(), LINES);
+        var exact = InvariantColumns.from(RunVerdict.of(exact(), LINES, 0));
         assertThat(exact.holds()).isTrue();
         assertThat(exact.completed()).isEqualTo(75);
         assertThat(exact.rejected()).isEqualTo(225);
@@ -181,7 +175,7 @@ class CartsReportTests {
 
     @Test
     void anOrdersReportHasNoCartsSection() {
-        var orders = CompareFixtures.report(CompareFixtures.run("kafka", InvariantColumns.from(exact().getFirst())));
+        var orders = CompareFixtures.report(CompareFixtures.run("kafka", CompareFixtures.columns(exact().getFirst())));
 
         assertThat(orders.tables()).noneMatch(table -> table.title().equals("Aborted transactions"));
         assertThat(orders.invariantTable().columns()).doesNotContain("Held");

@@ -1,5 +1,7 @@
 package dev.orderpipeline.lab.compare;
 
+import dev.orderpipeline.invariants.InvariantReport;
+import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
@@ -15,6 +17,11 @@ import java.util.UUID;
 final class CompareFixtures {
 
     private CompareFixtures() {}
+
+    /** The columns of a run on one product in which every checkout was accepted. */
+    static InvariantColumns columns(InvariantReport report) {
+        return InvariantColumns.from(RunVerdict.of(List.of(report)));
+    }
 
     static StrategyRun run(String strategy, InvariantColumns invariants) {
         var kafka = strategy.equals("kafka");

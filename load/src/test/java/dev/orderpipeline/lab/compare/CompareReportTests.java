@@ -20,11 +20,11 @@ class CompareReportTests {
     private final CompareReport report = CompareFixtures.report(
             CompareFixtures.run(
                     "naive",
-                    InvariantColumns.from(
+                    CompareFixtures.columns(
                             new InvariantReport(UUID.randomUUID(), 100, 99, 300, 300, 0, Map.of(), 0, 300, 0, 0))),
             CompareFixtures.run(
                     "kafka",
-                    InvariantColumns.from(new InvariantReport(
+                    CompareFixtures.columns(new InvariantReport(
                             UUID.randomUUID(),
                             100,
                             0,

@@ -3,6 +3,8 @@ package dev.orderpipeline.lab.compare;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.invariants.InvariantReport;
+import dev.orderpipeline.invariants.RunVerdict;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -13,7 +15,7 @@ class InvariantColumnsTests {
     @Test
     void naiveWithMoreBuyersThanUnitsShowsOversellAndDrift() {
         // INITIAL_STOCK=100, PARALLEL=300: completed=300 stock=99
-        var columns = InvariantColumns.from(report(100, 99, 300, 0, 300, 0));
+        var columns = CompareFixtures.columns(report(100, 99, 300, 0, 300, 0));
 
         assertThat(columns.oversell()).isTrue();
         assertThat(columns.completed()).isEqualTo(300);
@@ -26,7 +28,7 @@ class InvariantColumnsTests {
     @Test
     void lostUpdatesWithoutOversellStillShowAsDrift() {
         // PARALLEL=100: completed=100 stock=98, the assert "completed <= initial" is green, the books are not
-        var columns = InvariantColumns.from(report(100, 98, 100, 0, 100, 0));
+        var columns = CompareFixtures.columns(report(100, 98, 100, 0, 100, 0));
 
         assertThat(columns.oversell()).isFalse();
         assertThat(columns.drift()).isEqualTo(98);
@@ -35,7 +37,7 @@ class InvariantColumnsTests {
 
     @Test
     void aCorrectStrategySellsExactlyTheStock() {
-        var columns = InvariantColumns.from(report(100, 0, 100, 200, 100, 0));
+        var columns = CompareFixtures.columns(report(100, 0, 100, 200, 100, 0));
 
         assertThat(columns.oversell()).isFalse();
         assertThat(columns.completed()).isEqualTo(100);
@@ -53,12 +55,12 @@ class InvariantColumnsTests {
         // a flash sale: 100 sold, 20 rejected by the worker, 880 told sold-out at the door and left CREATED
         var refused = withOpenOrders(report(100, 0, 100, 20, 100, 0), 880);
 
-        var allRefused = InvariantColumns.from(refused, 880);
+        var allRefused = InvariantColumns.from(RunVerdict.of(List.of(refused), 1, 880));
         assertThat(allRefused.notFinal()).isZero();
         assertThat(allRefused.notCheckedOut()).isEqualTo(880);
         assertThat(allRefused.holds()).isTrue();
 
-        var oneAcceptedOpen = InvariantColumns.from(refused, 879);
+        var oneAcceptedOpen = InvariantColumns.from(RunVerdict.of(List.of(refused), 1, 879));
         assertThat(oneAcceptedOpen.notFinal()).isEqualTo(1);
         assertThat(oneAcceptedOpen.holds()).isFalse();
         assertThat(oneAcceptedOpen.violations()).containsExactly("not final: 1 orders checked out and not decided yet");
@@ -66,7 +68,7 @@ class InvariantColumnsTests {
 
     @Test
     void countsOrdersPaidTwice() {
-        var columns = InvariantColumns.from(report(10, 0, 10, 0, 12, 2));
+        var columns = CompareFixtures.columns(report(10, 0, 10, 0, 12, 2));
 
         assertThat(columns.doublePayments()).isEqualTo(2);
         assertThat(columns.payments()).isEqualTo(12);
@@ -75,7 +77,7 @@ class InvariantColumnsTests {
 
     @Test
     void theTableShowsTheColumnsAsTheArticleDoes() {
-        var run = CompareFixtures.run("naive", InvariantColumns.from(report(100, 99, 300, 0, 300, 0)));
+        var run = CompareFixtures.run("naive", CompareFixtures.columns(report(100, 99, 300, 0, 300, 0)));
         var report = CompareFixtures.report(run);
 
         var table = report.invariantTable();
