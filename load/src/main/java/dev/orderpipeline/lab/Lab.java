@@ -6,7 +6,6 @@ import dev.orderpipeline.lab.drain.DrainCommand;
 import dev.orderpipeline.lab.group.GroupCommand;
 import dev.orderpipeline.lab.render.RenderCommand;
 import dev.orderpipeline.lab.soak.SoakCommand;
-import dev.orderpipeline.lab.throughput.ThroughputCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -24,7 +23,6 @@ import picocli.CommandLine.Command;
         subcommands = {
             CompareCommand.class,
             SoakCommand.class,
-            ThroughputCommand.class,
             DrainCommand.class,
             GroupCommand.class,
             ChaosCommand.class,

@@ -33,15 +33,27 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
     public DrainRun run() {
         var tag = "drain-" + UUID.randomUUID().toString().substring(0, 8);
         try (var session = new StackSession(target, progress)) {
-            var filled = fill(session, tag);
+            var filled = fill(session, tag, "; no worker running");
             // on the database the drain starts from: its million orders in the tables and their indexes
             var ceilingBefore = ceiling("before the drain");
-            return drain(session, "lab-" + tag, filled, ceilingBefore);
+            return drain(session, "lab-" + tag, filled, ceilingBefore, true);
+        }
+    }
+
+    /**
+     * The drain on a stack whose workers run already in {@code group} (the soak's capacity probe): the backlog is sent
+     * while they decide it, so only the figures between the first result and the last ({@link
+     * DrainRun#perSecondDeciding}) mean a rate, one partition's when the keys are one product. No ceiling.
+     */
+    public DrainRun alongside(String group) {
+        var tag = "drain-probe-" + UUID.randomUUID().toString().substring(0, 8);
+        try (var session = new StackSession(target, progress)) {
+            return drain(session, group, fill(session, tag, "; the stack's workers deciding"), List.of(), false);
         }
     }
 
     /** Prepares the backlog's orders and sends its commands with no worker running. */
-    private Filled fill(StackSession session, String tag) {
+    private Filled fill(StackSession session, String tag, String workers) {
         var preparing = System.nanoTime();
         var backlog = session.backlog(tag, settings.keys(), settings.commands());
         var prepareSeconds = (System.nanoTime() - preparing) / 1e9;
@@ -50,24 +62,28 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
         var sent = CommandProducer.send(target.bootstrapServers(), backlog, 0, false, progress);
         progress.note(String.format(
                 Locale.ROOT,
-                "Backlog: %d commands on %d products in %.1f s (%.0f/s); no worker running",
+                "Backlog: %d commands on %d products in %.1f s (%.0f/s)%s",
                 sent.records(),
                 backlog.products().size(),
                 sent.seconds(),
-                sent.perSecond()));
+                sent.perSecond(),
+                workers));
         return new Filled(backlog, from, prepareSeconds, sent);
     }
 
-    /** Starts the workers, follows the group until the backlog is drained, and reads what it did. */
-    private DrainRun drain(StackSession session, String group, Filled filled, List<CeilingRun> ceilingBefore) {
+    /** Starts the workers (unless they run), follows the group until the backlog is drained, and reads what it did. */
+    private DrainRun drain(
+            StackSession session, String group, Filled filled, List<CeilingRun> ceilingBefore, boolean startWorkers) {
         var backlog = filled.backlog();
         var clockStart = System.nanoTime();
         var fleet = session.fleet();
-        var workers = IntStream.range(0, settings.workers())
+        var workers = IntStream.range(0, startWorkers ? settings.workers() : 0)
                 .mapToObj(i -> fleet.start(List.of("--orderpipeline.worker.group-id=" + group)))
                 .toList();
-        var ready = CompletableFuture.supplyAsync(
-                () -> readySeconds(fleet, workers.getFirst(), clockStart), Thread.ofVirtual()::start);
+        var ready = workers.isEmpty()
+                ? CompletableFuture.completedFuture(0.0)
+                : CompletableFuture.supplyAsync(
+                        () -> readySeconds(fleet, workers.getFirst(), clockStart), Thread.ofVirtual()::start);
         var sampler = session.sample();
         progress.phase("drain with " + settings.workers() + " worker(s)", backlog.size());
         var timeline = new LagFollower(session.watch(), group, settings.lagInterval(), true, false)

@@ -7,7 +7,6 @@ import dev.orderpipeline.lab.group.GroupReport;
 import dev.orderpipeline.lab.report.LabReport;
 import dev.orderpipeline.lab.report.ReportWriter;
 import dev.orderpipeline.lab.soak.SoakReport;
-import dev.orderpipeline.lab.throughput.ThroughputReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,8 +32,7 @@ public final class RenderCommand implements Callable<Integer> {
             "soak", SoakReport.class,
             "drain", DrainReport.class,
             "group", GroupReport.class,
-            "chaos", ChaosReport.class,
-            "throughput", ThroughputReport.class);
+            "chaos", ChaosReport.class);
 
     @CommandLine.Parameters(arity = "1..*", paramLabel = "DIR", description = "Report folders (holding report.json).")
     List<Path> folders = new ArrayList<>();

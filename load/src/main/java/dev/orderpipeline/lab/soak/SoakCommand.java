@@ -23,7 +23,10 @@ import picocli.CommandLine.Option;
                     + " (not when earlier ones are answered) for a given duration, per strategy and rate; throughput"
                     + " and latency per second, and the rate where each strategy saturates (achieved rate below the"
                     + " target, p99 over the limit, or arrivals dropped at the in-flight bound).",
-            "Orders are created before the timed phase, which is checkouts only."
+            "Orders are created before the timed phase, which is checkouts only.",
+            "With --drain-probe, then a capacity model: from the CPU per checkout and two probes (how fast one partition"
+                    + " drains, how many one-transaction checkouts the hot row admits), the rate each strategy would"
+                    + " sustain with 1, 2, 4 and 8 cores per component, its assumptions beside it."
         })
 public final class SoakCommand extends LabCommand {
 
@@ -115,6 +118,25 @@ public final class SoakCommand extends LabCommand {
             description = "The workers' consumer group, whose lag is followed during kafka runs.")
     String workerGroup = "checkout-worker";
 
+    @Option(
+            order = 12,
+            names = "--drain-probe",
+            paramLabel = "COMMANDS",
+            description = "After the runs, the capacity model's probes: COMMANDS checkouts of one product sent to the"
+                    + " command topic for the stack's worker to drain (one partition's rate, the drain's own code),"
+                    + " then the hot row's ceiling (one checkout per transaction for 10 s on each of"
+                    + " --hot-row-writers connection counts, no API); 0: no model. Needs the database and the broker.")
+    int drainCommands;
+
+    @Option(
+            order = 13,
+            names = "--hot-row-writers",
+            paramLabel = "N",
+            split = ",",
+            description = "Connections of the hot-row probe, all on one product, a run per count; the row admits the"
+                    + " best of them.")
+    List<Integer> hotRowWriters = new ArrayList<>(List.of(1, 4, 16));
+
     @Override
     protected boolean comparesLockStrategies() {
         return true;
@@ -138,8 +160,9 @@ public final class SoakCommand extends LabCommand {
                         progress,
                         results,
                         Duration.ofSeconds(targetOptions.requestTimeoutSeconds()),
-                        workerGroup)
+                        workerGroup,
+                        drainCommands == 0 ? null : new CapacityModel.Probes(drainCommands, hotRowWriters))
                 .run();
-        return new SoakReport(header(target), settings, outcome.runs(), outcome.skipped());
+        return new SoakReport(header(target), settings, outcome.runs(), outcome.skipped(), outcome.capacity());
     }
 }

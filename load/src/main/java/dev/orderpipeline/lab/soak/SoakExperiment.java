@@ -31,6 +31,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SoakExperiment {
 
+    /** The kind under which the sampler watches the lab's own JVM. */
+    static final String LAB = "lab";
+
     private static final Duration LEAD = Duration.ofMillis(200);
     static final Duration RESULTS_GRACE = Duration.ofSeconds(10);
     /** How long the lab waits for every order of a run to be final before it reads the invariants. */
@@ -42,25 +45,34 @@ public final class SoakExperiment {
     private final @Nullable ResultsListener results;
     private final Duration drainTimeout;
     private final String workerGroup;
+    private final CapacityModel.@Nullable Probes probes;
 
-    /** @param workerGroup the workers' consumer group, whose lag kafka runs follow */
+    /**
+     * @param workerGroup the workers' consumer group, whose lag kafka runs follow and which the drain probe uses
+     * @param probes the capacity model's probes, run after the runs; {@code null}: no model
+     */
     public SoakExperiment(
             StackTarget target,
             SoakSettings settings,
             Progress progress,
             @Nullable ResultsListener results,
             Duration requestTimeout,
-            String workerGroup) {
+            String workerGroup,
+            CapacityModel.@Nullable Probes probes) {
         this.target = target;
         this.settings = settings;
         this.progress = progress;
         this.results = results;
         this.drainTimeout = requestTimeout.plusSeconds(5);
         this.workerGroup = workerGroup;
+        this.probes = probes;
     }
 
-    /** The runs and the strategies the API does not offer. */
-    public record Outcome(List<SoakRun> runs, List<String> skipped) {}
+    /** The runs, the strategies the API does not offer, and the capacity model when its probes ran. */
+    public record Outcome(
+            List<SoakRun> runs,
+            List<String> skipped,
+            @Nullable CapacityModel capacity) {}
 
     /**
      * Every strategy warmed up first, then per key distribution and rate the strategies one after the other: runs
@@ -107,7 +119,10 @@ public final class SoakExperiment {
                 }
             }
         }
-        return new Outcome(runs, skipped);
+        return new Outcome(
+                runs,
+                skipped,
+                probes == null ? null : CapacityModel.measure(target, workerGroup, probes, runs, progress));
     }
 
     /** The products and orders of a run, prepared before its timed part. */
@@ -142,7 +157,7 @@ public final class SoakExperiment {
 
         progress.phase(label + " load", schedule.arrivals());
         var watched = new ArrayList<>(target.processes());
-        watched.add(new ResourceSampler.Watched("lab", ProcessHandle.current().pid()));
+        watched.add(new ResourceSampler.Watched(LAB, ProcessHandle.current().pid()));
         var sampler = ResourceSampler.start(watched, target.database(), ResourceSampler.DEFAULT_INTERVAL);
         var start = System.nanoTime() + LEAD.toNanos();
         var lag = asynchronous ? LagRecorder.start(target.bootstrapServers(), workerGroup, start) : null;

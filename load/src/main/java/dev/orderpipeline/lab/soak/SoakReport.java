@@ -27,8 +27,18 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
-/** What a soak found: per strategy and rate the sustained figures, where each strategy saturates, and time series. */
-public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRun> runs, List<String> skipped)
+/**
+ * What a soak found: per strategy and rate the sustained figures, where each strategy saturates, and time series; and
+ * what its costs predict with more cores.
+ *
+ * @param capacity {@code null} when the probes did not run (no {@code --drain-probe})
+ */
+public record SoakReport(
+        ReportHeader header,
+        SoakSettings settings,
+        List<SoakRun> runs,
+        List<String> skipped,
+        @Nullable CapacityModel capacity)
         implements LabReport {
 
     public SoakReport {
@@ -58,6 +68,9 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
         tables.add(cpuTable());
         tables.addAll(CheckoutCosts.table("Run", runs, SoakRun::label, SoakRun::cost));
         tables.add(invariantsTable());
+        if (capacity != null) {
+            tables.addAll(CapacityTables.tables(capacity));
+        }
         if (!skipped.isEmpty()) {
             tables.add(new Table(
                     "Not run",
@@ -367,6 +380,9 @@ public record SoakReport(ReportHeader header, SoakSettings settings, List<SoakRu
                     .withScales(Chart.Scale.LOG, Chart.Scale.LOG));
             charts.add(new Chart.Lines("p99-by-rate", "p99 against target rate", "target checkouts/s", "ms", tails)
                     .withScales(Chart.Scale.LOG, Chart.Scale.AUTO));
+        }
+        if (capacity != null) {
+            charts.add(CapacityTables.chart(capacity));
         }
         return charts;
     }

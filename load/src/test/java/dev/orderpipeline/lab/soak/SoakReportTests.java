@@ -4,22 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.compare.CheckoutCosts;
-import dev.orderpipeline.lab.measure.CheckoutCost;
-import dev.orderpipeline.lab.measure.Latency;
-import dev.orderpipeline.lab.measure.ResourceUsage;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.CommittedReports;
-import dev.orderpipeline.lab.report.Machine;
-import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.ReportWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -175,92 +165,19 @@ class SoakReportTests {
         });
     }
 
-    private static RunInvariants.Summary invariants(long notFinal, long drift) {
-        var violations = new ArrayList<String>();
-        if (notFinal > 0) {
-            violations.add("x: not final: " + notFinal + " orders still CREATED or PROCESSING");
-        }
-        if (drift != 0) {
-            violations.add("x: drift: " + drift);
-        }
-        return new RunInvariants.Summary(
-                1,
-                violations.isEmpty() ? 0 : 1,
-                260,
-                0,
-                notFinal,
-                260,
-                40 - drift,
-                300,
-                drift,
-                0,
-                0,
-                0,
-                260,
-                violations);
-    }
-
     private static SoakReport report(SoakRun... runs) {
-        var settings = new SoakSettings(
-                List.of("db-atomic", "kafka"),
-                List.of("hot"),
-                List.of(100, 200, 400),
-                Duration.ofSeconds(3),
-                2000,
-                null,
-                null,
-                Duration.ofSeconds(1),
-                Duration.ZERO);
-        var header = new ReportHeader(
-                "soak",
-                Map.of("mode", "started by the lab"),
-                new Machine(2, 4096, "test CPU", "Linux", "JDK"),
-                Map.of("lab", "test"),
-                Instant.parse("2026-01-01T10:00:00Z"),
-                Instant.parse("2026-01-01T10:05:00Z"));
-        return new SoakReport(header, settings, List.of(runs), List.of());
+        return SoakFixtures.report(List.of(runs), null, List.of());
     }
 
     private static SoakRun run(String strategy, int rate, boolean saturated) {
-        return run(strategy, "hot", rate, saturated);
+        return SoakFixtures.run(strategy, "hot", rate, saturated);
     }
 
     private static SoakRun run(String strategy, String keys, int rate, boolean saturated) {
-        var timeline = new ArrayList<SoakRun.SoakSecond>();
-        for (var second = 0; second < 3; second++) {
-            timeline.add(new SoakRun.SoakSecond(second, rate, rate - 1, 0, 0, 0, 12.5, saturated ? 1500 : 80, 1800));
-        }
-        // 1.5 ms of the API and 3 ms of PostgreSQL per checkout, at every rate
-        var resources = new ResourceUsage(
-                List.of(new ResourceUsage.ProcessUsage("order-api", 1, 15, 30, 300, 0.0045 * rate)),
-                new ResourceUsage.DatabaseUsage(5, 30.0, 60.0, 0.009 * rate, 0.0, 3000L * rate),
-                15);
-        return new SoakRun(
-                strategy + (keys.equals("hot") ? "" : " " + keys) + " @ " + rate + "/s",
-                strategy,
-                keys,
-                1,
-                rate,
-                3,
-                UUID.randomUUID(),
-                3L * rate,
-                3L * rate,
-                3L * rate - 3,
-                0,
-                0,
-                saturated ? rate * 0.7 : rate - 1,
-                new Latency(3L * rate, 2, 20, 12.5, 40, 60, saturated ? 1500 : 80, 1700, 1800),
-                strategy.equals("kafka") ? new Latency(3L * rate, 5, 30, 25, 50, 70, 90, 100, 110) : null,
-                Map.of(strategy.equals("kafka") ? "202" : "200", 3L * rate - 3, "503", 3L),
-                timeline,
-                saturated,
-                saturated ? List.of("p99 1500 ms over 1000 ms") : List.of(),
-                resources,
-                strategy.equals("kafka")
-                        ? new SoakRun.KafkaFigures(
-                                3L * rate - 3, 3L * rate - 3, 120, 40, 0.5, List.of(0L, 120L, 40L, 0L))
-                        : null,
-                invariants(0, 0),
-                CheckoutCost.of(resources, 3L * rate));
+        return SoakFixtures.run(strategy, keys, rate, saturated);
+    }
+
+    private static RunInvariants.Summary invariants(long notFinal, long drift) {
+        return SoakFixtures.invariants(notFinal, drift);
     }
 }

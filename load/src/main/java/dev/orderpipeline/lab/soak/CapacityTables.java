@@ -1,4 +1,4 @@
-package dev.orderpipeline.lab.throughput;
+package dev.orderpipeline.lab.soak;
 
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.report.Cells;
@@ -17,18 +17,19 @@ final class CapacityTables {
     static final String CHART_FILE = "capacity-model";
 
     private static final String ASSUMPTIONS = "Assumptions. Each of order-api, the broker, the workers and PostgreSQL"
-            + " has the column's cores to itself, and a checkout costs each what it cost in this run (the CPU per"
-            + " decided checkout, the mean of the runs): a component allows cores x 1000 / its ms checkouts per"
-            + " second. A lock strategy's path is order-api and PostgreSQL only. One hot product is bound besides by"
-            + " what serializes it, which cores do not move: for the pipeline one partition, whose commands one"
-            + " consumer applies in order (the drain probe's rate, measured on the shared cores, so a floor); for a"
-            + " lock strategy the product's row, held by one transaction at a time through its commit's WAL flush"
-            + " (the hot-row probe: one checkout per transaction on many connections, no API, PostgreSQL with the"
-            + " cores to itself). Spread keys: enough partitions and worker processes that no partition binds"
-            + " (at least rate / the partition's rate), and a lock strategy pays what it paid here on those keys."
-            + " Not modelled: a network between the components (here loopback), disks busier than one flush at a"
-            + " time, memory, and contention that grows with the rate. This machine: everything, the lab's load"
-            + " generator included, on its cores together, against what the runs decided per sampled second.";
+            + " has the column's cores to itself, and a checkout costs each what it cost in the run named (the CPU per"
+            + " decided checkout at the highest rate the strategy kept up with, else at its highest achieved): a"
+            + " component allows cores x 1000 / its ms checkouts per second. A lock strategy's path is order-api and"
+            + " PostgreSQL only. One hot product is bound besides by what serializes it, which cores do not move: for"
+            + " the pipeline one partition, whose commands one consumer applies in order (the drain probe's rate,"
+            + " measured on the shared cores, so a floor); for a lock strategy the product's row, held by one"
+            + " transaction at a time through its commit's WAL flush (the hot-row probe: one checkout per transaction"
+            + " on many connections, no API, PostgreSQL with the cores to itself). Spread keys: enough partitions and"
+            + " worker processes that no partition binds (at least rate / the partition's rate), and a lock strategy"
+            + " pays what it paid here on those keys. Not modelled: a network between the components (here loopback),"
+            + " disks busier than one flush at a time, memory, and contention that grows with the rate. This machine:"
+            + " everything, the lab's load generator included, on its cores together, against what that run achieved"
+            + " (bounded by the highest rate tried).";
 
     private CapacityTables() {}
 
@@ -40,6 +41,7 @@ final class CapacityTables {
         var columns = new ArrayList<Column<CapacityModel.Estimate>>();
         columns.add(Column.of("Strategy", CapacityModel.Estimate::strategy));
         columns.add(Column.of("Keys", CapacityModel.Estimate::keys));
+        columns.add(Column.of("Costs of", CapacityModel.Estimate::run));
         for (var index = 0; index < model.cores().size(); index++) {
             var at = index;
             var cores = model.cores().get(index);
@@ -73,7 +75,8 @@ final class CapacityTables {
                 perSecond(drain.perSecond()),
                 String.format(
                         Locale.ROOT,
-                        "%d checkouts of one product sent to the command topic at once, decided by one worker in %.2f s",
+                        "%d checkouts of one product sent to the command topic at once, decided by the stack's worker"
+                                + " in %.2f s from the first result to the last",
                         drain.commands(),
                         drain.seconds()),
                 Cells.invariants(drain.invariants())));
@@ -97,7 +100,7 @@ final class CapacityTables {
                 "Capacity model: the probes",
                 List.of("Bound", "Rate", "Measured as", "Invariants"),
                 rows,
-                "Run after the loops on the same stack. The CPU per checkout comes from the runs above.");
+                "Run after the soak's runs on the same stack. The CPU per checkout comes from the runs above.");
     }
 
     /** Checkouts/s by cores, a line per strategy, a panel per key distribution; both axes logarithmic. */

@@ -1,4 +1,4 @@
-package dev.orderpipeline.lab.throughput;
+package dev.orderpipeline.lab.soak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -21,7 +21,7 @@ class CapacityModelTests {
     /** kafka: order-api 0.5 ms, broker 0.1, worker 0.05, PostgreSQL 0.3, the lab 0.4; one partition 5,000/s. */
     @Test
     void boundsThePipelinesHotProductByItsCpuUntilOnePartitionIsTheBound() {
-        var model = ThroughputFixtures.capacity(List.of(ThroughputFixtures.kafkaRun("kafka")));
+        var model = SoakFixtures.capacity(List.of(SoakFixtures.kafkaRun(1000, false)));
 
         var kafka = model.estimates().getFirst();
         assertThat(kafka.cpuMs())
@@ -30,6 +30,9 @@ class CapacityModelTests {
                         Map.entry(StackTarget.BROKER, 0.1),
                         Map.entry(StackTarget.WORKER, 0.05),
                         Map.entry(CheckoutCost.POSTGRESQL, 0.3));
+        // the lab's own CPU is no part of the cost, and only counts for this machine
+        assertThat(SoakFixtures.kafkaRun(1000, false).cost().totalCpuMs()).isEqualTo(0.95);
+        assertThat(kafka.labCpuMs()).isEqualTo(0.4);
         assertThat(kafka.rates())
                 .containsExactly(
                         new CapacityModel.Rate(1, 2_000, StackTarget.API),
@@ -38,14 +41,13 @@ class CapacityModelTests {
                         new CapacityModel.Rate(8, 5_000, CapacityModel.PARTITION));
         // two cores for everything and the lab: 2,000 / (0.95 + 0.4) ms
         assertThat(kafka.thisMachine()).isEqualTo(new CapacityModel.Rate(2, 1_481, "all"));
-        // 10,000 decided over 10 s sampled
         assertThat(kafka.measuredPerSecond()).isEqualTo(1_000.0);
     }
 
     /** db-atomic: order-api 1.0 ms, PostgreSQL not measured, an idle broker and worker; the row admits 1,500/s. */
     @Test
     void leavesTheIdleBrokerAndWorkerOffALockStrategysPathAndBoundsItsHotProductByTheRow() {
-        var model = ThroughputFixtures.capacity(List.of(ThroughputFixtures.lockRun("db-atomic")));
+        var model = SoakFixtures.capacity(List.of(SoakFixtures.lockRun(500, false)));
 
         var lock = model.estimates().getFirst();
         assertThat(lock.cpuMs()).containsOnlyKeys(StackTarget.API);
@@ -66,24 +68,36 @@ class CapacityModelTests {
                 .isEqualTo(new CapacityModel.Rate(8, 32_000, StackTarget.API));
         assertThat(CapacityModel.rate(8, cpu, 5_000.0, CapacityModel.PARTITION))
                 .isEqualTo(new CapacityModel.Rate(8, 5_000, CapacityModel.PARTITION));
+        var spread = SoakFixtures.run("kafka", "uniform:20", 1000, 1000, false, SoakFixtures.usage(3.0), 10_000);
+        assertThat(SoakFixtures.capacity(List.of(spread)).estimates().getFirst().rates())
+                .extracting(CapacityModel.Rate::bound)
+                .containsOnly(StackTarget.API);
     }
 
+    /** Per strategy and keys one estimate, from the highest rate kept up, else from the highest rate achieved. */
     @Test
-    void averagesTheRoundsOfAStrategy() {
-        var model = ThroughputFixtures.capacity(List.of(
-                ThroughputFixtures.kafkaRun("kafka #1"),
-                ThroughputFixtures.lockRun("db-atomic #1"),
-                ThroughputFixtures.kafkaRun("kafka #2")));
+    void takesEachStrategysCostFromTheHighestRateItKeptUpWith() {
+        var model = SoakFixtures.capacity(List.of(
+                SoakFixtures.kafkaRun(500, false),
+                SoakFixtures.lockRun(500, true),
+                SoakFixtures.kafkaRun(1000, false),
+                SoakFixtures.kafkaRun(2000, true),
+                SoakFixtures.run("db-atomic", "hot", 1000, 600, true, SoakFixtures.usage(null), 6_000)));
 
         assertThat(model.estimates())
-                .extracting(CapacityModel.Estimate::strategy, CapacityModel.Estimate::runs)
-                .containsExactly(tuple("kafka", 2), tuple("db-atomic", 1));
+                .extracting(
+                        CapacityModel.Estimate::strategy,
+                        CapacityModel.Estimate::run,
+                        CapacityModel.Estimate::measuredPerSecond)
+                .containsExactly(
+                        tuple("kafka", "kafka @ 1000/s", 1_000.0), tuple("db-atomic", "db-atomic @ 1000/s", 600.0));
     }
 
     @Test
     void theReportShowsTheModelItsProbesAndAChartAndReadsBack() throws Exception {
-        var runs = List.of(ThroughputFixtures.kafkaRun("kafka"), ThroughputFixtures.lockRun("db-atomic"));
-        var report = ThroughputFixtures.report(runs, ThroughputFixtures.capacity(runs));
+        // one rate: the cost chart is one stack per run
+        var runs = List.of(SoakFixtures.kafkaRun(500, false), SoakFixtures.lockRun(500, false));
+        var report = SoakFixtures.report(runs, SoakFixtures.capacity(runs), List.of("naive"));
 
         var model = report.tables().stream()
                 .filter(table -> table.title().startsWith("Capacity model: checkouts/s"))
@@ -93,6 +107,7 @@ class CapacityModelTests {
                 .startsWith(
                         "kafka",
                         "hot",
+                        "kafka @ 500/s",
                         "2,000/s (order-api)",
                         "4,000/s (order-api)",
                         "5,000/s (one partition)",
@@ -108,14 +123,26 @@ class CapacityModelTests {
         assertThat(probes.rows())
                 .extracting(row -> row.get(0) + " " + row.get(1))
                 .containsExactly("one partition 5,000/s", "hot row 1,200/s", "hot row (the best: the model's) 1,500/s");
+        assertThat(report.tables()).extracting(table -> table.title()).endsWith("Not run");
         var chart = (Chart.Panels) report.charts().getLast();
         assertThat(chart.panels()).extracting(Chart.Panel::title).containsExactly("hot");
         assertThat(chart.panels().getFirst().values()).containsOnlyKeys("kafka", "db-atomic");
+        // the cost per checkout stacked per run, PostgreSQL only where it was read
+        var costs = report.charts().stream()
+                .filter(Chart.Bars.class::isInstance)
+                .map(Chart.Bars.class::cast)
+                .filter(Chart.Bars::stacked)
+                .findFirst()
+                .orElseThrow();
+        assertThat(costs.values().keySet())
+                .containsExactly(StackTarget.API, StackTarget.BROKER, StackTarget.WORKER, CheckoutCost.POSTGRESQL);
+        assertThat(costs.values().get(CheckoutCost.POSTGRESQL)).containsOnlyKeys("kafka @ 500/s");
 
         ReportWriter.write(report, folder);
         var read = ReportWriter.JSON.readValue(
-                folder.resolve(ReportWriter.JSON_FILE).toFile(), ThroughputReport.class);
+                folder.resolve(ReportWriter.JSON_FILE).toFile(), SoakReport.class);
         assertThat(read).isEqualTo(report);
         assertThat(folder.resolve(CapacityTables.CHART_FILE + ".png")).isNotEmptyFile();
+        assertThat(folder.resolve(ReportWriter.MARKDOWN_FILE)).content().contains("Capacity model: the probes");
     }
 }

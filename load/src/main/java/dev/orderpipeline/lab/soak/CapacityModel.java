@@ -1,0 +1,235 @@
+package dev.orderpipeline.lab.soak;
+
+import dev.orderpipeline.lab.Require;
+import dev.orderpipeline.lab.backlog.KeyDistribution;
+import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.lab.drain.Ceiling;
+import dev.orderpipeline.lab.drain.CeilingRun;
+import dev.orderpipeline.lab.drain.CeilingSettings;
+import dev.orderpipeline.lab.drain.DrainExperiment;
+import dev.orderpipeline.lab.drain.DrainSettings;
+import dev.orderpipeline.lab.measure.CheckoutCost;
+import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.measure.ResourceUsage;
+import dev.orderpipeline.lab.pipeline.StackTarget;
+import dev.orderpipeline.lab.pipeline.Strategies;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the soak's costs say each strategy would sustain once order-api, the broker, the workers and PostgreSQL each
+ * have cores of their own: a component allows {@code cores × 1000 / its CPU ms per checkout} checkouts per second, and
+ * one hot product is bound besides by what serializes it, one partition for the pipeline (the drain probe) and the
+ * product's row for a lock strategy (the hot-row probe); neither moves with cores. The report writes the assumptions
+ * next to the figures.
+ *
+ * @param machineCores the cores the run's processes shared
+ * @param hotRow the hot-row probe, a run per count of writers: the row admits the best of them
+ * @param estimates per strategy and key distribution, in the order of the runs
+ */
+public record CapacityModel(
+        List<Integer> cores,
+        int machineCores,
+        PartitionDrain partitionDrain,
+        List<CeilingRun> hotRow,
+        List<Estimate> estimates) {
+
+    /** The cores per component the model is evaluated for. */
+    static final List<Integer> CORES = List.of(1, 2, 4, 8);
+
+    static final String PARTITION = "one partition";
+    static final String HOT_ROW = "hot row";
+
+    /** Enough for 10 s of the hot row at its usual 1,000-2,000 transactions/s; fewer when the drain probe is smaller. */
+    private static final int HOT_ROW_COMMANDS = 20_000;
+
+    private static final Duration HOT_ROW_DURATION = Duration.ofSeconds(10);
+    private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(5);
+
+    public CapacityModel {
+        cores = List.copyOf(cores);
+        hotRow = List.copyOf(hotRow);
+        estimates = List.copyOf(estimates);
+    }
+
+    /**
+     * The probes' settings: {@code drainCommands} checkouts of one product for the drain probe, and a hot-row run per
+     * count of {@code hotRowWriters}.
+     */
+    public record Probes(int drainCommands, List<Integer> hotRowWriters) {
+
+        public Probes {
+            hotRowWriters = List.copyOf(hotRowWriters);
+            Require.positive("drain probe commands", drainCommands);
+            Require.notEmpty("hot-row writer count", hotRowWriters);
+            hotRowWriters.forEach(writers -> Require.positive("hot-row writers", writers));
+        }
+    }
+
+    /**
+     * One partition drained by the stack's workers ({@link DrainExperiment#alongside}): {@code commands} checkouts of
+     * one product sent as fast as the producer goes, decided as fast as the worker goes.
+     *
+     * @param seconds from the first result to the last
+     * @param perSecond decisions per second over those seconds
+     */
+    public record PartitionDrain(long commands, double seconds, double perSecond, RunInvariants.Summary invariants) {}
+
+    /** What the hot row admits: the best of its probe's runs. */
+    public double hotRowPerSecond() {
+        return best(hotRow);
+    }
+
+    private static double best(List<CeilingRun> hotRow) {
+        return hotRow.stream().mapToDouble(CeilingRun::perSecond).max().orElse(0);
+    }
+
+    /**
+     * One strategy on one key distribution, from one run of it.
+     *
+     * @param run the run whose costs the estimate takes: the highest rate kept up, else the highest achieved
+     * @param cpuMs CPU ms per decided checkout of each component on its path (a lock strategy's path has no broker
+     *     and no worker)
+     * @param labCpuMs the load generator's CPU per checkout, which shared the machine: only in {@code thisMachine}
+     * @param rates the sustainable rate with each of {@link #cores} cores per component
+     * @param thisMachine the rate the model gives for the run's own machine, every component and the lab on its cores
+     * @param measuredPerSecond what that run achieved, to hold {@code thisMachine} against
+     */
+    public record Estimate(
+            String strategy,
+            String keys,
+            String run,
+            Map<String, Double> cpuMs,
+            double labCpuMs,
+            List<Rate> rates,
+            Rate thisMachine,
+            double measuredPerSecond) {
+
+        public Estimate {
+            cpuMs = Collections.unmodifiableMap(new LinkedHashMap<>(cpuMs));
+            rates = List.copyOf(rates);
+        }
+    }
+
+    /** A sustainable rate and what bounds it: a component, {@link #PARTITION} or {@link #HOT_ROW}. */
+    public record Rate(int cores, double perSecond, String bound) {}
+
+    /**
+     * The probes on the stack after the soak's runs, then the model: the drain probe is the drain's own code on the
+     * stack's running workers, the hot-row probe the ceiling's writer with k = 1 on each count of connections at once,
+     * all on one product (a fresh one per count), no API, so PostgreSQL has the cores to itself. One writer waits on
+     * no lock but overlaps nothing; many queue on the row, and past a few their hand-offs cost more than the overlap
+     * gains: the row admits the best of them.
+     */
+    static CapacityModel measure(
+            StackTarget target, String workerGroup, Probes probes, List<SoakRun> runs, Progress progress) {
+        var database = target.database();
+        var drainSettings = new DrainSettings(
+                probes.drainCommands(), new KeyDistribution.Hot(), 1, Duration.ofMillis(250), DRAIN_TIMEOUT, null);
+        var drained = new DrainExperiment(target, drainSettings, progress).alongside(workerGroup);
+        var drain = new PartitionDrain(
+                drained.commands(), drained.decidingSeconds(), drained.perSecondDeciding(), drained.invariants());
+        var hotRow = probes.hotRowWriters().stream()
+                .map(count -> {
+                    progress.note("Capacity probe: the hot row, " + count + " writer(s), one checkout per transaction");
+                    var settings = new CeilingSettings(
+                            List.of(1),
+                            Math.min(HOT_ROW_COMMANDS, probes.drainCommands()),
+                            HOT_ROW_DURATION,
+                            database.synchronousCommit(),
+                            count);
+                    return new Ceiling(database.dataSource(), settings, progress)
+                            .run()
+                            .getFirst();
+                })
+                .toList();
+        return of(runs, drain, hotRow, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** The model of the runs that have a cost, an estimate per strategy and key distribution. */
+    static CapacityModel of(List<SoakRun> runs, PartitionDrain drain, List<CeilingRun> hotRow, int machineCores) {
+        var groups = runs.stream()
+                .filter(run -> run.cost() != null)
+                .collect(Collectors.groupingBy(
+                        run -> List.of(run.strategy(), run.keys()), LinkedHashMap::new, Collectors.toList()));
+        var hotRowPerSecond = best(hotRow);
+        var estimates = groups.values().stream()
+                .map(group -> estimate(representative(group), drain.perSecond(), hotRowPerSecond, machineCores))
+                .toList();
+        return new CapacityModel(CORES, machineCores, drain, hotRow, estimates);
+    }
+
+    /** The highest rate kept up: its cost is the nearest to what a checkout costs at capacity, without queueing. */
+    private static SoakRun representative(List<SoakRun> group) {
+        return group.stream()
+                .filter(run -> !run.saturated())
+                .max(Comparator.comparingInt(SoakRun::targetRate))
+                .orElseGet(() -> group.stream()
+                        .max(Comparator.comparingDouble(SoakRun::achievedRate))
+                        .orElseThrow());
+    }
+
+    private static Estimate estimate(SoakRun run, double partitionPerSecond, double hotRowPerSecond, int machineCores) {
+        var pipeline = Strategies.isAsynchronous(run.strategy());
+        var path = pipeline ? CheckoutCost.COMPONENTS : List.of(StackTarget.API, CheckoutCost.POSTGRESQL);
+        var cost = Objects.requireNonNull(run.cost());
+        var cpuMs = new LinkedHashMap<String, Double>();
+        for (var component : path) {
+            var millis = cost.cpuMsByComponent().get(component);
+            if (millis != null) {
+                cpuMs.put(component, round(millis));
+            }
+        }
+        var labCpuMs = labCpuMs(run.resources(), cost.decided());
+        var serial = run.keys().equals(new KeyDistribution.Hot().label())
+                ? Double.valueOf(pipeline ? partitionPerSecond : hotRowPerSecond)
+                : null;
+        var serialBound = pipeline ? PARTITION : HOT_ROW;
+        var rates = CORES.stream()
+                .map(cores -> rate(cores, cpuMs, serial, serialBound))
+                .toList();
+        var all = cpuMs.values().stream().mapToDouble(Double::doubleValue).sum() + labCpuMs;
+        var thisMachine = rate(machineCores, Map.of("all", all), serial, serialBound);
+        return new Estimate(
+                run.strategy(), run.keys(), run.label(), cpuMs, labCpuMs, rates, thisMachine, run.achievedRate());
+    }
+
+    /** The lab's own JVM, the load generator, per decided checkout: no part of the cost. */
+    private static double labCpuMs(ResourceUsage resources, long decided) {
+        return resources.processes().stream()
+                .filter(process -> process.kind().equals(SoakExperiment.LAB) && decided > 0)
+                .map(ResourceUsage.ProcessUsage::cpuSeconds)
+                .filter(Objects::nonNull)
+                .findFirst()
+                .map(seconds -> round(seconds * 1000 / decided))
+                .orElse(0.0);
+    }
+
+    /** The smallest of what each component's CPU allows on {@code cores}, and the serial bound when there is one. */
+    static Rate rate(int cores, Map<String, Double> cpuMs, @Nullable Double serial, String serialBound) {
+        var best = Double.POSITIVE_INFINITY;
+        var bound = "none";
+        for (var component : cpuMs.entrySet()) {
+            if (component.getValue() > 0 && cores * 1000 / component.getValue() < best) {
+                best = cores * 1000 / component.getValue();
+                bound = component.getKey();
+            }
+        }
+        if (serial != null && serial < best) {
+            best = serial;
+            bound = serialBound;
+        }
+        return new Rate(cores, Double.isInfinite(best) ? 0 : Math.round(best), bound);
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 1000) / 1000.0;
+    }
+}

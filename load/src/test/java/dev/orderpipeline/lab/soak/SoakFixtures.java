@@ -1,0 +1,157 @@
+package dev.orderpipeline.lab.soak;
+
+import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.lab.drain.CeilingRun;
+import dev.orderpipeline.lab.measure.CheckoutCost;
+import dev.orderpipeline.lab.measure.Latency;
+import dev.orderpipeline.lab.measure.ResourceUsage;
+import dev.orderpipeline.lab.pipeline.StackTarget;
+import dev.orderpipeline.lab.report.Machine;
+import dev.orderpipeline.lab.report.ReportHeader;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/** Soak runs and reports as the experiment would leave them, without a stack. */
+final class SoakFixtures {
+
+    static final Latency LATENCY = new Latency(3000, 1, 10, 12.5, 20, 25, 40.25, 60, 80);
+
+    static final RunInvariants.Summary HELD =
+            new RunInvariants.Summary(1, 0, 1_000, 0, 0, 1_000, 0, 1_000, 0, 0, 0, 0, 1_000, List.of());
+
+    private SoakFixtures() {}
+
+    static SoakReport report(List<SoakRun> runs, @Nullable CapacityModel capacity, List<String> skipped) {
+        var settings = new SoakSettings(
+                List.of("db-atomic", "kafka"),
+                List.of("hot"),
+                List.of(100, 200, 400),
+                Duration.ofSeconds(3),
+                2000,
+                null,
+                null,
+                Duration.ofSeconds(1),
+                Duration.ZERO);
+        var header = new ReportHeader(
+                "soak",
+                Map.of("mode", "started by the lab"),
+                new Machine(2, 4096, "test CPU", "Linux", "JDK"),
+                Map.of("lab", "test"),
+                Instant.parse("2026-01-01T10:00:00Z"),
+                Instant.parse("2026-01-01T10:05:00Z"));
+        return new SoakReport(header, settings, runs, skipped, capacity);
+    }
+
+    /** 1.5 ms of the API and 3 ms of PostgreSQL per checkout, at every rate; achieved 70 % of the rate if saturated. */
+    static SoakRun run(String strategy, String keys, int rate, boolean saturated) {
+        var resources = new ResourceUsage(
+                List.of(new ResourceUsage.ProcessUsage("order-api", 1, 15, 30, 300, 0.0045 * rate)),
+                new ResourceUsage.DatabaseUsage(5, 30.0, 60.0, 0.009 * rate, 0.0, 3000L * rate),
+                15);
+        return run(strategy, keys, rate, saturated ? rate * 0.7 : rate - 1, saturated, resources, 3L * rate);
+    }
+
+    static SoakRun run(
+            String strategy,
+            String keys,
+            int rate,
+            double achieved,
+            boolean saturated,
+            ResourceUsage resources,
+            long decided) {
+        var timeline = new ArrayList<SoakRun.SoakSecond>();
+        for (var second = 0; second < 3; second++) {
+            timeline.add(new SoakRun.SoakSecond(second, rate, rate - 1, 0, 0, 0, 12.5, saturated ? 1500 : 80, 1800));
+        }
+        return new SoakRun(
+                strategy + (keys.equals("hot") ? "" : " " + keys) + " @ " + rate + "/s",
+                strategy,
+                keys,
+                1,
+                rate,
+                3,
+                UUID.randomUUID(),
+                3L * rate,
+                3L * rate,
+                3L * rate - 3,
+                0,
+                0,
+                achieved,
+                new Latency(3L * rate, 2, 20, 12.5, 40, 60, saturated ? 1500 : 80, 1700, 1800),
+                strategy.equals("kafka") ? new Latency(3L * rate, 5, 30, 25, 50, 70, 90, 100, 110) : null,
+                Map.of(strategy.equals("kafka") ? "202" : "200", 3L * rate - 3, "503", 3L),
+                timeline,
+                saturated,
+                saturated ? List.of("p99 1500 ms over 1000 ms") : List.of(),
+                resources,
+                strategy.equals("kafka")
+                        ? new SoakRun.KafkaFigures(
+                                3L * rate - 3, 3L * rate - 3, 120, 40, 0.5, List.of(0L, 120L, 40L, 0L))
+                        : null,
+                invariants(0, 0),
+                CheckoutCost.of(resources, decided));
+    }
+
+    /** 260 completed, 40 rejected on one product, {@code notFinal} open and {@code drift} units off. */
+    static RunInvariants.Summary invariants(long notFinal, long drift) {
+        var violations = new ArrayList<String>();
+        if (notFinal > 0) {
+            violations.add("x: not final: " + notFinal + " orders still CREATED or PROCESSING");
+        }
+        if (drift != 0) {
+            violations.add("x: drift: " + drift);
+        }
+        return new RunInvariants.Summary(
+                1,
+                violations.isEmpty() ? 0 : 1,
+                260,
+                0,
+                notFinal,
+                260,
+                40 - drift,
+                300,
+                drift,
+                0,
+                0,
+                0,
+                260,
+                violations);
+    }
+
+    /** Over 10 s: order-api 50 % of a core, broker 10 %, worker 5 %, the lab 40 %, PostgreSQL 3 CPU seconds. */
+    static ResourceUsage usage(@Nullable Double databaseCpuSeconds) {
+        return new ResourceUsage(
+                List.of(
+                        new ResourceUsage.ProcessUsage(StackTarget.API, 1, 50, 90, 300, 5.0),
+                        new ResourceUsage.ProcessUsage(StackTarget.WORKER, 1, 5, 20, 250, 0.5),
+                        new ResourceUsage.ProcessUsage(StackTarget.BROKER, 1, 10, 30, 400, 1.0),
+                        new ResourceUsage.ProcessUsage(SoakExperiment.LAB, 1, 40, 80, 200, 4.0)),
+                new ResourceUsage.DatabaseUsage(12, 30.0, 60.0, databaseCpuSeconds, 0.25, 8_000_000L),
+                50);
+    }
+
+    /** 10,000 checkouts decided at 1,000/s, kept up. */
+    static SoakRun kafkaRun(int rate, boolean saturated) {
+        return run("kafka", "hot", rate, 1_000, saturated, usage(3.0), 10_000);
+    }
+
+    /** 5,000 checkouts decided at 500/s; PostgreSQL's CPU not read. */
+    static SoakRun lockRun(int rate, boolean saturated) {
+        return run("db-atomic", "hot", rate, 500, saturated, usage(null), 5_000);
+    }
+
+    /** The probes: one partition drained 5,000 commands/s, the hot row 1,200 transactions/s alone, 1,500 on four. */
+    static CapacityModel capacity(List<SoakRun> runs) {
+        var drain = new CapacityModel.PartitionDrain(100_000, 20.0, 5_000, HELD);
+        var alone =
+                new CeilingRun(1, 1, UUID.randomUUID(), 200, 12_000, 12_000, 10.0, 1_200, 833.3, LATENCY, null, HELD);
+        var many =
+                new CeilingRun(1, 4, UUID.randomUUID(), 800, 15_000, 15_000, 10.0, 1_500, 666.7, LATENCY, null, HELD);
+        return CapacityModel.of(runs, drain, List.of(alone, many), 2);
+    }
+}
