@@ -9,10 +9,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The broker kill of the chaos experiment, end to end, on a cluster of three brokers of its own. */
+@Order(2) // among the end-to-end classes: the longest start first
 class BrokerKillEndToEndTests {
 
     /**

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Order(1) // among the end-to-end classes: the longest start first
 class ChaosEndToEndTests {
 
     private static final int WORKERS = 2;

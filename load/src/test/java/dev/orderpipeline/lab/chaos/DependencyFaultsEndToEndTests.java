@@ -30,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Order(3) // among the end-to-end classes: the longest start first
 class DependencyFaultsEndToEndTests {
 
     private static final int WORKERS = 1;

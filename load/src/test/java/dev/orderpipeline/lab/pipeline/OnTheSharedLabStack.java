@@ -4,6 +4,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
@@ -13,6 +14,6 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
-@OnTheSharedLabStack
+@ExtendWith(SharedLabStack.class)
 @ResourceLock("dev.orderpipeline.lab.pipeline.SharedLabStack")
 public @interface OnTheSharedLabStack {}
