@@ -9,6 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -26,6 +29,12 @@ public final class FreePorts {
     private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
     private static final int ATTEMPTS = 10_000;
 
+    /**
+     * Every port handed out by this JVM: stacks started side by side in one JVM (the lab's end-to-end classes run
+     * concurrently) never get the same port between its pick and its bind.
+     */
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+
     private FreePorts() {}
 
     /** One free TCP port on the loopback interface. */
@@ -35,8 +44,8 @@ public final class FreePorts {
 
     /**
      * Distinct free TCP ports, at random between {@link #LOWEST} and the start of the ephemeral range; where that
-     * range leaves no room below it, or is not known, ports the kernel picks. Another process may still take one
-     * before it is used, which is rare enough for local runs and tests.
+     * range leaves no room below it, or is not known, ports the kernel picks. Never one that this JVM handed out
+     * before. Another process may still take one before it is used, which is rare enough for local runs and tests.
      */
     public static List<Integer> several(int count) {
         if (count < 1) {
@@ -50,7 +59,7 @@ public final class FreePorts {
         var ports = new ArrayList<Integer>();
         for (var attempt = 0; attempt < ATTEMPTS && ports.size() < count; attempt++) {
             var port = random.nextInt(LOWEST, ephemeralStart);
-            if (!ports.contains(port) && isFree(port)) {
+            if (isFree(port) && HANDED_OUT.add(port)) {
                 ports.add(port);
             }
         }
@@ -63,8 +72,10 @@ public final class FreePorts {
 
     /** The first port of the kernel's ephemeral range, or {@link #LOWEST} when it is not known. */
     static int ephemeralStart() {
-        try {
-            var range = Files.readString(EPHEMERAL_RANGE).trim().split("\\s+");
+        // a line read, not Files.readString: that reads a procfs file, which reports a size of 0, as its first byte
+        try (var reader = Files.newBufferedReader(EPHEMERAL_RANGE)) {
+            var range =
+                    Objects.requireNonNull(reader.readLine(), "empty").trim().split("\\s+");
             return Integer.parseInt(range[0]);
         } catch (IOException | RuntimeException ex) {
             return LOWEST;
@@ -76,10 +87,12 @@ public final class FreePorts {
         var sockets = new ArrayList<ServerSocket>();
         try {
             var ports = new ArrayList<Integer>();
-            for (var i = 0; i < count; i++) {
+            while (ports.size() < count) {
                 var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
                 sockets.add(socket);
-                ports.add(socket.getLocalPort());
+                if (HANDED_OUT.add(socket.getLocalPort())) {
+                    ports.add(socket.getLocalPort());
+                }
             }
             return List.copyOf(ports);
         } catch (IOException ex) {

@@ -1,10 +1,18 @@
 package dev.orderpipeline.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 class FreePortsTests {
@@ -23,6 +31,33 @@ class FreePortsTests {
                 socket.bind(new InetSocketAddress(port));
                 assertThat(socket.getLocalPort()).isEqualTo(port);
             }
+        }
+    }
+
+    @Test
+    void readsTheKernelsEphemeralRange() throws IOException {
+        var range = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+        assumeTrue(Files.exists(range), "a Linux kernel");
+        try (var in = Files.newInputStream(range)) {
+            var first = new String(in.readAllBytes(), StandardCharsets.US_ASCII)
+                    .trim()
+                    .split("\\s+")[0];
+            assertThat(FreePorts.ephemeralStart()).isEqualTo(Integer.parseInt(first));
+        }
+    }
+
+    @Test
+    void neverHandsOutAPortTwiceWhileStacksStartSideBySide() throws Exception {
+        try (var threads = Executors.newFixedThreadPool(4)) {
+            var picks = new ArrayList<Future<List<Integer>>>();
+            for (var i = 0; i < 4; i++) {
+                picks.add(threads.submit(() -> FreePorts.several(50)));
+            }
+            var all = new ArrayList<Integer>();
+            for (var pick : picks) {
+                all.addAll(pick.get());
+            }
+            assertThat(all).hasSize(200).doesNotHaveDuplicates();
         }
     }
 
