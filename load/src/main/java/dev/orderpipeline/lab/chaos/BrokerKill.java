@@ -16,10 +16,8 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * kill -9 of the broker that leads the most command partitions, on a cluster the lab started (--brokers 3): the
- * controller fences it once its session ends, the followers in sync take its partitions over, the clients find the new
- * leaders. It stays down for {@code brokerDown}, is started again on its data and must rejoin every partition's
- * in-sync replicas.
+ * kill -9 of the broker leading the most command partitions (--brokers 3), down for {@code brokerDown}, then started
+ * again: it must rejoin every ISR.
  */
 final class BrokerKill {
 
@@ -94,8 +92,8 @@ final class BrokerKill {
     }
 
     /**
-     * Seconds from {@code since} until every partition of every topic that {@code node} replicates has {@code node} among its in-sync replicas
-     * again; null if not within the catch-up limit.
+     * Seconds from {@code since} until {@code node} is in every ISR of its partitions again; null if not within the
+     * limit.
      */
     private static @Nullable Double awaitInSync(FaultRun run, int node, double since) {
         var deadline = System.nanoTime() + run.settings().catchUpLimit().toNanos();

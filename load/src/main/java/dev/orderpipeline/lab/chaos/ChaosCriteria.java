@@ -18,10 +18,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/**
- * The criteria a chaos run is judged by, each giving one verdict: {@link #GENERAL} whatever its faults, the others
- * those {@link FaultKind} names for the faults injected.
- */
+/** The criteria a chaos run is judged by: {@link #GENERAL} for every run, the others named by {@link FaultKind}. */
 final class ChaosCriteria {
 
     /** In the order the report shows them; the faults' own criteria follow, then {@link #caughtUpAfterEveryFault}. */
@@ -187,8 +184,7 @@ final class ChaosCriteria {
     }
 
     /**
-     * For a run with carts, a fault's criterion: every window of {@code kind} met carts mid-saga (accepted before its
-     * end, decided after its start), so the other criteria judged sagas the fault cut through.
+     * With carts: every window of {@code kind} met carts mid-saga, so the other criteria judged sagas it cut through.
      */
     static Optional<Check> cartsMidSaga(Findings findings, FaultKind kind) {
         var phases = findings.run().phases().stream()
@@ -275,10 +271,7 @@ final class ChaosCriteria {
                         phase.count("503") > 0 && phase.serverErrors() == 0 && phase.other() == 0));
     }
 
-    /**
-     * A broker lost is not the broker down: the API may answer 503 (with Retry-After, judged for every run) while the
-     * partitions it led find new leaders, but never a 500 and never leave the client without an answer.
-     */
+    /** A broker lost: 503 while partitions find new leaders is allowed, a 500 or no answer is not. */
     static Optional<Check> onlyUnavailableWhileABrokerIsLost(Findings findings) {
         return findings.run().phases().stream()
                 .filter(phase -> phase.fault() == FaultKind.BROKER_KILL)
@@ -299,10 +292,7 @@ final class ChaosCriteria {
         return decisionsResume(findings, FaultKind.WORKER_FREEZE);
     }
 
-    /**
-     * Every partition of the load's products has decisions again after the fault, its longest stall within the
-     * catch-up limit; the measured stalls are the bound the report states.
-     */
+    /** Every partition has decisions again after the fault, its longest stall within the catch-up limit. */
     private static Optional<Check> decisionsResume(Findings findings, FaultKind kind) {
         var limit = findings.settings().catchUpLimit().toSeconds();
         return takeover(findings, kind).map(takeover -> {
@@ -399,7 +389,6 @@ final class ChaosCriteria {
                 decoy != null && decoy.untouched());
     }
 
-    /** The last criterion of every run. */
     static Optional<Check> caughtUpAfterEveryFault(Findings findings) {
         var stuck = findings.run().phases().stream()
                 .filter(phase -> phase.fault() != null && phase.caughtUpAfter() == null)

@@ -18,7 +18,6 @@ import dev.orderpipeline.lab.report.Cells;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,18 +25,14 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.ObjDoubleConsumer;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
-/**
- * Turns what a chaos run collected (the load's attempts, the fault windows, the decisions and books from the
- * database, the counts from the topics) into its figures, and has each criterion ({@link ChaosCriteria}, and those
- * of the faults injected) give its verdict on them. Pure computation, so it is tested on made-up evidence.
- */
+/** Turns what a chaos run collected into its figures and verdicts: pure computation, tested on made-up evidence. */
 final class ChaosJudge {
 
     /** How many lost orders the report names. */
@@ -45,11 +40,7 @@ final class ChaosJudge {
 
     private ChaosJudge() {}
 
-    /**
-     * Everything a run collected.
-     *
-     * @param decidedAt when each decided order of the run was decided (seconds since the start)
-     */
+    /** Everything a run collected; times in seconds since the start. */
     record Evidence(
             ChaosSettings settings,
             String runTag,
@@ -69,7 +60,6 @@ final class ChaosJudge {
             @Nullable CartVerdict carts,
             List<String> notes) {
 
-        /** When the last fault ended. */
         double faultsEnd() {
             return faults.stream().mapToDouble(FaultWindow::end).max().orElse(0);
         }
@@ -80,12 +70,7 @@ final class ChaosJudge {
         }
     }
 
-    /**
-     * The figures the criteria judge.
-     *
-     * @param run the run's figures, not judged yet
-     * @param late accepted checkouts decided after the deadline
-     */
+    /** The run's figures, not judged yet, and the accepted checkouts decided after the deadline. */
     record Findings(ChaosSettings settings, ChaosRun run, long late) {
 
         long sumOverBooks(ToLongFunction<ProductBooks> value) {
@@ -107,7 +92,6 @@ final class ChaosJudge {
         Optional<Check> judge(Findings findings);
     }
 
-    /** The orders (by index) that were sent more than once. */
     static Set<Integer> retriedOrders(List<Attempt> attempts) {
         return attempts.stream()
                 .filter(attempt -> attempt.number() > 1)
@@ -127,7 +111,6 @@ final class ChaosJudge {
                         .toList());
     }
 
-    /** The figures of the run, before any criterion judges them. */
     static Findings findings(Evidence evidence) {
         var checkouts = new Checkouts(evidence.orders(), evidence.attempts(), evidence.decidedAt());
         var faultsEnd = evidence.faultsEnd();
@@ -205,10 +188,7 @@ final class ChaosJudge {
                 hasCarts && fault != null ? midSaga(checkouts, fault) : null);
     }
 
-    /**
-     * Carts whose saga was in flight while the fault lasted: accepted before its end and decided after its start (or
-     * never). The saga starts once the API has handed the cart's command to the broker, which its 202 follows.
-     */
+    /** Carts whose saga was in flight during the fault: accepted before its end, decided after its start (or never). */
     static long midSaga(Checkouts checkouts, FaultWindow fault) {
         return checkouts.all().stream()
                 .filter(checkout -> checkout.order().isCart() && checkout.accepted())
@@ -279,17 +259,6 @@ final class ChaosJudge {
                 evidence.retriedEffects().processedMoreThanOnce());
     }
 
-    /** What the timeline counts, each at the second it happened in. */
-    private enum Happening {
-        SENT,
-        ACCEPTED,
-        UNAVAILABLE,
-        FAILED,
-        DECIDED,
-        OPENED,
-        CLOSED
-    }
-
     /** Per second: requests sent, answers by kind, decisions, and the accepted checkouts still waiting. */
     private static List<ChaosSecond> timeline(Evidence evidence, Checkouts checkouts) {
         var decisions = checkouts.decisionTimes();
@@ -298,40 +267,30 @@ final class ChaosJudge {
             last = Math.max(last, (int) Math.floor(decisions[decisions.length - 1]));
         }
         var seconds = Math.max(1, last + 1);
-        var counts = new EnumMap<Happening, long[]>(Happening.class);
-        BiConsumer<Happening, Double> count = (what, at) -> counts.computeIfAbsent(what, none -> new long[seconds])[
-                (int) Math.min(Math.max(0, Math.floor(at)), seconds - 1)]++;
+        // sent, accepted, unavailable, failed, decided, opened, closed
+        var counts = new long[7][seconds];
+        ObjDoubleConsumer<Integer> count =
+                (what, at) -> counts[what][(int) Math.min(Math.max(0, Math.floor(at)), seconds - 1)]++;
         for (var attempt : evidence.attempts()) {
-            count.accept(Happening.SENT, attempt.sentAt());
-            if (attempt.accepted()) {
-                count.accept(Happening.ACCEPTED, attempt.answeredAt());
-            } else if (attempt.unavailable()) {
-                count.accept(Happening.UNAVAILABLE, attempt.answeredAt());
-            } else if (!"409".equals(attempt.status())) {
-                count.accept(Happening.FAILED, attempt.answeredAt());
+            count.accept(0, attempt.sentAt());
+            var what = attempt.accepted() ? 1 : attempt.unavailable() ? 2 : "409".equals(attempt.status()) ? -1 : 3;
+            if (what > 0) {
+                count.accept(what, attempt.answeredAt());
             }
         }
-        Arrays.stream(decisions).filter(time -> time >= 0).forEach(time -> count.accept(Happening.DECIDED, time));
+        Arrays.stream(decisions).filter(time -> time >= 0).forEach(time -> count.accept(4, time));
         checkouts.all().stream().filter(Checkout::accepted).forEach(checkout -> {
-            count.accept(Happening.OPENED, checkout.acceptedAt());
+            count.accept(5, checkout.acceptedAt());
             if (checkout.decided()) {
-                count.accept(Happening.CLOSED, Math.max(checkout.acceptedAt(), checkout.decidedAt()));
+                count.accept(6, Math.max(checkout.acceptedAt(), checkout.decidedAt()));
             }
         });
         var rows = new ArrayList<ChaosSecond>();
         long open = 0;
-        for (var second = 0; second < seconds; second++) {
-            var at = second;
-            ToLongFunction<Happening> of = what -> counts.containsKey(what) ? counts.get(what)[at] : 0;
-            open += of.applyAsLong(Happening.OPENED) - of.applyAsLong(Happening.CLOSED);
+        for (var at = 0; at < seconds; at++) {
+            open += counts[5][at] - counts[6][at];
             rows.add(new ChaosSecond(
-                    second,
-                    of.applyAsLong(Happening.SENT),
-                    of.applyAsLong(Happening.ACCEPTED),
-                    of.applyAsLong(Happening.UNAVAILABLE),
-                    of.applyAsLong(Happening.FAILED),
-                    of.applyAsLong(Happening.DECIDED),
-                    open));
+                    at, counts[0][at], counts[1][at], counts[2][at], counts[3][at], counts[4][at], open));
         }
         return rows;
     }

@@ -31,15 +31,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The sustained load of a chaos run: checkouts of the prepared orders started by the shared {@link OpenLoad}, at most
- * {@code maxInFlight} first attempts at once. It behaves as a careful client does: a 503 is retried after its {@code
- * Retry-After}, a request without an answer after a second, up to {@code maxAttempts} in all, the same order each
- * time (the API derives the command id from it, so a retry cannot check out twice).
- *
- * <p>Like a client's pool of connections, at most {@code maxInFlight} requests are on the wire at once, first attempts
- * and retries together; the next waits for a place. Without that bound the retries came on top of the first attempts:
- * while the broker was down they took the API past its connections, and over a thousand requests waited unanswered
- * in the kernel's accept queue until the lab's own timeout, which measured the lab's client instead of the API.
+ * The load of a chaos run, retrying as a careful client; at most {@code maxInFlight} requests on the wire at once, as a
+ * client's pool, or the retries swamp the API's accept queue.
  */
 final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
 
@@ -96,13 +89,11 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         this.onTheWire = new Semaphore(settings.maxInFlight());
     }
 
-    /** The first arrival is due at the clock's start. */
     ChaosLoad start() {
         load.start(clock.startNanos());
         return this;
     }
 
-    /** No new arrivals from now on; retries of earlier ones go on. */
     void stop() {
         load.stop();
     }
@@ -144,7 +135,6 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         return pending.get();
     }
 
-    /** In no particular order. */
     List<Attempt> attempts() {
         return new ArrayList<>(attempts);
     }
@@ -225,14 +215,7 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         }
     }
 
-    /**
-     * What the API answered to a checkout, with what a client needs to retry it.
-     *
-     * @param status the HTTP status code, or {@link StatusCounts#TIMEOUT} / {@link StatusCounts#IO_ERROR}
-     * @param retryAfterSeconds null when absent or not a number of seconds
-     * @param body the start of the body of an answer other than 202, 409 and 503, else empty
-     * @param soldOut a 409 of the sold-out problem
-     */
+    /** What the API answered to a checkout; {@code body} only for an unexpected answer. */
     private record Answer(String status, @Nullable Integer retryAfterSeconds, String body, boolean soldOut) {
 
         /** The checkout may or may not have been handed to the broker. */

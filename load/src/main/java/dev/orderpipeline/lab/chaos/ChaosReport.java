@@ -175,7 +175,6 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                         + " their units (sold on SOLD lines, held on RESERVED and RELEASING ones) in the drift.");
     }
 
-    /** A table of named figures, each read from {@code figures} by its column. */
     private static <T> Table figures(String title, T figures, List<Column<T>> rows, String note) {
         var values = new LinkedHashMap<String, String>();
         rows.forEach(row -> values.put(row.heading(), row.cell().apply(figures)));

@@ -9,18 +9,10 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.IntStream;
 
-/**
- * The load's checkouts as the judge sees them: per prepared order, when it was first accepted (202) and when the
- * database says it was decided; and what follows from those times alone.
- */
+/** Per prepared order, when it was first accepted (202) and decided (database), and what follows from those times. */
 final class Checkouts {
 
-    /**
-     * One prepared order.
-     *
-     * @param acceptedAt when its first 202 came, seconds since the start; NaN if it never got one
-     * @param decidedAt when its decision was committed; NaN if it was not decided
-     */
+    /** One prepared order; NaN for a time that never came. */
     record Checkout(PreparedOrder order, double acceptedAt, double decidedAt) {
 
         boolean accepted() {
@@ -66,7 +58,6 @@ final class Checkouts {
                 .toArray();
     }
 
-    /** By order index. */
     List<Checkout> all() {
         return all;
     }
@@ -75,17 +66,14 @@ final class Checkouts {
         return all.get(index);
     }
 
-    /** In time order. */
     double[] decisionTimes() {
         return decisionTimes;
     }
 
-    /** Seconds from {@code time} to the first decision at or after it; NaN if none. */
     double firstDecisionAfter(double time) {
         return firstAtOrAfter(decisionTimes, time);
     }
 
-    /** Seconds from {@code time} to the first 202 at or after it; NaN if none. */
     double firstAcceptAfter(double time) {
         return firstAtOrAfter(acceptTimes, time);
     }
@@ -113,10 +101,7 @@ final class Checkouts {
                 .count();
     }
 
-    /**
-     * The longest time within {@code window} that any of {@code products} had an accepted checkout waiting and saw
-     * no decision; NaN if none waited.
-     */
+    /** The longest time in the window a product had an accepted checkout waiting and no decision; NaN if none. */
     double longestStall(TimeWindow window, int products) {
         var longest = Double.NaN;
         for (var product = 0; product < products; product++) {
@@ -169,17 +154,11 @@ final class Checkouts {
         return index < sorted.length ? sorted[index] - time : Double.NaN;
     }
 
-    /** The larger of two values, NaN standing for none. */
     static double max(double current, double value) {
         return Double.isNaN(current) ? value : Double.isNaN(value) ? current : Math.max(current, value);
     }
 
-    /**
-     * A stretch of the run, seconds since the start.
-     *
-     * @param to its end, excluded unless {@code open}
-     * @param open whether it is the last one, which takes whatever came after its end too
-     */
+    /** A stretch of the run; the last one ({@code open}) takes whatever came after its end too. */
     record TimeWindow(double from, double to, boolean open) {
 
         boolean contains(double time) {

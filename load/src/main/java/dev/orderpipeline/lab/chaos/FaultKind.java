@@ -10,9 +10,8 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The faults the experiment can inject, by the names the command line and the report use: the name of each window,
- * how long each window is planned to take with its recovery (for the number of orders to prepare; a run that needs
- * more stops its load), how it is done, and what the judge checks for it beside the criteria of every run.
+ * The faults, by the names the command line and report use: the planned length of a window, the injection, the
+ * criteria.
  */
 public enum FaultKind {
     /** {@code workerKills} windows, numbered. */
@@ -76,13 +75,7 @@ public enum FaultKind {
             ChaosCriteria::deadLetteredWithReason,
             ChaosCriteria::decoysUntouched);
 
-    /**
-     * Does the fault once. A fault that cannot be carried out throws, and its window shows the failure; the run goes
-     * on so that the report shows what it left.
-     *
-     * @param number the window's number, from 1
-     * @param start when it began, seconds since the start
-     */
+    /** Does window {@code number} (from 1) of the fault; one that throws shows the failure and the run goes on. */
     @FunctionalInterface
     interface Injection {
         Done inject(FaultRun run, int number, double start);
@@ -131,7 +124,6 @@ public enum FaultKind {
         return criteria;
     }
 
-    /** The kind a label names, e.g. {@code broker-restart}. */
     public static FaultKind named(String label) {
         var wanted = label.strip().toLowerCase(Locale.ROOT);
         return Arrays.stream(values())

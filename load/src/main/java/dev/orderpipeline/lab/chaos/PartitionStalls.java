@@ -11,21 +11,14 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How long each command partition the load's products are on went without a decision from a fault on: the longest
- * gap between the fault and its first decision, or between two decisions after it, of its products' single-product
- * orders. Read from the database once every such partition has a decision after the fault was over, so that the gap
- * the fault made is closed.
+ * How long each command partition of the load's products went without a decision from a fault on, read once every
+ * partition had a decision after the fault was over, so that the gap the fault made is closed.
  */
 final class PartitionStalls {
 
     private PartitionStalls() {}
 
-    /**
-     * Waits until every partition of the load's products had a decision after {@code overAtMillis} (up to the
-     * catch-up limit), then measures from {@code faultAtMillis}.
-     *
-     * @param held the partitions the lost process held
-     */
+    /** Waits for a decision after {@code overAtMillis} on every partition, then measures from {@code faultAtMillis}. */
     static List<PartitionStall> measure(FaultRun run, Collection<Integer> held, long faultAtMillis, long overAtMillis) {
         var byPartition = byPartition(run);
         var deadline = System.nanoTime() + run.settings().catchUpLimit().toNanos();
@@ -47,7 +40,6 @@ final class PartitionStalls {
         return stalls;
     }
 
-    /** The load's products by the command partition their checkouts go to. */
     static Map<Integer, List<UUID>> byPartition(FaultRun run) {
         var partitions = run.topics().endOffsets(Topics.CHECKOUT_COMMANDS).size();
         var byPartition = new TreeMap<Integer, List<UUID>>();
@@ -74,8 +66,9 @@ final class PartitionStalls {
     }
 
     private static boolean decidedAfter(FaultRun run, Map<Integer, List<UUID>> byPartition, long afterMillis) {
-        var first =
-                run.database().firstDecisionsAfter(run.products(), afterMillis).keySet();
+        var first = run.database()
+                .decisionTimes(run.products(), afterMillis, System.currentTimeMillis())
+                .keySet();
         return byPartition.values().stream()
                 .allMatch(products -> products.stream().anyMatch(first::contains));
     }

@@ -32,17 +32,8 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Records that are not valid checkout commands, cart checkouts or reservation steps ({@link PoisonKind}) written to
- * their topics among the real ones, with a plain producer ({@code acks=all}): as many of each kind (the remainder as
- * garbage), keyed as the real records there are (commands and reservations by the hot products, cart checkouts by
- * their order) so they land among the real ones. Each must end in its topic's dead-letter topic with its reason; each
- * carries a {@value #TAG_HEADER} header naming the run and its kind, which the dead-letter topic keeps, so the lab
- * can count them there by kind.
- *
- * <p>The records that name a real order use decoy orders: orders of a product of their own that are never checked
- * out. Applying one by mistake (a command, a cart checkout, a reservation of a hot product for the decoy's line 1)
- * would complete a decoy order, claim its command or take a hot product's stock, and the lab checks that none of
- * that happened.
+ * Invalid records written among the real ones, keyed as they are, tagged with {@value #TAG_HEADER}; those naming an
+ * order name a decoy never checked out.
  */
 final class Poison {
 
@@ -70,7 +61,6 @@ final class Poison {
         return run.done(records.size() + " records (" + topics + ") keyed as the real ones there: " + sent);
     }
 
-    /** Writes the records and waits for every acknowledgement. */
     private static void send(FaultRun run, List<ProducerRecord<byte[], byte[]>> records) {
         var properties = new Properties();
         properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, run.stack().bootstrapServers());
@@ -96,12 +86,7 @@ final class Poison {
         }
     }
 
-    /**
-     * @param hotProducts the run's products, used as keys and as the wrong product of {@link
-     *     PoisonKind#PRODUCT_MISMATCH}
-     * @param decoys orders of {@code decoyProduct} that are never checked out
-     * @param seed for the random bytes and the choice of keys, so a run can be repeated
-     */
+    /** The records, seeded so that a run can be repeated. */
     static List<ProducerRecord<byte[], byte[]>> build(
             String runTag,
             int count,
@@ -209,7 +194,6 @@ final class Poison {
         return record(kind, key, json(command), CheckoutCommand.idFor(orderId), CheckoutCommand.TYPE, null);
     }
 
-    /** A record of its kind's topic, with the headers its producer sends, those given. */
     private static ProducerRecord<byte[], byte[]> record(
             PoisonKind kind,
             UUID key,

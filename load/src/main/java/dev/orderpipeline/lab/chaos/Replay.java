@@ -11,12 +11,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The command topic and the cart saga's topics read again from offset 0 by a worker in the consumer group {@code
- * replay-<run tag>} (a new group starts at the earliest offset) beside the live groups: the worker's saga consumers
- * are in groups of their own named after it ({@code replay-<run tag>-carts}, {@code -reservations}, {@code
- * -reservation-replies}), so it replays cart checkouts into the coordinator, reservations and releases into the
- * reserver and the replies into the coordinator again. The window ends when each group's committed offsets reach
- * the end its topic had when the worker started. Then it is stopped.
+ * The command and saga topics read again from offset 0 by a worker in fresh groups {@code replay-<run tag>[-suffix]},
+ * until they reach the ends the topics had when it started.
  */
 final class Replay {
 
@@ -29,11 +25,7 @@ final class Replay {
             Map.entry("-reservations", Topics.CHECKOUT_RESERVATIONS),
             Map.entry("-reservation-replies", Topics.CHECKOUT_RESERVATION_REPLIES));
 
-    /**
-     * One topic replayed: the group that replays it and the end it had when the replay started.
-     *
-     * @param end its end offsets when the replay started
-     */
+    /** One topic replayed: its group and the end offsets it had when the replay started. */
     record Replayed(String group, String topic, Map<TopicPartition, Long> end) {
 
         long records() {
@@ -61,7 +53,6 @@ final class Replay {
         }
     }
 
-    /** Waits until every group's committed offsets reach the end its topic had, up to the replay limit. */
     private static Done follow(FaultRun run, String group, List<Replayed> replayed, double start, double ready) {
         var records = replayed.stream().mapToLong(Replayed::records).sum();
         var limit = run.settings().replayLimit();
@@ -94,7 +85,6 @@ final class Replay {
                 records / Math.max(0.001, caughtUp - ready)));
     }
 
-    /** Records the groups have still to commit, over all topics. */
     private static long behind(FaultRun run, List<Replayed> replayed) {
         var behind = 0L;
         for (var each : replayed) {

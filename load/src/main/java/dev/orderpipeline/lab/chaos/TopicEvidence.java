@@ -17,13 +17,11 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.MissingNode;
 
-/**
- * What the topics hold about a run, read back from the broker after it: the run's commands (to find any that the
- * database never decided), its results, and the dead letters of the commands and of the cart saga's topics (its poison
- * records by kind and reason, and any real command, cart checkout or step that was dead-lettered).
- */
+/** What the topics hold about a run: its commands, results and dead letters (poison by kind and reason, real ones). */
 final class TopicEvidence {
 
     /** The worker's header on a dead letter saying why. */
@@ -49,14 +47,9 @@ final class TopicEvidence {
 
     private TopicEvidence() {}
 
-    /** The figures of the poison records and the topics. */
     record Found(List<PoisonFigures> poison, TopicFigures topics) {}
 
-    /**
-     * @param keys the run's products (the decoy included): the keys of its commands and dead letters
-     * @param decided the run's orders the database says are decided
-     * @param poisonSent how many poison records of each kind were written, from {@code poisonStartedAt} on
-     */
+    /** {@code keys}: the run's products and the decoy, the keys of its commands and dead letters. */
     static Found read(
             TopicReader reader,
             String runTag,
@@ -92,7 +85,6 @@ final class TopicEvidence {
         return new Found(poison, topics);
     }
 
-    /** How many dead letters of the run's poison the dead-letter topics hold now. */
     static long poisonDeadLetters(TopicReader reader, String runTag) {
         var found = new AtomicLong();
         DEAD_LETTER_TOPICS.forEach(topic -> reader.readAll(topic, record -> {
@@ -103,7 +95,6 @@ final class TopicEvidence {
         return found.get();
     }
 
-    /** What the run's records in the topics come to, one topic at a time. */
     private static final class Scan {
 
         private final String runTag;
@@ -143,7 +134,9 @@ final class TopicEvidence {
                 return;
             }
             commandRecords++;
-            var orderId = header(record, Poison.TAG_HEADER) == null ? field(record.value(), "orderId") : null;
+            var orderId = header(record, Poison.TAG_HEADER) == null
+                    ? parse(json(record.value()).path("orderId").asString(""))
+                    : null;
             if (orderId != null && orders.contains(orderId)) {
                 commandOrders.add(orderId);
             }
@@ -162,7 +155,7 @@ final class TopicEvidence {
             if (orderId != null && orders.contains(orderId)) {
                 resultRecords++;
                 resultOrders.add(orderId);
-                duplicateResults += isDuplicate(record.value()) ? 1 : 0;
+                duplicateResults += json(record.value()).path("duplicate").asBoolean(false) ? 1 : 0;
             }
         }
 
@@ -193,10 +186,7 @@ final class TopicEvidence {
         }
     }
 
-    /**
-     * A reason with what varies from record to record masked (ids, quoted tokens, bytes, numbers), so that the
-     * reasons of one kind count together.
-     */
+    /** A reason with ids, quoted tokens, bytes and numbers masked, so that the reasons of one kind count together. */
     static String mask(@Nullable String reason) {
         if (reason == null) {
             return NO_REASON;
@@ -218,26 +208,12 @@ final class TopicEvidence {
         return bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8);
     }
 
-    private static @Nullable UUID field(byte @Nullable [] json, String name) {
-        if (json == null) {
-            return null;
-        }
+    /** The record's JSON, a missing node if it is none. */
+    private static JsonNode json(byte @Nullable [] bytes) {
         try {
-            return parse(JSON.readTree(json).path(name).asString(""));
+            return bytes == null ? MissingNode.getInstance() : JSON.readTree(bytes);
         } catch (RuntimeException ex) {
-            // not JSON: not a command of the run
-            return null;
-        }
-    }
-
-    private static boolean isDuplicate(byte @Nullable [] json) {
-        if (json == null) {
-            return false;
-        }
-        try {
-            return JSON.readTree(json).path("duplicate").asBoolean(false);
-        } catch (RuntimeException ex) {
-            return false;
+            return MissingNode.getInstance();
         }
     }
 

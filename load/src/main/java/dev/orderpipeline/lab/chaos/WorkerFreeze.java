@@ -13,20 +13,12 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A checkout-worker frozen (SIGSTOP) in the middle of a transaction for longer than its group session, then resumed
- * (SIGCONT), as a stalled VM or a stopped container does. Its group session ends and the other worker takes its
- * partitions over; PostgreSQL ends its session idle in a transaction ({@code idle_in_transaction_session_timeout}),
- * which releases its row locks; order creation on its products never waits on them; resumed, it finds its
- * connection and its partitions gone and must fail safely. The victim is the worker whose partitions carry most of
- * the load's products; it is frozen again, briefly resumed in between, until a freeze catches it with a transaction
- * open.
+ * A worker frozen (SIGSTOP) mid-transaction past its session, then SIGCONT: the other takes over, PostgreSQL ends the
+ * idle transaction.
  */
 final class WorkerFreeze {
 
-    /**
-     * Tries at catching the worker with a transaction open. A poll's transaction takes milliseconds, so one try in
-     * several catches one; 15 tries missed every time in one run of the suite.
-     */
+    /** Tries at catching the worker with a transaction open: 15 missed every time in one run of the suite. */
     private static final int ATTEMPTS = 40;
 
     /** A transaction idle this long is the frozen worker's: the apps' take milliseconds. */
@@ -120,14 +112,10 @@ final class WorkerFreeze {
         }
     }
 
-    /** What was seen while the worker was frozen. */
     private record WhileFrozen(
             int sent, int failed, double longest, @Nullable Double staleEndedAfter) {}
 
-    /**
-     * For {@code workerFreeze}: one order after the other on the victim's products (all of them, if it owned none),
-     * each timed, and the sessions idle in a transaction watched until none is left.
-     */
+    /** One order after the other on the victim's products, timed, and the stale sessions watched until none is left. */
     private static WhileFrozen whileFrozen(FaultRun run, ApiClient api, WorkerKills.Victim victim, double frozen) {
         var products = victim.products().isEmpty() ? run.products() : victim.products();
         var until = frozen + run.settings().workerFreeze().toMillis() / 1000.0;
@@ -153,7 +141,6 @@ final class WorkerFreeze {
         return new WhileFrozen(sent, failed, ChaosJudge.round(longest), staleEndedAfter);
     }
 
-    /** The API's connection-pool timeouts so far, summed over its pools. */
     private static long poolTimeouts(ApiClient api) {
         return Math.round(api.metrics()
                 .lines()

@@ -14,12 +14,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.common.utils.Utils;
 
 /**
- * kill -9 of a checkout-worker. {@code worker-kill}: {@code workerKills} times (alternating between the first two),
- * each restarted at once as a supervisor would, and the group rebalances. {@code worker-kill-restart}: once, started
- * under the same name at once, as a supervisor restarting a pod in place does; the name is its {@code
- * group.instance.id}, so the group keeps its partitions for it instead of rebalancing. That victim is the worker whose
- * partitions carry most of the load's products, so that the pause meets most of the load. How long the pause lasts is
- * {@code bin/lab group}'s restart event to measure.
+ * kill -9 of a checkout-worker, restarted at once: {@code worker-kill} rebalances, {@code -restart} as a static member.
  */
 final class WorkerKills {
 
@@ -28,13 +23,11 @@ final class WorkerKills {
 
     private WorkerKills() {}
 
-    /** kill -9 of worker {@code number} (1, 2, 1...), then started again at once and awaited. */
     static Done killAndStart(FaultRun run, int number, double start) {
         var workers = run.mainWorkers();
         return killAndStart(run, workers.get((number - 1) % Math.min(2, workers.size())), "");
     }
 
-    /** Started again under its name, its {@code group.instance.id}. */
     private static Done killAndStart(FaultRun run, AppProcess worker, String about) {
         var pid = worker.pid();
         var exit = worker.kill();
@@ -68,7 +61,6 @@ final class WorkerKills {
                         run.products().size()));
     }
 
-    /** The worker whose partitions carry most of the load's products now ({@link #choose}). */
     static Victim busiest(FaultRun run, List<AppProcess> workers) {
         var partitionCount = run.topics().endOffsets(Topics.CHECKOUT_COMMANDS).size();
         return choose(
@@ -79,13 +71,7 @@ final class WorkerKills {
                                 Collectors.toMap(product -> product, product -> partitionOf(product, partitionCount))));
     }
 
-    /**
-     * Who is killed and what is watched.
-     *
-     * @param worker index among the workers
-     * @param partitions its partitions (empty if not a static member)
-     * @param products the products watched: the load's products on its partitions, or all of them
-     */
+    /** Who is killed (index among the workers) and which of the load's products are on its partitions. */
     record Victim(int worker, boolean staticMember, List<Integer> partitions, List<UUID> products) {
 
         Victim {
@@ -94,11 +80,7 @@ final class WorkerKills {
         }
     }
 
-    /**
-     * The worker whose partitions carry most of the products (the first on a tie). Members are told apart by their
-     * instance id, the worker's name or, with more than one listener thread, the name and {@code -<index>}; without
-     * one (dynamic membership) the first worker is chosen and every product watched.
-     */
+    /** The worker whose partitions carry most of the products; without static members, the first, watching all. */
     static Victim choose(List<String> workers, List<TopicReader.Member> members, Map<UUID, Integer> partitionOf) {
         var victims = new ArrayList<Victim>();
         for (var index = 0; index < workers.size(); index++) {
