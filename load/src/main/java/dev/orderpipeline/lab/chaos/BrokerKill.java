@@ -59,8 +59,7 @@ final class BrokerKill {
         var detail = String.format(
                 Locale.ROOT,
                 "SIGKILL to broker %d of %d (pid %d), leader of %d of %d command partitions %s; down %.1f s, started"
-                        + " again on its data (ready in %.1f s), back in every partition's ISR %s after its start;"
-                        + " longest stall of a partition of the load's products %s (%s)",
+                        + " again on its data (ready in %.1f s)",
                 node,
                 cluster.brokers().size(),
                 pid,
@@ -68,15 +67,7 @@ final class BrokerKill {
                 led.values().stream().mapToInt(List::size).sum(),
                 held,
                 restarting - killed,
-                ready,
-                rejoined == null
-                        ? "not within " + run.settings().catchUpLimit().toSeconds() + " s"
-                        : ChaosJudge.seconds(rejoined),
-                ChaosJudge.seconds(takeover.longestStall()),
-                stalls.stream()
-                        .map(stall -> "p" + stall.partition() + (stall.held() ? " led by it" : "") + ": "
-                                + ChaosJudge.seconds(stall.longestStall()))
-                        .collect(Collectors.joining(", ")));
+                ready);
         return new Done(run.clock().now(), detail, null, takeover);
     }
 

@@ -123,7 +123,7 @@ public final class ChaosExperiment {
     private void finish(
             ChaosLoad load, int prepared, ChaosDatabase database, RunClock clock, List<FaultWindow> faults) {
         load.stop();
-        if (load.ranOutOfOrders()) {
+        if (load.arrivals().exhausted()) {
             notes.add(String.format(
                     Locale.ROOT,
                     "The load ran out of its %d prepared orders at %.0f s, before the faults were over: the later"
@@ -184,8 +184,8 @@ public final class ChaosExperiment {
                 products,
                 attempts,
                 faults,
-                load.scheduled(),
-                load.dropped(),
+                load.arrivals().scheduled(),
+                load.arrivals().dropped(),
                 load.arrivalsEndedAt(),
                 decidedAt,
                 database.books(products, prepared.stocks()),

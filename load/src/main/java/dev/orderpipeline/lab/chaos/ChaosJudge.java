@@ -103,7 +103,9 @@ final class ChaosJudge {
         var findings = findings(evidence);
         var criteria = Stream.of(
                         ChaosCriteria.GENERAL.stream(),
-                        evidence.settings().faults().stream().flatMap(kind -> kind.criteria().stream()),
+                        evidence.settings().faults().stream()
+                                .flatMap(kind -> kind.criteria().stream()
+                                        .map(criterion -> (Criterion) all -> criterion.judge(all, kind))),
                         Stream.<Criterion>of(ChaosCriteria::caughtUpAfterEveryFault))
                 .flatMap(Function.identity());
         return findings.run()

@@ -36,11 +36,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
 
-    /** A retry after no answer at all waits this long: there is no Retry-After to follow. */
-    static final Duration UNANSWERED_RETRY = Duration.ofSeconds(1);
-
-    /** A 503 without a usable Retry-After is retried after this long (and counted: the API must send one). */
-    static final Duration DEFAULT_RETRY = Duration.ofSeconds(1);
+    /** The wait before a retry without a Retry-After to follow: no answer, or a 503 without one (counted). */
+    private static final Duration RETRY = Duration.ofSeconds(1);
 
     /** How many bodies of unexpected answers are kept, and how much of each. */
     private static final int BODY_SAMPLES = 20;
@@ -113,22 +110,15 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         return true;
     }
 
-    boolean ranOutOfOrders() {
-        return load.exhausted();
-    }
-
     /** Seconds since the start when arrivals ended (stopped, or orders ran out); the time now while running. */
     double arrivalsEndedAt() {
         var ended = load.endedNanos();
         return ended == 0 ? clock.now() : clock.seconds(ended);
     }
 
-    long scheduled() {
-        return load.scheduled();
-    }
-
-    long dropped() {
-        return load.dropped();
+    /** The arrivals: scheduled, dropped, whether the orders ran out. */
+    OpenLoad arrivals() {
+        return load;
     }
 
     int pending() {
@@ -260,11 +250,8 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
     }
 
     private static Duration delay(Answer answer) {
-        if (answer.unanswered()) {
-            return UNANSWERED_RETRY;
-        }
         var retryAfter = answer.retryAfterSeconds();
-        return retryAfter != null ? Duration.ofSeconds(retryAfter) : DEFAULT_RETRY;
+        return retryAfter != null ? Duration.ofSeconds(retryAfter) : RETRY;
     }
 
     /** Schedules a retry; false when the load is closed and nothing will run it. */

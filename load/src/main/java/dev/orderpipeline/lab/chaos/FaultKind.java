@@ -1,11 +1,13 @@
 package dev.orderpipeline.lab.chaos;
 
-import dev.orderpipeline.lab.chaos.ChaosJudge.Criterion;
+import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
+import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -20,13 +22,13 @@ public enum FaultKind {
             "kill -9 #",
             settings -> settings.recovery().plusSeconds(50),
             WorkerKills::killAndStart,
-            ChaosCriteria::killsHitCartsMidSaga),
+            ChaosCriteria::cartsMidSaga),
     WORKER_KILL_RESTART(
             "worker-kill-restart",
             "kill -9 and restart under its name",
             settings -> settings.recovery().plusSeconds(50),
             WorkerKills::killAndRestartUnderItsName,
-            ChaosCriteria::restartHitsCartsMidSaga),
+            ChaosCriteria::cartsMidSaga),
     BROKER_RESTART(
             "broker-restart",
             "broker restart",
@@ -45,7 +47,7 @@ public enum FaultKind {
             settings -> settings.recovery().plusSeconds(40).plus(settings.brokerDown()),
             BrokerKill::killTheBusiestLeader,
             ChaosCriteria::onlyUnavailableWhileABrokerIsLost,
-            ChaosCriteria::decisionsResumeAfterBrokerKill,
+            ChaosCriteria::decisionsResume,
             ChaosCriteria::killedBrokerRejoinsTheIsr),
     /** Not in the default run. */
     WORKER_FREEZE(
@@ -53,7 +55,7 @@ public enum FaultKind {
             "worker frozen",
             settings -> settings.recovery().plusSeconds(40).plus(settings.workerFreeze()),
             WorkerFreeze::freezeMidTransaction,
-            ChaosCriteria::decisionsResumeAfterWorkerFreeze,
+            ChaosCriteria::decisionsResume,
             ChaosCriteria::frozenTransactionEnded,
             ChaosCriteria::orderCreationUnblockedWhileFrozen),
     DATABASE_READ_ONLY(
@@ -81,18 +83,24 @@ public enum FaultKind {
         Done inject(FaultRun run, int number, double start);
     }
 
+    /** A criterion of a fault injected: its verdict on the run, or none when it does not apply. */
+    @FunctionalInterface
+    interface FaultCriterion {
+        Optional<Check> judge(Findings findings, FaultKind kind);
+    }
+
     private final String label;
     private final String windowName;
     private final Function<ChaosSettings, Duration> plannedWindow;
     private final Injection injection;
-    private final List<Criterion> criteria;
+    private final List<FaultCriterion> criteria;
 
     FaultKind(
             String label,
             String windowName,
             Function<ChaosSettings, Duration> plannedWindow,
             Injection injection,
-            Criterion... criteria) {
+            FaultCriterion... criteria) {
         this.label = label;
         this.windowName = windowName;
         this.plannedWindow = plannedWindow;
@@ -120,7 +128,7 @@ public enum FaultKind {
         return injection;
     }
 
-    List<Criterion> criteria() {
+    List<FaultCriterion> criteria() {
         return criteria;
     }
 

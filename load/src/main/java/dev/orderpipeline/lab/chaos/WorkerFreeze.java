@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -78,9 +77,7 @@ final class WorkerFreeze {
             var detail = String.format(
                     Locale.ROOT,
                     "SIGSTOP to %s (pid %d, partitions %s holding %d of the load's %d products) with %d sessions idle in"
-                            + " a transaction (caught on try %d); frozen %.1f s, then SIGCONT; %s; none idle in a"
-                            + " transaction after %s; %d orders created on its products meanwhile, %d failed, slowest"
-                            + " %.2f s, %d pool timeouts; longest stall of a partition of the load's products %s (%s)",
+                            + " a transaction (caught on try %d); frozen %.1f s, then SIGCONT; %s",
                     worker.name(),
                     worker.pid(),
                     victim.partitions(),
@@ -89,17 +86,7 @@ final class WorkerFreeze {
                     stale,
                     attempt,
                     resumed - frozen,
-                    worker.isAlive() ? "alive after it" : "it died after it",
-                    ChaosJudge.seconds(whileFrozen.staleEndedAfter()),
-                    creations.sent(),
-                    creations.failed(),
-                    creations.longest(),
-                    creations.poolTimeouts(),
-                    ChaosJudge.seconds(takeover.longestStall()),
-                    stalls.stream()
-                            .map(stall -> "p" + stall.partition() + (stall.held() ? " its own" : "") + ": "
-                                    + ChaosJudge.seconds(stall.longestStall()))
-                            .collect(Collectors.joining(", ")));
+                    worker.isAlive() ? "alive after it" : "it died after it");
             return new Done(
                     run.clock().now(),
                     detail,
