@@ -71,7 +71,6 @@ final class BrokerKill {
         return new Done(run.clock().now(), detail, null, takeover);
     }
 
-    /** Broker {@code node} of the cluster: its node id, as the cluster numbers them. */
     private static KafkaBroker broker(KafkaCluster cluster, int node) {
         return cluster.brokers().stream()
                 .filter(broker -> broker.settings().membership() != null

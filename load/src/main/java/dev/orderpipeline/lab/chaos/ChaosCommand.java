@@ -105,7 +105,6 @@ public final class ChaosCommand extends LabCommand {
         }
     }
 
-    /** The experiment reads the results topic itself after the run. */
     @Override
     protected boolean listensToResults() {
         return false;

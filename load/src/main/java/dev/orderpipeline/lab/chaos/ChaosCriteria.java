@@ -232,7 +232,6 @@ final class ChaosCriteria {
                 "every 503 carries Retry-After", "0 without", without + " without, of " + unavailable, without == 0);
     }
 
-    /** Only for a run with retries. */
     static Optional<Check> retriedOnce(Findings findings) {
         var retries = findings.run().retries();
         if (retries.ordersRetried() == 0) {
@@ -389,7 +388,6 @@ final class ChaosCriteria {
                 stuck.isEmpty());
     }
 
-    /** Only for a run with carts. */
     private static Optional<Check> carts(Findings findings, Function<CartVerdict, Check> judge) {
         return Optional.ofNullable(findings.run().carts()).map(judge);
     }

@@ -36,7 +36,6 @@ final class ChaosDatabase {
                        AND EXISTS (SELECT 1 FROM order_line l WHERE l.order_id = o.id AND l.product_id = ANY(?))))
             """;
 
-    /** Each decision of the products' single-product orders committed in a span of time. */
     private static final String DECISION_TIMES = """
             SELECT o.product_id, pc.processed_at
             FROM processed_command pc
@@ -71,13 +70,25 @@ final class ChaosDatabase {
         this.invariants = new InvariantChecker(database.dataSource());
     }
 
-    /** A session of the lab's own (application name {@code orderpipeline-lab}). */
     Connection connect() throws SQLException {
         return database.connect();
     }
 
     Map<UUID, Long> decisions(List<UUID> products) {
-        return query(DECISIONS, "could not read the decisions", ChaosDatabase::timesById, products, products);
+        return query(
+                DECISIONS,
+                "could not read the decisions",
+                rows -> {
+                    var times = new HashMap<UUID, Long>();
+                    while (rows.next()) {
+                        times.put(
+                                rows.getObject(1, UUID.class),
+                                rows.getTimestamp(2).getTime());
+                    }
+                    return times;
+                },
+                products,
+                products);
     }
 
     Map<UUID, List<Long>> decisionTimes(Collection<UUID> products, long fromEpochMillis, long toEpochMillis) {
@@ -121,7 +132,6 @@ final class ChaosDatabase {
         return invariants.repeatedEffects(orders);
     }
 
-    /** The run's carts by the cart rules; null if the run has none. */
     @Nullable
     CartVerdict carts(Collection<UUID> carts) {
         return carts.isEmpty() ? null : invariants.carts(carts);
@@ -174,13 +184,5 @@ final class ChaosDatabase {
                     return read.read(rows);
                 },
                 parameters);
-    }
-
-    private static Map<UUID, Long> timesById(ResultSet rows) throws SQLException {
-        var times = new HashMap<UUID, Long>();
-        while (rows.next()) {
-            times.put(rows.getObject(1, UUID.class), rows.getTimestamp(2).getTime());
-        }
-        return times;
     }
 }

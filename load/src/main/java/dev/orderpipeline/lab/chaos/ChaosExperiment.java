@@ -85,7 +85,6 @@ public final class ChaosExperiment {
         }
     }
 
-    /** What the run checks out: the hot products and their stocks, the load's orders and, for poison, the decoys. */
     private record Prepared(
             List<UUID> products,
             List<Integer> stocks,
@@ -280,7 +279,6 @@ public final class ChaosExperiment {
         }
     }
 
-    /** Polls until the checkouts accepted {@code age} ago are decided or {@code limit} passed; how many are left. */
     private static int undecidedUntil(ChaosLoad load, ChaosDatabase database, Duration age, Duration limit) {
         var deadline = System.nanoTime() + limit.toNanos();
         while (true) {
@@ -316,7 +314,6 @@ public final class ChaosExperiment {
                 + Math.round(until - faultsEnd) + " s after the end of the faults, when the lab stopped waiting.");
     }
 
-    /** Waits until the dead-letter topics hold every poison record of this run, up to a minute. */
     private void awaitDeadLetters(TopicReader topics, int expected) {
         progress.phase("waiting for " + expected + " dead letters", 0);
         var deadline = System.nanoTime() + DEAD_LETTER_WAIT.toNanos();

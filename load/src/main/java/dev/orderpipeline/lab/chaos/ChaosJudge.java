@@ -40,7 +40,6 @@ final class ChaosJudge {
 
     private ChaosJudge() {}
 
-    /** Everything a run collected; times in seconds since the start. */
     record Evidence(
             ChaosSettings settings,
             String runTag,
@@ -86,7 +85,6 @@ final class ChaosJudge {
         }
     }
 
-    /** A criterion of the run: its verdict, or none when it does not apply to the run. */
     @FunctionalInterface
     interface Criterion {
         Optional<Check> judge(Findings findings);
@@ -104,7 +102,7 @@ final class ChaosJudge {
         var criteria = Stream.of(
                         ChaosCriteria.GENERAL.stream(),
                         evidence.settings().faults().stream()
-                                .flatMap(kind -> kind.criteria().stream()
+                                .flatMap(kind -> kind.criteria.stream()
                                         .map(criterion -> (Criterion) all -> criterion.judge(all, kind))),
                         Stream.<Criterion>of(ChaosCriteria::caughtUpAfterEveryFault))
                 .flatMap(Function.identity());
@@ -255,7 +253,7 @@ final class ChaosJudge {
                 last.size() - accepted - conflict - unavailable,
                 last.stream()
                         // a checkout refused sold out at the door leaves its order CREATED: answered, nothing owed
-                        .filter(attempt -> checkouts.get(attempt.order()).decided() || attempt.soldOut())
+                        .filter(attempt -> checkouts.all().get(attempt.order()).decided() || attempt.soldOut())
                         .count(),
                 evidence.retriedEffects().paidMoreThanOnce(),
                 evidence.retriedEffects().processedMoreThanOnce());

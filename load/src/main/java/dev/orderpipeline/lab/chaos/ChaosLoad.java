@@ -39,7 +39,6 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
     /** The wait before a retry without a Retry-After to follow: no answer, or a 503 without one (counted). */
     private static final Duration RETRY = Duration.ofSeconds(1);
 
-    /** How many bodies of unexpected answers are kept, and how much of each. */
     private static final int BODY_SAMPLES = 20;
 
     private static final int BODY_SAMPLE = 500;
@@ -54,7 +53,7 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
     private final OpenLoad load;
     /** Places on the wire: a request holds one from just before it is sent until its answer. */
     private final Semaphore onTheWire;
-    /** First attempts sent and retries waiting or in flight. */
+
     private final AtomicInteger pending = new AtomicInteger();
 
     private final Queue<Attempt> attempts = new ConcurrentLinkedQueue<>();
@@ -116,7 +115,6 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         return ended == 0 ? clock.now() : clock.seconds(ended);
     }
 
-    /** The arrivals: scheduled, dropped, whether the orders ran out. */
     OpenLoad arrivals() {
         return load;
     }
@@ -129,7 +127,6 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         return new ArrayList<>(attempts);
     }
 
-    /** Bodies of answers other than 202, 409 and 503 (a few), with their status. */
     List<String> unexpectedBodies() {
         return List.copyOf(unexpectedBodies);
     }
@@ -214,7 +211,6 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         }
     }
 
-    /** One checkout, not waiting for the decision; never throws. */
     private Answer checkout(ApiClient api, PreparedOrder order) {
         var request = HttpRequest.newBuilder(URI.create(api.baseUrl() + "/api/orders/" + order.orderId() + "/checkout"))
                 .timeout(requestTimeout)

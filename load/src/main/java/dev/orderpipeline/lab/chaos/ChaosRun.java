@@ -31,16 +31,6 @@ public record ChaosRun(
         List<Check> checks,
         List<String> notes) {
 
-    public ChaosRun {
-        faults = List.copyOf(faults);
-        phases = List.copyOf(phases);
-        products = List.copyOf(products);
-        poison = List.copyOf(poison);
-        timeline = List.copyOf(timeline);
-        checks = List.copyOf(checks);
-        notes = List.copyOf(notes);
-    }
-
     ChaosRun withChecks(List<Check> judged) {
         return new ChaosRun(
                 runTag,
@@ -64,7 +54,6 @@ public record ChaosRun(
         return checks.stream().allMatch(Check::holds);
     }
 
-    /** One window of a fault as injected; {@code takeover} only for {@code broker-kill} and {@code worker-freeze}. */
     public record FaultWindow(
             FaultKind kind,
             String name,
@@ -106,7 +95,6 @@ public record ChaosRun(
             boolean held,
             @Nullable Double longestStall) {}
 
-    /** Orders created on a frozen worker's products while it was frozen, and the API pool timeouts meanwhile. */
     public record Creations(int sent, int failed, double longest, long poolTimeouts) {}
 
     /** The load from the start of a fault to the start of the next; the cart figures are null without carts. */
@@ -266,7 +254,6 @@ public record ChaosRun(
         }
     }
 
-    /** One second of the run; {@code open}: accepted checkouts not decided yet. */
     public record ChaosSecond(
             int second, long sent, long accepted, long unavailable, long failed, long decided, long open) {}
 

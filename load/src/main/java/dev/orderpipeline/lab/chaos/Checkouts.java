@@ -12,7 +12,6 @@ import java.util.stream.IntStream;
 /** Per prepared order, when it was first accepted (202) and decided (database), and what follows from those times. */
 final class Checkouts {
 
-    /** One prepared order; NaN for a time that never came. */
     record Checkout(PreparedOrder order, double acceptedAt, double decidedAt) {
 
         boolean accepted() {
@@ -29,7 +28,6 @@ final class Checkouts {
         }
     }
 
-    /** A decision, or an accept, in one product's sweep for stalls. */
     private record Event(double at, boolean decision, boolean endsWait) {}
 
     private final List<Checkout> all;
@@ -60,10 +58,6 @@ final class Checkouts {
 
     List<Checkout> all() {
         return all;
-    }
-
-    Checkout get(int index) {
-        return all.get(index);
     }
 
     double[] decisionTimes() {
@@ -158,7 +152,6 @@ final class Checkouts {
         return Double.isNaN(current) ? value : Double.isNaN(value) ? current : Math.max(current, value);
     }
 
-    /** A stretch of the run; the last one ({@code open}) takes whatever came after its end too. */
     record TimeWindow(double from, double to, boolean open) {
 
         boolean contains(double time) {

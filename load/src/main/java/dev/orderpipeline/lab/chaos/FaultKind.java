@@ -16,7 +16,6 @@ import java.util.stream.Collectors;
  * criteria.
  */
 public enum FaultKind {
-    /** {@code workerKills} windows, numbered. */
     WORKER_KILL(
             "worker-kill",
             "kill -9 #",
@@ -49,7 +48,6 @@ public enum FaultKind {
             ChaosCriteria::onlyUnavailableWhileABrokerIsLost,
             ChaosCriteria::decisionsResume,
             ChaosCriteria::killedBrokerRejoinsTheIsr),
-    /** Not in the default run. */
     WORKER_FREEZE(
             "worker-freeze",
             "worker frozen",
@@ -83,7 +81,6 @@ public enum FaultKind {
         Done inject(FaultRun run, int number, double start);
     }
 
-    /** A criterion of a fault injected: its verdict on the run, or none when it does not apply. */
     @FunctionalInterface
     interface FaultCriterion {
         Optional<Check> judge(Findings findings, FaultKind kind);
@@ -92,8 +89,8 @@ public enum FaultKind {
     private final String label;
     private final String windowName;
     private final Function<ChaosSettings, Duration> plannedWindow;
-    private final Injection injection;
-    private final List<FaultCriterion> criteria;
+    final Injection injection;
+    final List<FaultCriterion> criteria;
 
     FaultKind(
             String label,
@@ -122,14 +119,6 @@ public enum FaultKind {
 
     Duration planned(ChaosSettings settings) {
         return plannedWindow.apply(settings).multipliedBy(windows(settings));
-    }
-
-    Injection injection() {
-        return injection;
-    }
-
-    List<FaultCriterion> criteria() {
-        return criteria;
     }
 
     public static FaultKind named(String label) {

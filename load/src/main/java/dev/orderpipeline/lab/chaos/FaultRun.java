@@ -27,27 +27,19 @@ record FaultRun(
 
     static final Duration POLL = Duration.ofMillis(200);
 
-    /** Orders that poison records name and nothing checks out, on a product of their own. */
-    record Decoys(UUID product, int stock, List<PreparedOrder> orders) {
+    record Decoys(UUID product, int stock, List<PreparedOrder> orders) {}
 
-        Decoys {
-            orders = List.copyOf(orders);
-        }
-    }
-
-    /** What a fault did; {@code end} seconds since the start, {@code failure} null if carried out as planned. */
     record Done(
             double end,
             String detail,
             @Nullable String failure,
             @Nullable Takeover takeover) {}
 
-    /** Window {@code number} of the fault; one that throws shows the failure. */
     FaultWindow carryOut(FaultKind kind, int number) {
         var name = kind.windowName(number);
         var start = clock.now();
         try {
-            var done = kind.injection().inject(this, number, start);
+            var done = kind.injection.inject(this, number, start);
             return new FaultWindow(kind, name, start, done.end(), done.detail(), done.failure(), done.takeover());
         } catch (RuntimeException ex) {
             log.error("{} failed", name, ex);

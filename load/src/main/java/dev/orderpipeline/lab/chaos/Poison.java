@@ -86,7 +86,6 @@ final class Poison {
         }
     }
 
-    /** The records, seeded so that a run can be repeated. */
     static List<ProducerRecord<byte[], byte[]>> build(
             String runTag,
             int count,
@@ -104,14 +103,13 @@ final class Poison {
             for (var index = 0; index < howMany; index++) {
                 var hot = hotProducts.get(random.nextInt(hotProducts.size()));
                 var record = targets.poison(kind, index, hot, decoys.get(index % decoys.size()), random);
-                record.headers().add(TAG_HEADER, (runTag + "/" + kind.label()).getBytes(StandardCharsets.UTF_8));
+                header(record, TAG_HEADER, runTag + "/" + kind.label());
                 records.add(record);
             }
         });
         return records;
     }
 
-    /** What the poison records name: the run's hot products, the decoys' product, and the time the API would set. */
     private record Targets(List<UUID> hotProducts, UUID decoyProduct, Instant requestedAt) {
 
         /** Poison record {@code index} of its kind, keyed by {@code hot} where its kind's topic is keyed by product. */
@@ -164,7 +162,6 @@ final class Poison {
         }
     }
 
-    /** How many of each kind: an even split, the remainder as garbage bytes. */
     static Map<PoisonKind, Integer> perKind(int count) {
         var kinds = PoisonKind.values();
         var share = count / kinds.length;
@@ -188,7 +185,6 @@ final class Poison {
                 .orElse(null);
     }
 
-    /** A checkout command with the headers the API sends: the worker must reject it for what it says. */
     private static ProducerRecord<byte[], byte[]> command(
             PoisonKind kind, UUID key, Map<String, Object> command, UUID orderId) {
         return record(kind, key, json(command), CheckoutCommand.idFor(orderId), CheckoutCommand.TYPE, null);
@@ -202,16 +198,16 @@ final class Poison {
             @Nullable String type,
             @Nullable UUID orderId) {
         var record = new ProducerRecord<>(kind.topic(), key.toString().getBytes(StandardCharsets.UTF_8), value);
-        if (commandId != null) {
-            record.headers().add(Headers.COMMAND_ID, commandId.toString().getBytes(StandardCharsets.UTF_8));
-        }
-        if (type != null) {
-            record.headers().add(Headers.COMMAND_TYPE, type.getBytes(StandardCharsets.UTF_8));
-        }
-        if (orderId != null) {
-            record.headers().add(Headers.ORDER_ID, orderId.toString().getBytes(StandardCharsets.UTF_8));
-        }
+        header(record, Headers.COMMAND_ID, commandId);
+        header(record, Headers.COMMAND_TYPE, type);
+        header(record, Headers.ORDER_ID, orderId);
         return record;
+    }
+
+    private static void header(ProducerRecord<byte[], byte[]> record, String name, @Nullable Object value) {
+        if (value != null) {
+            record.headers().add(name, value.toString().getBytes(StandardCharsets.UTF_8));
+        }
     }
 
     private static byte[] invalidCart(int index, PreparedOrder decoy) {

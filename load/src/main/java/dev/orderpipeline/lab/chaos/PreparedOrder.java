@@ -57,7 +57,6 @@ record PreparedOrder(UUID orderId, int product, String userId, List<Integer> car
         return List.copyOf(all.subList(0, size));
     }
 
-    /** Creates the carts over the API replicas, in the order given; fails on the first error. */
     static List<PreparedOrder> createCarts(
             List<ApiClient> apis,
             List<UUID> products,

@@ -25,7 +25,6 @@ final class Replay {
             Map.entry("-reservations", Topics.CHECKOUT_RESERVATIONS),
             Map.entry("-reservation-replies", Topics.CHECKOUT_RESERVATION_REPLIES));
 
-    /** One topic replayed: its group and the end offsets it had when the replay started. */
     record Replayed(String group, String topic, Map<TopicPartition, Long> end) {
 
         long records() {

@@ -26,7 +26,6 @@ final class Restarts {
                 run.clock().now() - starting));
     }
 
-    /** The broker stopped (controlled shutdown), left down for {@code brokerDown}. */
     static Done broker(FaultRun run, int number, double start) {
         var broker = run.stack()
                 .broker()

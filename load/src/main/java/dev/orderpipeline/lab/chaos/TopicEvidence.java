@@ -24,7 +24,6 @@ import tools.jackson.databind.node.MissingNode;
 /** What the topics hold about a run: its commands, results and dead letters (poison by kind and reason, real ones). */
 final class TopicEvidence {
 
-    /** The worker's header on a dead letter saying why. */
     static final String DLT_REASON_HEADER = "dlt-reason";
 
     /** The reason counted for a dead letter without a {@value #DLT_REASON_HEADER} header. */
@@ -49,7 +48,6 @@ final class TopicEvidence {
 
     record Found(List<PoisonFigures> poison, TopicFigures topics) {}
 
-    /** {@code keys}: the run's products and the decoy, the keys of its commands and dead letters. */
     static Found read(
             TopicReader reader,
             String runTag,
@@ -142,7 +140,6 @@ final class TopicEvidence {
             }
         }
 
-        /** A cart's command is its cart checkout, keyed by its order. */
         void cart(ConsumerRecord<byte[], byte[]> record) {
             var orderId = parse(text(record.key()));
             if (orderId != null && orders.contains(orderId) && header(record, Poison.TAG_HEADER) == null) {
@@ -208,7 +205,6 @@ final class TopicEvidence {
         return bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8);
     }
 
-    /** The record's JSON, a missing node if it is none. */
     private static JsonNode json(byte @Nullable [] bytes) {
         try {
             return bytes == null ? MissingNode.getInstance() : JSON.readTree(bytes);

@@ -63,13 +63,7 @@ final class TopicReader implements AutoCloseable {
                         Map.Entry::getKey, entry -> entry.getValue().offset()));
     }
 
-    /** A member of a consumer group: its {@code group.instance.id} (null if dynamic) and its partitions. */
-    record Member(@Nullable String instanceId, List<Integer> partitions) {
-
-        Member {
-            partitions = List.copyOf(partitions);
-        }
-    }
+    record Member(@Nullable String instanceId, List<Integer> partitions) {}
 
     List<Member> members(String group, String topic) {
         var description = get(Objects.requireNonNull(
@@ -85,14 +79,7 @@ final class TopicReader implements AutoCloseable {
                 .toList();
     }
 
-    /** A partition as the controller sees it: node ids, the leader -1 for none. */
-    record PartitionState(String topic, int partition, int leader, List<Integer> replicas, List<Integer> isr) {
-
-        PartitionState {
-            replicas = List.copyOf(replicas);
-            isr = List.copyOf(isr);
-        }
-    }
+    record PartitionState(String topic, int partition, int leader, List<Integer> replicas, List<Integer> isr) {}
 
     List<PartitionState> partitions() {
         var names = get(admin.listTopics().names());

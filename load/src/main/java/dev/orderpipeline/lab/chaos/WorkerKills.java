@@ -71,14 +71,7 @@ final class WorkerKills {
                                 Collectors.toMap(product -> product, product -> partitionOf(product, partitionCount))));
     }
 
-    /** Who is killed (index among the workers) and which of the load's products are on its partitions. */
-    record Victim(int worker, boolean staticMember, List<Integer> partitions, List<UUID> products) {
-
-        Victim {
-            partitions = List.copyOf(partitions);
-            products = List.copyOf(products);
-        }
-    }
+    record Victim(int worker, boolean staticMember, List<Integer> partitions, List<UUID> products) {}
 
     /** The worker whose partitions carry most of the products; without static members, the first, watching all. */
     static Victim choose(List<String> workers, List<TopicReader.Member> members, Map<UUID, Integer> partitionOf) {
