@@ -173,7 +173,8 @@ public final class ChaosExperiment {
                 keys,
                 orders.stream().map(PreparedOrder::orderId).collect(Collectors.toSet()),
                 decidedAt.keySet(),
-                poison.map(fault -> Poison.perKind(settings.poisonRecords())).orElse(Map.of()),
+                poison.map(fault -> TopicFaults.perKind(settings.poisonRecords()))
+                        .orElse(Map.of()),
                 poison.map(FaultWindow::start).orElse(0.0),
                 clock);
         return new ChaosJudge.Evidence(

@@ -86,7 +86,7 @@ final class TopicEvidence {
     static long poisonDeadLetters(TopicReader reader, String runTag) {
         var found = new AtomicLong();
         DEAD_LETTER_TOPICS.forEach(topic -> reader.readAll(topic, record -> {
-            if (Poison.kindOf(runTag, header(record, Poison.TAG_HEADER)) != null) {
+            if (TopicFaults.kindOf(runTag, header(record, TopicFaults.TAG_HEADER)) != null) {
                 found.incrementAndGet();
             }
         }));
@@ -132,7 +132,7 @@ final class TopicEvidence {
                 return;
             }
             commandRecords++;
-            var orderId = header(record, Poison.TAG_HEADER) == null
+            var orderId = header(record, TopicFaults.TAG_HEADER) == null
                     ? parse(json(record.value()).path("orderId").asString(""))
                     : null;
             if (orderId != null && orders.contains(orderId)) {
@@ -142,7 +142,7 @@ final class TopicEvidence {
 
         void cart(ConsumerRecord<byte[], byte[]> record) {
             var orderId = parse(text(record.key()));
-            if (orderId != null && orders.contains(orderId) && header(record, Poison.TAG_HEADER) == null) {
+            if (orderId != null && orders.contains(orderId) && header(record, TopicFaults.TAG_HEADER) == null) {
                 commandOrders.add(orderId);
             }
         }
@@ -159,8 +159,8 @@ final class TopicEvidence {
         /** A poison record of the run by its kind, or a real command keyed by the run's products or orders. */
         void deadLetter(ConsumerRecord<byte[], byte[]> record) {
             var reason = mask(header(record, DLT_REASON_HEADER));
-            var tag = header(record, Poison.TAG_HEADER);
-            var kind = Poison.kindOf(runTag, tag);
+            var tag = header(record, TopicFaults.TAG_HEADER);
+            var kind = TopicFaults.kindOf(runTag, tag);
             var at = clock.secondsOfEpochMillis(record.timestamp());
             if (kind != null) {
                 poison.merge(kind, 1L, Long::sum);

@@ -18,10 +18,10 @@ class ChaosTakeoverCriteriaTests {
 
     @Test
     void aPartitionsStallIsItsLongestGapWithoutADecisionFromTheFaultOn() {
-        assertThat(PartitionStalls.longestGap(1_000, List.of(1_500L, 1_600L, 9_000L, 9_100L)))
+        assertThat(ProcessFaults.longestGap(1_000, List.of(1_500L, 1_600L, 9_000L, 9_100L)))
                 .isEqualTo(7.4);
-        assertThat(PartitionStalls.longestGap(1_000, List.of(9_000L))).isEqualTo(8.0);
-        assertThat(PartitionStalls.longestGap(1_000, List.of())).isNull();
+        assertThat(ProcessFaults.longestGap(1_000, List.of(9_000L))).isEqualTo(8.0);
+        assertThat(ProcessFaults.longestGap(1_000, List.of())).isNull();
     }
 
     @Test
