@@ -6,10 +6,6 @@ import java.util.Objects;
 record Attempt(
         int order, int number, double sentAt, double answeredAt, String status, boolean retryAfter, boolean soldOut) {
 
-    Attempt(int order, int number, double sentAt, double answeredAt, String status, boolean retryAfter) {
-        this(order, number, sentAt, answeredAt, status, retryAfter, false);
-    }
-
     Attempt {
         Objects.requireNonNull(status, "status");
         if (order < 0 || number < 1) {
