@@ -15,19 +15,10 @@ import picocli.CommandLine.Option;
 /** {@code bin/lab chaos}: the fault-injection experiment. Fields are filled by picocli. */
 @Command(
         name = "chaos",
-        description = {
-            "Under a sustained open-model checkout load on a few products of limited stock (a share of them carts of"
-                    + " several products, checked out by the reservation saga), injects faults one after"
-                    + " the other, with a recovery after each: kill -9 of a checkout-worker (restarted at once; at"
-                    + " least two run, so the group rebalances), kill -9 of one and its restart under the same name"
-                    + " (static group membership), a broker restart, a PostgreSQL restart, the database read-only"
-                    + " for a while, a storm of lock timeouts, a replay of the command and saga topics from offset 0 by"
-                    + " a fresh consumer group, and poison records on the command, cart and reservation topics.",
-            "Then judges the run by the database and the topics: every accepted checkout final within the deadline,"
-                    + " no double decrement or payment, no oversell, drift 0 (units held by carts counted), the cart rules, every poison record dead-lettered with"
-                    + " its reason, 503 with Retry-After and never 500 while a dependency is down, and the time to"
-                    + " resume after each fault."
-        })
+        description =
+                "Under a sustained checkout load on a few products of limited stock, a share of them carts, injects"
+                        + " the faults one after the other with a recovery after each, then judges the run by the database and"
+                        + " the topics.")
 public final class ChaosCommand extends LabCommand {
 
     /** A kill must leave a worker to take over: the experiment runs at least this many. */
@@ -40,16 +31,6 @@ public final class ChaosCommand extends LabCommand {
 
     @Option(order = 2, names = "--products", paramLabel = "N", description = "Hot products the checkouts go to.")
     int products = defaults.products();
-
-    @Option(
-            order = 3,
-            names = "--stock",
-            paramLabel = "N",
-            description = "Units of each product; default: 40 %% to 88 %% of each product's planned checkouts, so"
-                    + " products sell out in different phases.",
-            showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
-    @Nullable
-    Integer stock;
 
     @Option(
             order = 4,
@@ -73,26 +54,11 @@ public final class ChaosCommand extends LabCommand {
 
     @Option(
             order = 7,
-            names = "--database-down",
-            paramLabel = "SECONDS",
-            description = "How long PostgreSQL stays down.")
-    int databaseDownSeconds = (int) defaults.databaseDown().toSeconds();
-
-    @Option(
-            order = 7,
             names = "--worker-freeze",
             paramLabel = "SECONDS",
             description = "How long worker-freeze keeps a worker stopped (SIGSTOP); longer than its group session, so"
                     + " that the other worker takes its partitions over.")
     int workerFreezeSeconds = (int) defaults.workerFreeze().toSeconds();
-
-    @Option(
-            order = 7,
-            names = "--database-fault",
-            paramLabel = "SECONDS",
-            description = "How long the database stays read-only (database-read-only) and the lock-timeout storm"
-                    + " lasts (lock-timeout-storm).")
-    int databaseFaultSeconds = (int) defaults.databaseFault().toSeconds();
 
     @Option(order = 8, names = "--poison", paramLabel = "N", description = "Poison records to inject.")
     int poison = defaults.poisonRecords();
@@ -104,23 +70,8 @@ public final class ChaosCommand extends LabCommand {
             order = 10,
             names = "--recovery",
             paramLabel = "SECONDS",
-            description =
-                    "Load after each fault at least; then until the pipeline caught up (up to" + " --catch-up-limit).")
+            description = "Load after each fault at least; then until the pipeline caught up (up to 2 minutes).")
     int recoverySeconds = (int) defaults.recovery().toSeconds();
-
-    @Option(
-            order = 11,
-            names = "--catch-up-limit",
-            paramLabel = "SECONDS",
-            description = "The longest a recovery waits for the pipeline to catch up.")
-    int catchUpLimitSeconds = (int) defaults.catchUpLimit().toSeconds();
-
-    @Option(
-            order = 12,
-            names = "--final-deadline",
-            paramLabel = "SECONDS",
-            description = "Every accepted checkout must be final this long after the end of the faults.")
-    int finalDeadlineSeconds = (int) defaults.finalDeadline().toSeconds();
 
     @Option(
             order = 13,
@@ -130,13 +81,6 @@ public final class ChaosCommand extends LabCommand {
                     + " connections: a retry waits for a place; an arrival while N first attempts are in flight is"
                     + " dropped and counted.")
     int maxInFlight = defaults.maxInFlight();
-
-    @Option(
-            order = 14,
-            names = "--max-attempts",
-            paramLabel = "N",
-            description = "Attempts per checkout when the API answers 503 (after its Retry-After) or not at all.")
-    int maxAttempts = defaults.maxAttempts();
 
     @Option(
             order = 15,
@@ -161,7 +105,6 @@ public final class ChaosCommand extends LabCommand {
         }
     }
 
-    /** The experiment reads the results topic itself after the run. */
     @Override
     protected boolean listensToResults() {
         return false;
@@ -179,7 +122,7 @@ public final class ChaosCommand extends LabCommand {
         return new ChaosSettings(
                 rate,
                 products,
-                stock,
+                defaults.stock(),
                 faults.stream()
                         .map(String::strip)
                         .filter(name -> !name.isEmpty())
@@ -187,15 +130,15 @@ public final class ChaosCommand extends LabCommand {
                         .toList(),
                 workerKills,
                 Duration.ofSeconds(brokerDownSeconds),
-                Duration.ofSeconds(databaseDownSeconds),
-                Duration.ofSeconds(databaseFaultSeconds),
+                defaults.databaseDown(),
+                defaults.databaseFault(),
                 poison,
                 Duration.ofSeconds(warmupSeconds),
                 Duration.ofSeconds(recoverySeconds),
-                Duration.ofSeconds(catchUpLimitSeconds),
-                Duration.ofSeconds(finalDeadlineSeconds),
+                defaults.catchUpLimit(),
+                defaults.finalDeadline(),
                 maxInFlight,
-                maxAttempts,
+                defaults.maxAttempts(),
                 defaults.replayLimit(),
                 cartShare,
                 Duration.ofSeconds(workerFreezeSeconds));

@@ -18,10 +18,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/**
- * The criteria a chaos run is judged by, each giving one verdict: {@link #GENERAL} whatever its faults, the others
- * those {@link FaultKind} names for the faults injected.
- */
+/** The criteria a chaos run is judged by: {@link #GENERAL} for every run, the others named by {@link FaultKind}. */
 final class ChaosCriteria {
 
     /** In the order the report shows them; the faults' own criteria follow, then {@link #caughtUpAfterEveryFault}. */
@@ -177,18 +174,9 @@ final class ChaosCriteria {
                         carts.outcomeRows() == carts.decided() && carts.disagreeing() == 0));
     }
 
-    /** The kills must have cut through sagas for the cart criteria to say something about them. */
-    static Optional<Check> killsHitCartsMidSaga(Findings findings) {
-        return cartsMidSaga(findings, FaultKind.WORKER_KILL);
-    }
-
-    static Optional<Check> restartHitsCartsMidSaga(Findings findings) {
-        return cartsMidSaga(findings, FaultKind.WORKER_KILL_RESTART);
-    }
-
     /**
-     * For a run with carts, a fault's criterion: every window of {@code kind} met carts mid-saga (accepted before its
-     * end, decided after its start), so the other criteria judged sagas the fault cut through.
+     * With carts: every window of {@code kind} met carts mid-saga, so that the cart criteria judged sagas it cut
+     * through.
      */
     static Optional<Check> cartsMidSaga(Findings findings, FaultKind kind) {
         var phases = findings.run().phases().stream()
@@ -244,7 +232,6 @@ final class ChaosCriteria {
                 "every 503 carries Retry-After", "0 without", without + " without, of " + unavailable, without == 0);
     }
 
-    /** Only for a run with retries. */
     static Optional<Check> retriedOnce(Findings findings) {
         var retries = findings.run().retries();
         if (retries.ordersRetried() == 0) {
@@ -263,10 +250,8 @@ final class ChaosCriteria {
     }
 
     /** While the broker is down the API says so with a 503, neither a 500 nor silence. */
-    static Optional<Check> unavailableWhileBrokerDown(Findings findings) {
-        return findings.run().phases().stream()
-                .filter(phase -> phase.fault() == FaultKind.BROKER_RESTART)
-                .findFirst()
+    static Optional<Check> unavailableWhileBrokerDown(Findings findings, FaultKind kind) {
+        return phase(findings, kind)
                 .map(phase -> new Check(
                         "503 (not 500, not silence) while the broker is down",
                         "503 > 0, 5xx other than 503 = 0, 0 timeouts or errors",
@@ -275,14 +260,9 @@ final class ChaosCriteria {
                         phase.count("503") > 0 && phase.serverErrors() == 0 && phase.other() == 0));
     }
 
-    /**
-     * A broker lost is not the broker down: the API may answer 503 (with Retry-After, judged for every run) while the
-     * partitions it led find new leaders, but never a 500 and never leave the client without an answer.
-     */
-    static Optional<Check> onlyUnavailableWhileABrokerIsLost(Findings findings) {
-        return findings.run().phases().stream()
-                .filter(phase -> phase.fault() == FaultKind.BROKER_KILL)
-                .findFirst()
+    /** A broker lost: 503 while partitions find new leaders is allowed, a 500 or no answer is not. */
+    static Optional<Check> onlyUnavailableWhileABrokerIsLost(Findings findings, FaultKind kind) {
+        return phase(findings, kind)
                 .map(phase -> new Check(
                         "while a broker is lost, every answer is 202 or 503 (not 500, not silence)",
                         "5xx other than 503 = 0, 0 timeouts or errors",
@@ -291,19 +271,8 @@ final class ChaosCriteria {
                         phase.serverErrors() == 0 && phase.other() == 0));
     }
 
-    static Optional<Check> decisionsResumeAfterBrokerKill(Findings findings) {
-        return decisionsResume(findings, FaultKind.BROKER_KILL);
-    }
-
-    static Optional<Check> decisionsResumeAfterWorkerFreeze(Findings findings) {
-        return decisionsResume(findings, FaultKind.WORKER_FREEZE);
-    }
-
-    /**
-     * Every partition of the load's products has decisions again after the fault, its longest stall within the
-     * catch-up limit; the measured stalls are the bound the report states.
-     */
-    private static Optional<Check> decisionsResume(Findings findings, FaultKind kind) {
+    /** Every partition has decisions again after the fault, its longest stall within the catch-up limit. */
+    static Optional<Check> decisionsResume(Findings findings, FaultKind kind) {
         var limit = findings.settings().catchUpLimit().toSeconds();
         return takeover(findings, kind).map(takeover -> {
             var longest = takeover.longestStall();
@@ -321,9 +290,9 @@ final class ChaosCriteria {
         });
     }
 
-    static Optional<Check> killedBrokerRejoinsTheIsr(Findings findings) {
+    static Optional<Check> killedBrokerRejoinsTheIsr(Findings findings, FaultKind kind) {
         var limit = findings.settings().catchUpLimit().toSeconds();
-        return takeover(findings, FaultKind.BROKER_KILL)
+        return takeover(findings, kind)
                 .map(takeover -> new Check(
                         "the killed broker, started again, rejoins the in-sync replicas of every partition it holds",
                         "within " + limit + " s of its start",
@@ -334,8 +303,8 @@ final class ChaosCriteria {
     }
 
     /** PostgreSQL ended the frozen worker's transaction, and with it its row locks. */
-    static Optional<Check> frozenTransactionEnded(Findings findings) {
-        return takeover(findings, FaultKind.WORKER_FREEZE)
+    static Optional<Check> frozenTransactionEnded(Findings findings, FaultKind kind) {
+        return takeover(findings, kind)
                 .map(takeover -> new Check(
                         "the frozen worker's open transaction is ended by idle_in_transaction_session_timeout",
                         "at least 1 session idle in a transaction when frozen, none left before SIGCONT",
@@ -347,8 +316,8 @@ final class ChaosCriteria {
     }
 
     /** Order creation does not queue behind the frozen worker's locks, nor drain the API's pool. */
-    static Optional<Check> orderCreationUnblockedWhileFrozen(Findings findings) {
-        return takeover(findings, FaultKind.WORKER_FREEZE)
+    static Optional<Check> orderCreationUnblockedWhileFrozen(Findings findings, FaultKind kind) {
+        return takeover(findings, kind)
                 .flatMap(takeover -> Optional.ofNullable(takeover.creations()))
                 .map(creations -> new Check(
                         "orders on the frozen worker's products are created while it is frozen; the API's pool is"
@@ -366,6 +335,12 @@ final class ChaosCriteria {
     /** order-api's statement_timeout (docs/operate.md, "Database sessions"): the longest an insert may wait. */
     private static final int CREATION_BOUND_SECONDS = 5;
 
+    private static Optional<PhaseFigures> phase(Findings findings, FaultKind kind) {
+        return findings.run().phases().stream()
+                .filter(phase -> phase.fault() == kind)
+                .findFirst();
+    }
+
     private static Optional<Takeover> takeover(Findings findings, FaultKind kind) {
         return findings.run().faults().stream()
                 .filter(fault -> fault.kind() == kind && fault.takeover() != null)
@@ -373,7 +348,7 @@ final class ChaosCriteria {
                 .findFirst();
     }
 
-    static Optional<Check> deadLetteredWithReason(Findings findings) {
+    static Optional<Check> deadLetteredWithReason(Findings findings, FaultKind kind) {
         var poison = findings.run().poison();
         var sent = Findings.sum(poison, PoisonFigures::sent);
         var found = Findings.sum(poison, PoisonFigures::deadLettered);
@@ -386,7 +361,7 @@ final class ChaosCriteria {
                 found == sent && withoutReason == 0);
     }
 
-    static Optional<Check> decoysUntouched(Findings findings) {
+    static Optional<Check> decoysUntouched(Findings findings, FaultKind kind) {
         var decoy = findings.run().decoy();
         return check(
                 "the orders named by poison records are untouched",
@@ -399,7 +374,6 @@ final class ChaosCriteria {
                 decoy != null && decoy.untouched());
     }
 
-    /** The last criterion of every run. */
     static Optional<Check> caughtUpAfterEveryFault(Findings findings) {
         var stuck = findings.run().phases().stream()
                 .filter(phase -> phase.fault() != null && phase.caughtUpAfter() == null)
@@ -414,7 +388,6 @@ final class ChaosCriteria {
                 stuck.isEmpty());
     }
 
-    /** Only for a run with carts. */
     private static Optional<Check> carts(Findings findings, Function<CartVerdict, Check> judge) {
         return Optional.ofNullable(findings.run().carts()).map(judge);
     }

@@ -22,18 +22,10 @@ import java.util.Set;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
-/**
- * What the chaos experiment reads from the pipeline's database, read-only: when each order was decided, the sessions
- * left in a transaction, and the decoy product; the verdict on the run's products, carts and retried checkouts it
- * reads through the invariants module.
- */
+/** What the chaos experiment reads from the database; the verdicts on books and carts through the invariants module. */
 final class ChaosDatabase {
 
-    /**
-     * The idempotency row of each decided order of the products, with when its transaction ran: a single-product
-     * order's, or a cart's checkout command's, which gets its outcome (and its time) when the cart is decided; the
-     * saga's step rows never get one.
-     */
+    /** When each decided order of the products was decided: its idempotency row with an outcome (a cart's, too). */
     private static final String DECISIONS = """
             SELECT pc.order_id, pc.processed_at
             FROM processed_command pc
@@ -44,16 +36,6 @@ final class ChaosDatabase {
                        AND EXISTS (SELECT 1 FROM order_line l WHERE l.order_id = o.id AND l.product_id = ANY(?))))
             """;
 
-    /** Per product, its first decision committed after a time: when its partition was consumed again. */
-    private static final String FIRST_DECISIONS_AFTER = """
-            SELECT o.product_id, min(pc.processed_at) AS first_decision
-            FROM processed_command pc
-            JOIN orders o ON o.id = pc.order_id
-            WHERE o.product_id = ANY(?) AND pc.processed_at > ?
-            GROUP BY o.product_id
-            """;
-
-    /** Each decision of the products' single-product orders committed in a span of time. */
     private static final String DECISION_TIMES = """
             SELECT o.product_id, pc.processed_at
             FROM processed_command pc
@@ -61,10 +43,7 @@ final class ChaosDatabase {
             WHERE o.product_id = ANY(?) AND pc.outcome IS NOT NULL AND pc.processed_at > ? AND pc.processed_at <= ?
             """;
 
-    /**
-     * Sessions of this database idle in a transaction for over a second: none of the apps waits inside one, so such a
-     * session belongs to a process that stopped (see docs/operate.md, "Database sessions").
-     */
+    /** Sessions idle in a transaction for over a second: a stopped process's (docs/operate.md, "Database sessions"). */
     private static final String STALE_TRANSACTIONS = """
             SELECT count(*) FROM pg_stat_activity
             WHERE datname = current_database()
@@ -91,27 +70,27 @@ final class ChaosDatabase {
         this.invariants = new InvariantChecker(database.dataSource());
     }
 
-    /** A session of the lab's own (application name {@code orderpipeline-lab}). */
     Connection connect() throws SQLException {
         return database.connect();
     }
 
-    /** When ({@code processed_at}, epoch milliseconds) each decided order of the products was decided. */
     Map<UUID, Long> decisions(List<UUID> products) {
-        return query(DECISIONS, "could not read the decisions", ChaosDatabase::timesById, products, products);
-    }
-
-    /** Per product that has one, when (epoch milliseconds) its first decision after {@code afterEpochMillis} ran. */
-    Map<UUID, Long> firstDecisionsAfter(Collection<UUID> products, long afterEpochMillis) {
         return query(
-                FIRST_DECISIONS_AFTER,
-                "could not read the first decisions after the kill",
-                ChaosDatabase::timesById,
+                DECISIONS,
+                "could not read the decisions",
+                rows -> {
+                    var times = new HashMap<UUID, Long>();
+                    while (rows.next()) {
+                        times.put(
+                                rows.getObject(1, UUID.class),
+                                rows.getTimestamp(2).getTime());
+                    }
+                    return times;
+                },
                 products,
-                new Timestamp(afterEpochMillis));
+                products);
     }
 
-    /** The epoch milliseconds of each decision of the products' single-product orders in (from, to], per product. */
     Map<UUID, List<Long>> decisionTimes(Collection<UUID> products, long fromEpochMillis, long toEpochMillis) {
         return query(
                 DECISION_TIMES,
@@ -129,17 +108,14 @@ final class ChaosDatabase {
                 new Timestamp(toEpochMillis));
     }
 
-    /** How many sessions are idle in a transaction for over a second now. */
     long staleTransactions() {
         return one(STALE_TRANSACTIONS, "could not read pg_stat_activity", rows -> rows.getLong(1));
     }
 
-    /** The orders among {@code orders} that are decided. */
     Set<UUID> decidedAmong(Collection<UUID> orders) {
         return orders.isEmpty() ? Set.of() : invariants.decidedAmong(orders);
     }
 
-    /** Each product's books: the invariants module's report beside its idempotency rows. */
     List<ProductBooks> books(List<UUID> products, List<Integer> stocks) {
         var initialStock = new LinkedHashMap<UUID, Integer>();
         for (var index = 0; index < products.size(); index++) {
@@ -152,12 +128,10 @@ final class ChaosDatabase {
                 .toList();
     }
 
-    /** Of the orders, how many were paid more than once and how many were decided more than once. */
     RepeatedEffects repeatedEffects(Collection<UUID> orders) {
         return invariants.repeatedEffects(orders);
     }
 
-    /** The run's carts by the cart rules; null if the run has none. */
     @Nullable
     CartVerdict carts(Collection<UUID> carts) {
         return carts.isEmpty() ? null : invariants.carts(carts);
@@ -178,7 +152,6 @@ final class ChaosDatabase {
                 Collections.nCopies(5, product).toArray());
     }
 
-    /** What a query's rows come to. */
     @FunctionalInterface
     private interface Rows<T> {
         T read(ResultSet rows) throws SQLException;
@@ -202,7 +175,6 @@ final class ChaosDatabase {
         }
     }
 
-    /** A query of one row, read by {@code read}. */
     private <T> T one(String sql, String failure, Rows<T> read, Object... parameters) {
         return query(
                 sql,
@@ -212,13 +184,5 @@ final class ChaosDatabase {
                     return read.read(rows);
                 },
                 parameters);
-    }
-
-    private static Map<UUID, Long> timesById(ResultSet rows) throws SQLException {
-        var times = new HashMap<UUID, Long>();
-        while (rows.next()) {
-            times.put(rows.getObject(1, UUID.class), rows.getTimestamp(2).getTime());
-        }
-        return times;
     }
 }

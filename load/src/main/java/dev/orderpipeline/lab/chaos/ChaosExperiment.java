@@ -7,7 +7,6 @@ import dev.orderpipeline.lab.pipeline.ApiClient;
 import dev.orderpipeline.lab.pipeline.Orders;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import java.math.BigDecimal;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,11 +24,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/**
- * Runs one chaos experiment against the pipeline the lab started: prepares the products and orders, starts the
- * sustained load, injects the faults one after the other with a recovery after each, stops the load, waits for the
- * pipeline to settle, and hands what the database and the topics say to {@link ChaosJudge}.
- */
+/** Runs one chaos experiment: prepares the orders, loads, injects the faults with a recovery after each, judges. */
 public final class ChaosExperiment {
 
     private static final Logger log = LoggerFactory.getLogger(ChaosExperiment.class);
@@ -65,19 +60,31 @@ public final class ChaosExperiment {
         try (var http = ApiClient.newHttpClient();
                 var topics = new TopicReader(target.bootstrapServers())) {
             var clock = RunClock.startingNow();
-            var loaded = load(prepared, http, clock, topics, database);
+            var load = new ChaosLoad(target.apis(), http, requestTimeout, prepared.orders(), settings, clock, progress);
+            List<FaultWindow> faults;
+            try (var running = load.start()) {
+                var run = new FaultRun(
+                        target.stack(),
+                        settings,
+                        clock,
+                        runTag,
+                        topics,
+                        database,
+                        prepared.products(),
+                        prepared.decoys());
+                progress.phase("warm-up", 0);
+                FaultRun.pause(settings.warmup());
+                faults = inject(run, running, database);
+                finish(running, prepared.orders().size(), database, clock, faults);
+            }
             if (prepared.decoys() != null) {
                 awaitDeadLetters(topics, settings.poisonRecords());
             }
             progress.phase("reading the database and the topics", 0);
-            return ChaosJudge.judge(evidence(database, topics, clock, prepared, loaded));
+            return ChaosJudge.judge(evidence(database, topics, clock, prepared, load, faults));
         }
     }
 
-    /**
-     * What the run checks out: the hot products with their initial stocks, the orders of the load and, for poison,
-     * the decoys.
-     */
     private record Prepared(
             List<UUID> products,
             List<Integer> stocks,
@@ -96,21 +103,6 @@ public final class ChaosExperiment {
         return new Prepared(products, stocks, prepareOrders(target.apis(), products), decoys);
     }
 
-    /** The load from the warm-up to the last decision, with the faults injected under it. */
-    private Loaded load(
-            Prepared prepared, HttpClient http, RunClock clock, TopicReader topics, ChaosDatabase database) {
-        try (var load = new ChaosLoad(target.apis(), http, requestTimeout, prepared.orders(), settings, clock, progress)
-                .start()) {
-            var run = new FaultRun(
-                    target.stack(), settings, clock, runTag, topics, database, prepared.products(), prepared.decoys());
-            progress.phase("warm-up", 0);
-            FaultRun.pause(settings.warmup());
-            var faults = inject(run, load, database);
-            return finish(load, prepared.orders().size(), database, clock, faults);
-        }
-    }
-
-    /** Each window of each fault in turn, the progress line saying which, each followed by its recovery. */
     private List<FaultWindow> inject(FaultRun run, ChaosLoad load, ChaosDatabase database) {
         var kinds = settings.faults();
         var faults = new ArrayList<FaultWindow>();
@@ -127,15 +119,10 @@ public final class ChaosExperiment {
         return faults;
     }
 
-    /** What the load did and the faults injected under it. */
-    private record Loaded(
-            List<Attempt> attempts, long scheduled, long dropped, double arrivalsEndedAt, List<FaultWindow> faults) {}
-
-    /** Stops the load, lets its retries settle and waits for the last decisions. */
-    private Loaded finish(
+    private void finish(
             ChaosLoad load, int prepared, ChaosDatabase database, RunClock clock, List<FaultWindow> faults) {
         load.stop();
-        if (load.ranOutOfOrders()) {
+        if (load.arrivals().exhausted()) {
             notes.add(String.format(
                     Locale.ROOT,
                     "The load ran out of its %d prepared orders at %.0f s, before the faults were over: the later"
@@ -151,51 +138,55 @@ public final class ChaosExperiment {
         var faultsEnd = faults.stream().mapToDouble(FaultWindow::end).max().orElse(clock.now());
         awaitDecisions(load, database, clock, faultsEnd);
         load.unexpectedBodies().forEach(body -> notes.add("Unexpected answer " + body));
-        return new Loaded(load.attempts(), load.scheduled(), load.dropped(), load.arrivalsEndedAt(), faults);
+        faults.stream()
+                .filter(fault -> fault.failure() != null)
+                .forEach(fault -> notes.add(fault.name() + " was not carried out as planned: " + fault.failure()));
     }
 
-    /** What the database and the topics say about the run, beside what the load did. */
     private ChaosJudge.Evidence evidence(
-            ChaosDatabase database, TopicReader topics, RunClock clock, Prepared prepared, Loaded loaded) {
+            ChaosDatabase database,
+            TopicReader topics,
+            RunClock clock,
+            Prepared prepared,
+            ChaosLoad load,
+            List<FaultWindow> faults) {
         var products = prepared.products();
         var orders = prepared.orders();
         var decoys = prepared.decoys();
         var decidedAt = new HashMap<UUID, Double>();
         database.decisions(products)
                 .forEach((order, millis) -> decidedAt.put(order, clock.secondsOfEpochMillis(millis)));
-        var retried = ChaosJudge.retriedOrders(loaded.attempts()).stream()
+        var attempts = load.attempts();
+        var retried = ChaosJudge.retriedOrders(attempts).stream()
                 .map(index -> orders.get(index).orderId())
                 .toList();
         var keys = new HashSet<>(products);
         if (decoys != null) {
             keys.add(decoys.product());
         }
-        var orderIds = orders.stream().map(PreparedOrder::orderId).collect(Collectors.toSet());
-        var poison = loaded.faults().stream()
+        var poison = faults.stream()
                 .filter(fault -> fault.kind() == FaultKind.POISON)
                 .findFirst();
         var found = TopicEvidence.read(
                 topics,
                 runTag,
                 keys,
-                orderIds,
+                orders.stream().map(PreparedOrder::orderId).collect(Collectors.toSet()),
                 decidedAt.keySet(),
-                poison.map(fault -> Poison.perKind(settings.poisonRecords())).orElse(Map.of()),
+                poison.map(fault -> TopicFaults.perKind(settings.poisonRecords()))
+                        .orElse(Map.of()),
                 poison.map(FaultWindow::start).orElse(0.0),
                 clock);
-        loaded.faults().stream()
-                .filter(fault -> fault.failure() != null)
-                .forEach(fault -> notes.add(fault.name() + " was not carried out as planned: " + fault.failure()));
         return new ChaosJudge.Evidence(
                 settings,
                 runTag,
                 orders,
                 products,
-                loaded.attempts(),
-                loaded.faults(),
-                loaded.scheduled(),
-                loaded.dropped(),
-                loaded.arrivalsEndedAt(),
+                attempts,
+                faults,
+                load.arrivals().scheduled(),
+                load.arrivals().dropped(),
+                load.arrivalsEndedAt(),
                 decidedAt,
                 database.books(products, prepared.stocks()),
                 database.repeatedEffects(retried),
@@ -209,7 +200,6 @@ public final class ChaosExperiment {
                 notes);
     }
 
-    /** A product of its own with orders that poison records name and nothing checks out. */
     private Decoys prepareDecoys() {
         var product = target.apis().getFirst().createProduct("lab chaos " + runTag + " decoy", DECOY_STOCK, PRICE);
         var count = Math.max(1, settings.poisonRecords() / PoisonKind.values().length);
@@ -218,11 +208,7 @@ public final class ChaosExperiment {
                 product, DECOY_STOCK, prepare(target.apis(), product, -1, "chaos-" + runTag + "-decoy-", count));
     }
 
-    /**
-     * The orders of the load: a share of carts spread evenly among them ({@link PreparedOrder#isCart}), the others
-     * interleaved over the products (the {@code k}-th order of one product is of product {@code k % products}, so
-     * that every product has orders of its own whatever the carts' pattern).
-     */
+    /** The load's orders: carts spread evenly, the others interleaved so that each product has orders of its own. */
     private List<PreparedOrder> prepareOrders(List<ApiClient> apis, List<UUID> products) {
         var total = settings.ordersToPrepare();
         var share = settings.hasCarts() ? settings.cartShare() : 0.0;
@@ -264,10 +250,7 @@ public final class ChaosExperiment {
                 .toList();
     }
 
-    /**
-     * After a fault: the load goes on for the recovery time, then until every checkout accepted more than two
-     * seconds earlier is decided (read from the database), up to the catch-up limit.
-     */
+    /** After a fault: the recovery time, then until the checkouts accepted 2 s before are decided, up to a limit. */
     private void recover(FaultWindow window, ChaosLoad load, ChaosDatabase database) {
         progress.note(String.format(
                 Locale.ROOT,
@@ -297,10 +280,6 @@ public final class ChaosExperiment {
         }
     }
 
-    /**
-     * Polls the checkouts accepted at least {@code age} ago that the database has not decided yet, until there are
-     * none or {@code limit} passed; how many are left. Throws if the database could not be read at the end.
-     */
     private static int undecidedUntil(ChaosLoad load, ChaosDatabase database, Duration age, Duration limit) {
         var deadline = System.nanoTime() + limit.toNanos();
         while (true) {
@@ -321,10 +300,7 @@ public final class ChaosExperiment {
         }
     }
 
-    /**
-     * Waits until every accepted checkout is decided, or until well past the deadline (end of the faults plus the
-     * final deadline), so that a late one is measured rather than cut off.
-     */
+    /** Waits for every accepted checkout, until well past the deadline so that a late one is measured, not cut off. */
     private void awaitDecisions(ChaosLoad load, ChaosDatabase database, RunClock clock, double faultsEnd) {
         var until = faultsEnd + settings.finalDeadline().plus(LATE_GRACE).toMillis() / 1000.0;
         try {
@@ -339,7 +315,6 @@ public final class ChaosExperiment {
                 + Math.round(until - faultsEnd) + " s after the end of the faults, when the lab stopped waiting.");
     }
 
-    /** Waits until the dead-letter topics hold every poison record of this run, up to a minute. */
     private void awaitDeadLetters(TopicReader topics, int expected) {
         progress.phase("waiting for " + expected + " dead letters", 0);
         var deadline = System.nanoTime() + DEAD_LETTER_WAIT.toNanos();

@@ -2,6 +2,8 @@ package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.invariants.CartVerdict;
 import dev.orderpipeline.invariants.RepeatedEffects;
+import dev.orderpipeline.lab.chaos.ChaosJudge.Checkouts.Checkout;
+import dev.orderpipeline.lab.chaos.ChaosJudge.Checkouts.TimeWindow;
 import dev.orderpipeline.lab.chaos.ChaosRun.AcceptanceFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ChaosSecond;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
@@ -12,13 +14,11 @@ import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
 import dev.orderpipeline.lab.chaos.ChaosRun.RetryFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.TopicFigures;
-import dev.orderpipeline.lab.chaos.Checkouts.Checkout;
-import dev.orderpipeline.lab.chaos.Checkouts.TimeWindow;
 import dev.orderpipeline.lab.report.Cells;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,18 +26,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.ObjDoubleConsumer;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
-/**
- * Turns what a chaos run collected (the load's attempts, the fault windows, the decisions and books from the
- * database, the counts from the topics) into its figures, and has each criterion ({@link ChaosCriteria}, and those
- * of the faults injected) give its verdict on them. Pure computation, so it is tested on made-up evidence.
- */
+/** Turns what a chaos run collected into its figures and verdicts: pure computation, tested on made-up evidence. */
 final class ChaosJudge {
 
     /** How many lost orders the report names. */
@@ -45,11 +42,6 @@ final class ChaosJudge {
 
     private ChaosJudge() {}
 
-    /**
-     * Everything a run collected.
-     *
-     * @param decidedAt when each decided order of the run was decided (seconds since the start)
-     */
     record Evidence(
             ChaosSettings settings,
             String runTag,
@@ -69,7 +61,6 @@ final class ChaosJudge {
             @Nullable CartVerdict carts,
             List<String> notes) {
 
-        /** When the last fault ended. */
         double faultsEnd() {
             return faults.stream().mapToDouble(FaultWindow::end).max().orElse(0);
         }
@@ -80,12 +71,7 @@ final class ChaosJudge {
         }
     }
 
-    /**
-     * The figures the criteria judge.
-     *
-     * @param run the run's figures, not judged yet
-     * @param late accepted checkouts decided after the deadline
-     */
+    /** The run's figures, not judged yet, and the accepted checkouts decided after the deadline. */
     record Findings(ChaosSettings settings, ChaosRun run, long late) {
 
         long sumOverBooks(ToLongFunction<ProductBooks> value) {
@@ -101,13 +87,11 @@ final class ChaosJudge {
         }
     }
 
-    /** A criterion of the run: its verdict, or none when it does not apply to the run. */
     @FunctionalInterface
     interface Criterion {
         Optional<Check> judge(Findings findings);
     }
 
-    /** The orders (by index) that were sent more than once. */
     static Set<Integer> retriedOrders(List<Attempt> attempts) {
         return attempts.stream()
                 .filter(attempt -> attempt.number() > 1)
@@ -119,7 +103,9 @@ final class ChaosJudge {
         var findings = findings(evidence);
         var criteria = Stream.of(
                         ChaosCriteria.GENERAL.stream(),
-                        evidence.settings().faults().stream().flatMap(kind -> kind.criteria().stream()),
+                        evidence.settings().faults().stream()
+                                .flatMap(kind -> kind.criteria.stream()
+                                        .map(criterion -> (Criterion) all -> criterion.judge(all, kind))),
                         Stream.<Criterion>of(ChaosCriteria::caughtUpAfterEveryFault))
                 .flatMap(Function.identity());
         return findings.run()
@@ -127,7 +113,6 @@ final class ChaosJudge {
                         .toList());
     }
 
-    /** The figures of the run, before any criterion judges them. */
     static Findings findings(Evidence evidence) {
         var checkouts = new Checkouts(evidence.orders(), evidence.attempts(), evidence.decidedAt());
         var faultsEnd = evidence.faultsEnd();
@@ -205,10 +190,7 @@ final class ChaosJudge {
                 hasCarts && fault != null ? midSaga(checkouts, fault) : null);
     }
 
-    /**
-     * Carts whose saga was in flight while the fault lasted: accepted before its end and decided after its start (or
-     * never). The saga starts once the API has handed the cart's command to the broker, which its 202 follows.
-     */
+    /** Carts whose saga was in flight during the fault: accepted before its end, decided after its start (or never). */
     static long midSaga(Checkouts checkouts, FaultWindow fault) {
         return checkouts.all().stream()
                 .filter(checkout -> checkout.order().isCart() && checkout.accepted())
@@ -273,21 +255,10 @@ final class ChaosJudge {
                 last.size() - accepted - conflict - unavailable,
                 last.stream()
                         // a checkout refused sold out at the door leaves its order CREATED: answered, nothing owed
-                        .filter(attempt -> checkouts.get(attempt.order()).decided() || attempt.soldOut())
+                        .filter(attempt -> checkouts.all().get(attempt.order()).decided() || attempt.soldOut())
                         .count(),
                 evidence.retriedEffects().paidMoreThanOnce(),
                 evidence.retriedEffects().processedMoreThanOnce());
-    }
-
-    /** What the timeline counts, each at the second it happened in. */
-    private enum Happening {
-        SENT,
-        ACCEPTED,
-        UNAVAILABLE,
-        FAILED,
-        DECIDED,
-        OPENED,
-        CLOSED
     }
 
     /** Per second: requests sent, answers by kind, decisions, and the accepted checkouts still waiting. */
@@ -298,40 +269,30 @@ final class ChaosJudge {
             last = Math.max(last, (int) Math.floor(decisions[decisions.length - 1]));
         }
         var seconds = Math.max(1, last + 1);
-        var counts = new EnumMap<Happening, long[]>(Happening.class);
-        BiConsumer<Happening, Double> count = (what, at) -> counts.computeIfAbsent(what, none -> new long[seconds])[
-                (int) Math.min(Math.max(0, Math.floor(at)), seconds - 1)]++;
+        // sent, accepted, unavailable, failed, decided, opened, closed
+        var counts = new long[7][seconds];
+        ObjDoubleConsumer<Integer> count =
+                (what, at) -> counts[what][(int) Math.min(Math.max(0, Math.floor(at)), seconds - 1)]++;
         for (var attempt : evidence.attempts()) {
-            count.accept(Happening.SENT, attempt.sentAt());
-            if (attempt.accepted()) {
-                count.accept(Happening.ACCEPTED, attempt.answeredAt());
-            } else if (attempt.unavailable()) {
-                count.accept(Happening.UNAVAILABLE, attempt.answeredAt());
-            } else if (!"409".equals(attempt.status())) {
-                count.accept(Happening.FAILED, attempt.answeredAt());
+            count.accept(0, attempt.sentAt());
+            var what = attempt.accepted() ? 1 : attempt.unavailable() ? 2 : "409".equals(attempt.status()) ? -1 : 3;
+            if (what > 0) {
+                count.accept(what, attempt.answeredAt());
             }
         }
-        Arrays.stream(decisions).filter(time -> time >= 0).forEach(time -> count.accept(Happening.DECIDED, time));
+        Arrays.stream(decisions).filter(time -> time >= 0).forEach(time -> count.accept(4, time));
         checkouts.all().stream().filter(Checkout::accepted).forEach(checkout -> {
-            count.accept(Happening.OPENED, checkout.acceptedAt());
+            count.accept(5, checkout.acceptedAt());
             if (checkout.decided()) {
-                count.accept(Happening.CLOSED, Math.max(checkout.acceptedAt(), checkout.decidedAt()));
+                count.accept(6, Math.max(checkout.acceptedAt(), checkout.decidedAt()));
             }
         });
         var rows = new ArrayList<ChaosSecond>();
         long open = 0;
-        for (var second = 0; second < seconds; second++) {
-            var at = second;
-            ToLongFunction<Happening> of = what -> counts.containsKey(what) ? counts.get(what)[at] : 0;
-            open += of.applyAsLong(Happening.OPENED) - of.applyAsLong(Happening.CLOSED);
+        for (var at = 0; at < seconds; at++) {
+            open += counts[5][at] - counts[6][at];
             rows.add(new ChaosSecond(
-                    second,
-                    of.applyAsLong(Happening.SENT),
-                    of.applyAsLong(Happening.ACCEPTED),
-                    of.applyAsLong(Happening.UNAVAILABLE),
-                    of.applyAsLong(Happening.FAILED),
-                    of.applyAsLong(Happening.DECIDED),
-                    open));
+                    at, counts[0][at], counts[1][at], counts[2][at], counts[3][at], counts[4][at], open));
         }
         return rows;
     }
@@ -351,5 +312,157 @@ final class ChaosJudge {
 
     static double round(double value) {
         return Math.round(value * 100) / 100.0;
+    }
+
+    /** Per prepared order, when it was first accepted (202) and decided (database), and what follows from those times. */
+    static final class Checkouts {
+
+        record Checkout(PreparedOrder order, double acceptedAt, double decidedAt) {
+
+            boolean accepted() {
+                return !Double.isNaN(acceptedAt);
+            }
+
+            boolean decided() {
+                return !Double.isNaN(decidedAt);
+            }
+
+            /** From the 202 to the decision; NaN unless both happened. */
+            double toFinal() {
+                return Math.max(0, decidedAt - acceptedAt);
+            }
+        }
+
+        private record Event(double at, boolean decision, boolean endsWait) {}
+
+        private final List<Checkout> all;
+        private final double[] decisionTimes;
+        private final double[] acceptTimes;
+
+        Checkouts(List<PreparedOrder> orders, List<Attempt> attempts, Map<UUID, Double> decidedAt) {
+            var firstAccept = new HashMap<Integer, Double>();
+            attempts.stream()
+                    .filter(Attempt::accepted)
+                    .forEach(attempt -> firstAccept.merge(attempt.order(), attempt.answeredAt(), Math::min));
+            all = IntStream.range(0, orders.size())
+                    .mapToObj(index -> new Checkout(
+                            orders.get(index),
+                            firstAccept.getOrDefault(index, Double.NaN),
+                            decidedAt.getOrDefault(orders.get(index).orderId(), Double.NaN)))
+                    .toList();
+            decisionTimes = decidedAt.values().stream()
+                    .mapToDouble(Double::doubleValue)
+                    .sorted()
+                    .toArray();
+            acceptTimes = attempts.stream()
+                    .filter(Attempt::accepted)
+                    .mapToDouble(Attempt::answeredAt)
+                    .sorted()
+                    .toArray();
+        }
+
+        List<Checkout> all() {
+            return all;
+        }
+
+        double[] decisionTimes() {
+            return decisionTimes;
+        }
+
+        double firstDecisionAfter(double time) {
+            return firstAtOrAfter(decisionTimes, time);
+        }
+
+        double firstAcceptAfter(double time) {
+            return firstAtOrAfter(acceptTimes, time);
+        }
+
+        /** Seconds after {@code end} until every checkout accepted before it was decided; NaN if some never was. */
+        double caughtUpAfter(double end) {
+            var latest = end;
+            for (var checkout : all) {
+                if (!checkout.accepted() || checkout.acceptedAt() > end) {
+                    continue;
+                }
+                if (!checkout.decided()) {
+                    return Double.NaN;
+                }
+                latest = Math.max(latest, checkout.decidedAt());
+            }
+            return latest - end;
+        }
+
+        /** Accepted checkouts decided more than {@code deadline} seconds after their 202 or {@code faultsEnd}. */
+        long late(double faultsEnd, double deadline) {
+            return all.stream()
+                    .filter(checkout -> checkout.accepted() && checkout.decided())
+                    .filter(checkout -> checkout.decidedAt() - Math.max(checkout.acceptedAt(), faultsEnd) > deadline)
+                    .count();
+        }
+
+        /** The longest time in the window a product had an accepted checkout waiting and no decision; NaN if none. */
+        double longestStall(TimeWindow window, int products) {
+            var longest = Double.NaN;
+            for (var product = 0; product < products; product++) {
+                longest = max(longest, productStall(window, product));
+            }
+            return longest;
+        }
+
+        private double productStall(TimeWindow window, int product) {
+            var events = new ArrayList<Event>();
+            var waiting = 0;
+            for (var checkout : all) {
+                if (checkout.order().product() != product) {
+                    continue;
+                }
+                var accept = checkout.acceptedAt();
+                var decision = checkout.decidedAt();
+                if (checkout.decided() && decision >= window.from() && decision <= window.to()) {
+                    events.add(new Event(decision, true, checkout.accepted() && accept < decision));
+                }
+                if (!checkout.accepted() || (checkout.decided() && decision <= accept)) {
+                    continue;
+                }
+                if (accept < window.from()) {
+                    waiting += !checkout.decided() || decision > window.from() ? 1 : 0;
+                } else if (accept <= window.to()) {
+                    events.add(new Event(accept, false, false));
+                }
+            }
+            // at the same instant a decision comes before an accept
+            events.sort(
+                    Comparator.comparingDouble(Event::at).thenComparing(Event::decision, Comparator.reverseOrder()));
+            var longest = Double.NaN;
+            var lastProgress = window.from();
+            for (var event : events) {
+                if (event.decision()) {
+                    longest = waiting > 0 ? max(longest, event.at() - lastProgress) : longest;
+                    lastProgress = event.at();
+                    waiting -= event.endsWait() ? 1 : 0;
+                } else {
+                    lastProgress = waiting == 0 ? event.at() : lastProgress;
+                    waiting++;
+                }
+            }
+            return waiting > 0 ? max(longest, window.to() - lastProgress) : longest;
+        }
+
+        private static double firstAtOrAfter(double[] sorted, double time) {
+            var found = Arrays.binarySearch(sorted, time);
+            var index = found < 0 ? -found - 1 : found;
+            return index < sorted.length ? sorted[index] - time : Double.NaN;
+        }
+
+        static double max(double current, double value) {
+            return Double.isNaN(current) ? value : Double.isNaN(value) ? current : Math.max(current, value);
+        }
+
+        record TimeWindow(double from, double to, boolean open) {
+
+            boolean contains(double time) {
+                return time >= from && (open || time < to);
+            }
+        }
     }
 }

@@ -31,25 +31,14 @@ import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The sustained load of a chaos run: checkouts of the prepared orders started by the shared {@link OpenLoad}, at most
- * {@code maxInFlight} first attempts at once. It behaves as a careful client does: a 503 is retried after its {@code
- * Retry-After}, a request without an answer after a second, up to {@code maxAttempts} in all, the same order each
- * time (the API derives the command id from it, so a retry cannot check out twice).
- *
- * <p>Like a client's pool of connections, at most {@code maxInFlight} requests are on the wire at once, first attempts
- * and retries together; the next waits for a place. Without that bound the retries came on top of the first attempts:
- * while the broker was down they took the API past its connections, and over a thousand requests waited unanswered
- * in the kernel's accept queue until the lab's own timeout, which measured the lab's client instead of the API.
+ * The load of a chaos run, retrying as a careful client; at most {@code maxInFlight} requests on the wire at once, as a
+ * client's pool, or the retries swamp the API's accept queue.
  */
 final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
 
-    /** A retry after no answer at all waits this long: there is no Retry-After to follow. */
-    static final Duration UNANSWERED_RETRY = Duration.ofSeconds(1);
+    /** The wait before a retry without a Retry-After to follow: no answer, or a 503 without one (counted). */
+    private static final Duration RETRY = Duration.ofSeconds(1);
 
-    /** A 503 without a usable Retry-After is retried after this long (and counted: the API must send one). */
-    static final Duration DEFAULT_RETRY = Duration.ofSeconds(1);
-
-    /** How many bodies of unexpected answers are kept, and how much of each. */
     private static final int BODY_SAMPLES = 20;
 
     private static final int BODY_SAMPLE = 500;
@@ -64,7 +53,7 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
     private final OpenLoad load;
     /** Places on the wire: a request holds one from just before it is sent until its answer. */
     private final Semaphore onTheWire;
-    /** First attempts sent and retries waiting or in flight. */
+
     private final AtomicInteger pending = new AtomicInteger();
 
     private final Queue<Attempt> attempts = new ConcurrentLinkedQueue<>();
@@ -96,13 +85,11 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         this.onTheWire = new Semaphore(settings.maxInFlight());
     }
 
-    /** The first arrival is due at the clock's start. */
     ChaosLoad start() {
         load.start(clock.startNanos());
         return this;
     }
 
-    /** No new arrivals from now on; retries of earlier ones go on. */
     void stop() {
         load.stop();
     }
@@ -122,34 +109,24 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         return true;
     }
 
-    boolean ranOutOfOrders() {
-        return load.exhausted();
-    }
-
     /** Seconds since the start when arrivals ended (stopped, or orders ran out); the time now while running. */
     double arrivalsEndedAt() {
         var ended = load.endedNanos();
         return ended == 0 ? clock.now() : clock.seconds(ended);
     }
 
-    long scheduled() {
-        return load.scheduled();
-    }
-
-    long dropped() {
-        return load.dropped();
+    OpenLoad arrivals() {
+        return load;
     }
 
     int pending() {
         return pending.get();
     }
 
-    /** In no particular order. */
     List<Attempt> attempts() {
         return new ArrayList<>(attempts);
     }
 
-    /** Bodies of answers other than 202, 409 and 503 (a few), with their status. */
     List<String> unexpectedBodies() {
         return List.copyOf(unexpectedBodies);
     }
@@ -225,14 +202,7 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         }
     }
 
-    /**
-     * What the API answered to a checkout, with what a client needs to retry it.
-     *
-     * @param status the HTTP status code, or {@link StatusCounts#TIMEOUT} / {@link StatusCounts#IO_ERROR}
-     * @param retryAfterSeconds null when absent or not a number of seconds
-     * @param body the start of the body of an answer other than 202, 409 and 503, else empty
-     * @param soldOut a 409 of the sold-out problem
-     */
+    /** What the API answered to a checkout; {@code body} only for an unexpected answer. */
     private record Answer(String status, @Nullable Integer retryAfterSeconds, String body, boolean soldOut) {
 
         /** The checkout may or may not have been handed to the broker. */
@@ -241,7 +211,6 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         }
     }
 
-    /** One checkout, not waiting for the decision; never throws. */
     private Answer checkout(ApiClient api, PreparedOrder order) {
         var request = HttpRequest.newBuilder(URI.create(api.baseUrl() + "/api/orders/" + order.orderId() + "/checkout"))
                 .timeout(requestTimeout)
@@ -277,11 +246,8 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
     }
 
     private static Duration delay(Answer answer) {
-        if (answer.unanswered()) {
-            return UNANSWERED_RETRY;
-        }
         var retryAfter = answer.retryAfterSeconds();
-        return retryAfter != null ? Duration.ofSeconds(retryAfter) : DEFAULT_RETRY;
+        return retryAfter != null ? Duration.ofSeconds(retryAfter) : RETRY;
     }
 
     /** Schedules a retry; false when the load is closed and nothing will run it. */

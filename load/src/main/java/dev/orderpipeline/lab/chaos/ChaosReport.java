@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /** What a chaos run found, as the lab's report: the verdict, the faults and recoveries, the books, the timeline. */
@@ -66,25 +67,25 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
 
     @Override
     public List<Table> tables() {
-        var tables = new ArrayList<>(List.of(verdict(), phases()));
-        tables.add(faults());
-        tables.add(products());
-        if (run.carts() != null) {
-            tables.add(carts());
-        }
-        tables.addAll(List.of(acceptance(), retries()));
-        if (!run.poison().isEmpty()) {
-            tables.add(poison());
-        }
-        tables.add(topics());
-        if (!run.notes().isEmpty()) {
-            tables.add(new Table(
-                    "Noticed on the way",
-                    List.of("Note"),
-                    run.notes().stream().map(List::of).toList(),
-                    ""));
-        }
-        return tables;
+        return Stream.of(
+                        verdict(),
+                        phases(),
+                        faults(),
+                        products(),
+                        run.carts() == null ? null : carts(),
+                        acceptance(),
+                        retries(),
+                        run.poison().isEmpty() ? null : poison(),
+                        topics(),
+                        run.notes().isEmpty()
+                                ? null
+                                : new Table(
+                                        "Noticed on the way",
+                                        List.of("Note"),
+                                        run.notes().stream().map(List::of).toList(),
+                                        ""))
+                .filter(Objects::nonNull)
+                .toList();
     }
 
     private Table verdict() {
@@ -175,7 +176,6 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                         + " their units (sold on SOLD lines, held on RESERVED and RELEASING ones) in the drift.");
     }
 
-    /** A table of named figures, each read from {@code figures} by its column. */
     private static <T> Table figures(String title, T figures, List<Column<T>> rows, String note) {
         var values = new LinkedHashMap<String, String>();
         rows.forEach(row -> values.put(row.heading(), row.cell().apply(figures)));

@@ -11,9 +11,8 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a chaos run did and found, its figures described where {@link ChaosReport} shows them. Times are seconds since
- * the load started. Every figure about outcomes comes from the database or the topics; the answers the load got are
- * only used for what the clients were told (statuses, retries) and for when a checkout was accepted.
+ * What a chaos run did and found, described where {@link ChaosReport} shows it; seconds since the load started.
+ * Outcomes come from the database and the topics, never from what the clients were told.
  */
 public record ChaosRun(
         String runTag,
@@ -31,16 +30,6 @@ public record ChaosRun(
         List<ChaosSecond> timeline,
         List<Check> checks,
         List<String> notes) {
-
-    public ChaosRun {
-        faults = List.copyOf(faults);
-        phases = List.copyOf(phases);
-        products = List.copyOf(products);
-        poison = List.copyOf(poison);
-        timeline = List.copyOf(timeline);
-        checks = List.copyOf(checks);
-        notes = List.copyOf(notes);
-    }
 
     ChaosRun withChecks(List<Check> judged) {
         return new ChaosRun(
@@ -65,13 +54,6 @@ public record ChaosRun(
         return checks.stream().allMatch(Check::holds);
     }
 
-    /**
-     * One window of a fault as injected.
-     *
-     * @param end when it was over: the killed worker ready again, the broker or database answering again, the
-     *     replaying worker at the end the topic had when it started, the last poison record acknowledged
-     * @param takeover only for {@code broker-kill} and {@code worker-freeze}
-     */
     public record FaultWindow(
             FaultKind kind,
             String name,
@@ -82,17 +64,8 @@ public record ChaosRun(
             @Nullable Takeover takeover) {}
 
     /**
-     * A process lost under load, a broker killed or a worker frozen, and how the rest took over; seconds from the
-     * fault. A time not seen within the catch-up limit is null.
-     *
-     * @param lost which process, and what it held
-     * @param partitions each command partition the load's products are on
-     * @param rejoinedAfter {@code broker-kill}: from the restart until every partition of every topic had the broker in
-     *     its in-sync replicas again
-     * @param staleTransactions {@code worker-freeze}: database sessions seen idle in a transaction for over a second
-     *     while the worker was frozen (the frozen worker's: the others' transactions take milliseconds)
-     * @param staleTransactionsEndedAfter {@code worker-freeze}: from the freeze until none was left
-     * @param creations {@code worker-freeze}: orders created on the frozen worker's products while it was frozen
+     * A broker killed or a worker frozen, and how the rest took over; seconds from the fault, null if not seen within
+     * the catch-up limit. {@code rejoinedAfter} is the broker-kill's, the rest of the nullables the worker-freeze's.
      */
     public record Takeover(
             String lost,
@@ -101,10 +74,6 @@ public record ChaosRun(
             @Nullable Long staleTransactions,
             @Nullable Double staleTransactionsEndedAfter,
             @Nullable Creations creations) {
-
-        public Takeover {
-            partitions = List.copyOf(partitions);
-        }
 
         /** The longest stall of any partition; null when one never resumed. */
         public @Nullable Double longestStall() {
@@ -119,37 +88,16 @@ public record ChaosRun(
         }
     }
 
-    /**
-     * One command partition through the fault.
-     *
-     * @param products the load's products on it
-     * @param held whether the lost process held it: the killed broker led it, the frozen worker owned it
-     * @param longestStall the longest time from the fault on without a decision of its products (single-product
-     *     orders), up to the end of the window; null if it had none after the fault
-     */
+    /** One command partition through the fault; {@code held}: the killed broker led it, the frozen worker owned it. */
     public record PartitionStall(
             int partition,
             int products,
             boolean held,
             @Nullable Double longestStall) {}
 
-    /**
-     * Orders created while a worker was frozen, on its products, one after the other.
-     *
-     * @param failed answered other than 201, or not at all
-     * @param longest the slowest creation, seconds
-     * @param poolTimeouts the API's connection-pool timeouts ({@code hikaricp_connections_timeout_total}) that the
-     *     freeze added: requests that found the pool exhausted
-     */
     public record Creations(int sent, int failed, double longest, long poolTimeouts) {}
 
-    /**
-     * The load from the start of a fault to the start of the next (the first phase: up to the first fault). The
-     * times after the fault's end are null for the first phase and when nothing came.
-     *
-     * @param cartsAccepted null without carts
-     * @param cartsMidSaga null for the first phase and without carts
-     */
+    /** The load from the start of a fault to the start of the next; the cart figures are null without carts. */
     public record PhaseFigures(
             String name,
             double from,
@@ -185,7 +133,6 @@ public record ChaosRun(
                     .sum();
         }
 
-        /** 5xx other than 503. */
         public long serverErrors() {
             return statuses.entrySet().stream()
                     .filter(entry -> entry.getKey().length() == 3
@@ -196,7 +143,6 @@ public record ChaosRun(
         }
     }
 
-    /** The checkouts the API accepted (202) and what the database says became of them. */
     public record AcceptanceFigures(
             long scheduled,
             long dropped,
@@ -207,14 +153,8 @@ public record ChaosRun(
             @Nullable Double maxTimeToFinal,
             @Nullable Double p99TimeToFinal,
             @Nullable Double lastDecisionAfterFaults,
-            long decidedWithoutAccept) {
+            long decidedWithoutAccept) {}
 
-        public AcceptanceFigures {
-            notDecidedSample = List.copyOf(notDecidedSample);
-        }
-    }
-
-    /** The load's retries. */
     public record RetryFigures(
             long ordersRetried,
             long retries,
@@ -228,11 +168,6 @@ public record ChaosRun(
             long retriedPaidMoreThanOnce,
             long retriedProcessedMoreThanOnce) {}
 
-    /**
-     * One product's books after the run, from the database.
-     *
-     * @param processedDisagreeing idempotency rows whose outcome is not the order's status
-     */
     public record ProductBooks(
             UUID productId,
             int initialStock,
@@ -272,7 +207,6 @@ public record ChaosRun(
         }
     }
 
-    /** One kind of poison record. */
     public record PoisonFigures(
             PoisonKind kind,
             long sent,
@@ -285,13 +219,7 @@ public record ChaosRun(
         }
     }
 
-    /**
-     * What the topics hold about the run.
-     *
-     * @param untaggedDeadLetters dead letters keyed by the run's products or orders that are not poison: real commands
-     *     dead-lettered
-     * @param untaggedDeadLetteredAt their dead letters' timestamps, to tell which fault each came with
-     */
+    /** What the topics hold about the run; the untagged dead letters are real commands, not poison. */
     public record TopicFigures(
             long commandRecords,
             long commandOrders,
@@ -326,15 +254,8 @@ public record ChaosRun(
         }
     }
 
-    /**
-     * One second of the run.
-     *
-     * @param failed other answers except 409: 5xx, timeouts, I/O errors
-     * @param open accepted checkouts not decided at the end of this second
-     */
     public record ChaosSecond(
             int second, long sent, long accepted, long unavailable, long failed, long decided, long open) {}
 
-    /** One criterion a chaos run must meet. */
     public record Check(String what, String expected, String measured, boolean holds) {}
 }

@@ -7,14 +7,7 @@ import java.util.List;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
-/**
- * One chaos run: the options of {@link ChaosCommand}, which say what each is.
- *
- * @param stock {@code null} for a share of the planned checkouts that grows from product to product (40 % to 88 %)
- * @param replayLimit how long the replaying worker may take to reach the ends the topics had when it started
- * @param cartShare 0 for none
- * @param workerFreeze how long {@code worker-freeze} keeps the worker stopped
- */
+/** One chaos run: the options of {@link ChaosCommand}; {@code stock} null for 40 % to 88 % of the planned checkouts. */
 public record ChaosSettings(
         int rate,
         int products,
@@ -64,10 +57,7 @@ public record ChaosSettings(
     }
 
     /**
-     * The run docs/reliability.md reports: 150 checkouts/s on 5 products, 30 % of them carts (enough that every fault
-     * meets sagas in flight), 1,000 poison records, and the faults the pipeline must survive, each after the one
-     * before has settled: a worker killed, then restarted under its name, the broker and PostgreSQL restarted, the two
-     * database faults that leave the server up (read-only, lock timeouts), the topics replayed, poison records.
+     * The run docs/reliability.md reports: every default fault, 30 % carts so that every fault meets sagas in flight.
      */
     public static ChaosSettings defaults() {
         return new ChaosSettings(
@@ -104,7 +94,6 @@ public record ChaosSettings(
         return cartShare > 0 && products >= 2;
     }
 
-    /** How long the load is planned to run: warm-up, each fault and its recovery. */
     public Duration plannedLoad() {
         return faults.stream().map(kind -> kind.planned(this)).reduce(warmup, Duration::plus);
     }
@@ -113,12 +102,10 @@ public record ChaosSettings(
         return (int) Math.ceil(rate * plannedLoad().toMillis() / 1000.0);
     }
 
-    /** Orders to prepare: the plan with a margin. */
     public int ordersToPrepare() {
         return (int) Math.ceil(plannedCheckouts() * ORDER_MARGIN);
     }
 
-    /** The initial stock of each product, in product order. */
     public List<Integer> stocks() {
         var perProduct = plannedCheckouts() / (double) products;
         return IntStream.range(0, products)

@@ -1,105 +1,103 @@
 package dev.orderpipeline.lab.chaos;
 
-import dev.orderpipeline.lab.chaos.ChaosJudge.Criterion;
+import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
+import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The faults the experiment can inject, by the names the command line and the report use: the name of each window,
- * how long each window is planned to take with its recovery (for the number of orders to prepare; a run that needs
- * more stops its load), how it is done, and what the judge checks for it beside the criteria of every run.
+ * The faults, by the names the command line and report use: the planned length of a window, the injection, the
+ * criteria.
  */
 public enum FaultKind {
-    /** {@code workerKills} windows, numbered. */
     WORKER_KILL(
             "worker-kill",
             "kill -9 #",
             settings -> settings.recovery().plusSeconds(50),
-            WorkerKills::killAndStart,
-            ChaosCriteria::killsHitCartsMidSaga),
+            ProcessFaults::killAndStart,
+            ChaosCriteria::cartsMidSaga),
     WORKER_KILL_RESTART(
             "worker-kill-restart",
             "kill -9 and restart under its name",
             settings -> settings.recovery().plusSeconds(50),
-            WorkerKills::killAndRestartUnderItsName,
-            ChaosCriteria::restartHitsCartsMidSaga),
+            ProcessFaults::killAndRestartUnderItsName,
+            ChaosCriteria::cartsMidSaga),
     BROKER_RESTART(
             "broker-restart",
             "broker restart",
             settings -> settings.recovery().plusSeconds(15).plus(settings.brokerDown()),
-            Restarts::broker,
+            DependencyFaults::broker,
             ChaosCriteria::unavailableWhileBrokerDown),
     DATABASE_RESTART(
             "database-restart",
             "PostgreSQL restart",
             settings -> settings.recovery().plusSeconds(10).plus(settings.databaseDown()),
-            Restarts::database),
+            DependencyFaults::database),
     /** Not in the default run: it needs a cluster (--brokers 3). */
     BROKER_KILL(
             "broker-kill",
             "broker kill -9",
             settings -> settings.recovery().plusSeconds(40).plus(settings.brokerDown()),
-            BrokerKill::killTheBusiestLeader,
+            ProcessFaults::killTheBusiestLeader,
             ChaosCriteria::onlyUnavailableWhileABrokerIsLost,
-            ChaosCriteria::decisionsResumeAfterBrokerKill,
+            ChaosCriteria::decisionsResume,
             ChaosCriteria::killedBrokerRejoinsTheIsr),
-    /** Not in the default run. */
     WORKER_FREEZE(
             "worker-freeze",
             "worker frozen",
             settings -> settings.recovery().plusSeconds(40).plus(settings.workerFreeze()),
-            WorkerFreeze::freezeMidTransaction,
-            ChaosCriteria::decisionsResumeAfterWorkerFreeze,
+            ProcessFaults::freezeMidTransaction,
+            ChaosCriteria::decisionsResume,
             ChaosCriteria::frozenTransactionEnded,
             ChaosCriteria::orderCreationUnblockedWhileFrozen),
     DATABASE_READ_ONLY(
             "database-read-only",
             "database read-only",
             settings -> settings.recovery().plusSeconds(5).plus(settings.databaseFault()),
-            DatabaseFaults::readOnly),
+            DependencyFaults::readOnly),
     LOCK_TIMEOUT_STORM(
             "lock-timeout-storm",
             "lock-timeout storm",
             settings -> settings.recovery().plusSeconds(5).plus(settings.databaseFault()),
-            DatabaseFaults::lockTimeoutStorm),
-    REPLAY("replay", "replay from offset 0", settings -> settings.recovery().plusSeconds(60), Replay::inject),
+            DependencyFaults::lockTimeoutStorm),
+    REPLAY("replay", "replay from offset 0", settings -> settings.recovery().plusSeconds(60), TopicFaults::replay),
     POISON(
             "poison",
             "poison records",
             settings -> settings.recovery().plusSeconds(10),
-            Poison::inject,
+            TopicFaults::poison,
             ChaosCriteria::deadLetteredWithReason,
             ChaosCriteria::decoysUntouched);
 
-    /**
-     * Does the fault once. A fault that cannot be carried out throws, and its window shows the failure; the run goes
-     * on so that the report shows what it left.
-     *
-     * @param number the window's number, from 1
-     * @param start when it began, seconds since the start
-     */
+    /** Does window {@code number} (from 1) of the fault; one that throws shows the failure and the run goes on. */
     @FunctionalInterface
     interface Injection {
         Done inject(FaultRun run, int number, double start);
     }
 
+    @FunctionalInterface
+    interface FaultCriterion {
+        Optional<Check> judge(Findings findings, FaultKind kind);
+    }
+
     private final String label;
     private final String windowName;
     private final Function<ChaosSettings, Duration> plannedWindow;
-    private final Injection injection;
-    private final List<Criterion> criteria;
+    final Injection injection;
+    final List<FaultCriterion> criteria;
 
     FaultKind(
             String label,
             String windowName,
             Function<ChaosSettings, Duration> plannedWindow,
             Injection injection,
-            Criterion... criteria) {
+            FaultCriterion... criteria) {
         this.label = label;
         this.windowName = windowName;
         this.plannedWindow = plannedWindow;
@@ -123,15 +121,6 @@ public enum FaultKind {
         return plannedWindow.apply(settings).multipliedBy(windows(settings));
     }
 
-    Injection injection() {
-        return injection;
-    }
-
-    List<Criterion> criteria() {
-        return criteria;
-    }
-
-    /** The kind a label names, e.g. {@code broker-restart}. */
     public static FaultKind named(String label) {
         var wanted = label.strip().toLowerCase(Locale.ROOT);
         return Arrays.stream(values())

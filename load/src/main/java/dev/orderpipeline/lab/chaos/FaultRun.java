@@ -11,12 +11,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/**
- * What the faults of one chaos run are done to and with: the stack, the run's settings, clock, products and readers.
- *
- * @param runTag the run's tag: in the poison records' header and the replay group's name
- * @param decoys the decoy orders poison records name, if poison is injected
- */
+/** What the faults of one chaos run are done to and with; the run tag names the poison and the replay group. */
 record FaultRun(
         LocalStack stack,
         ChaosSettings settings,
@@ -30,36 +25,21 @@ record FaultRun(
     private static final Logger log = LoggerFactory.getLogger(FaultRun.class);
     private static final String WORKER_NAME = "checkout-worker-\\d+";
 
-    /** How often a fault polls what it waits for. */
     static final Duration POLL = Duration.ofMillis(200);
 
-    /** Orders that poison records name and nothing checks out, on a product of their own. */
-    record Decoys(UUID product, int stock, List<PreparedOrder> orders) {
+    record Decoys(UUID product, int stock, List<PreparedOrder> orders) {}
 
-        Decoys {
-            orders = List.copyOf(orders);
-        }
-    }
-
-    /**
-     * What a fault did.
-     *
-     * @param end when it was over (seconds since the start)
-     * @param failure why it was not carried out as planned, or null
-     * @param takeover {@code broker-kill}, {@code worker-freeze}: how the rest took over
-     */
     record Done(
             double end,
             String detail,
             @Nullable String failure,
             @Nullable Takeover takeover) {}
 
-    /** Window {@code number} of the fault; one that throws shows the failure. */
     FaultWindow carryOut(FaultKind kind, int number) {
         var name = kind.windowName(number);
         var start = clock.now();
         try {
-            var done = kind.injection().inject(this, number, start);
+            var done = kind.injection.inject(this, number, start);
             return new FaultWindow(kind, name, start, done.end(), done.detail(), done.failure(), done.takeover());
         } catch (RuntimeException ex) {
             log.error("{} failed", name, ex);

@@ -7,21 +7,17 @@ import dev.orderpipeline.contract.Topics;
  * checkouts and the reservation steps), each to be dead-lettered on its topic's {@code .dlt}.
  */
 public enum PoisonKind {
-    /** Random bytes: no JSON at all. */
     GARBAGE_BYTES("garbage-bytes", Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT),
     /** Text that starts like a command and is not valid JSON. */
     INVALID_JSON("invalid-json", Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT),
     /** A well-formed command of a real order, for 0 units. */
     ZERO_QUANTITY("quantity-0", Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT),
-    /** A well-formed command without an order id. */
     MISSING_ORDER_ID("missing-order-id", Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT),
     /** A well-formed command of a real order that names another product than the order's. */
     PRODUCT_MISMATCH("product-not-the-order-s", Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT),
-    /** Text that starts like a cart checkout and is not valid JSON. */
     CART_INVALID_JSON("cart-invalid-json", Topics.CHECKOUT_CARTS, Topics.CHECKOUT_CARTS_DLT),
     /** A well-formed cart checkout of a real order that is not a cart (a decoy of one product). */
     CART_NOT_A_CART("cart-of-an-order-of-one-product", Topics.CHECKOUT_CARTS, Topics.CHECKOUT_CARTS_DLT),
-    /** Random bytes on the reservation topic. */
     RESERVATION_GARBAGE_BYTES(
             "reservation-garbage-bytes", Topics.CHECKOUT_RESERVATIONS, Topics.CHECKOUT_RESERVATIONS_DLT),
     /** A well-formed reservation of a hot product for a line that does not exist (of a decoy order of one product). */
@@ -45,7 +41,6 @@ public enum PoisonKind {
         return topic;
     }
 
-    /** Where the worker must set them aside. */
     public String deadLetterTopic() {
         return deadLetterTopic;
     }

@@ -13,16 +13,7 @@ import java.util.UUID;
 import java.util.stream.IntStream;
 
 /**
- * An order created before the load, waiting for its checkout. A share of a load's orders are carts: two or three of
- * the hot products, one unit each, in an order drawn for each cart, so that carts lock the same products in every
- * order, created through the API ({@code POST /api/orders} with lines) as a buyer places one.
- *
- * @param orderId the order
- * @param product the index of its product in the run's product list; a cart's first line's product, which the
- *     stalls are counted on
- * @param userId its owner, who checks it out
- * @param cartLines a cart's products by index in the run's product list, in line order; empty for an order of one
- *     product
+ * An order created before the load, of one product or a cart of 2-3 (indexes into the run's products, in line order).
  */
 record PreparedOrder(UUID orderId, int product, String userId, List<Integer> cartLines) {
 
@@ -38,12 +29,10 @@ record PreparedOrder(UUID orderId, int product, String userId, List<Integer> car
         }
     }
 
-    /** An order of one product. */
     PreparedOrder(UUID orderId, int product, String userId) {
         this(orderId, product, userId, List.of());
     }
 
-    /** A cart of the products, in line order. */
     static PreparedOrder cart(UUID orderId, String userId, List<Integer> lines) {
         return new PreparedOrder(orderId, lines.getFirst(), userId, lines);
     }
@@ -68,11 +57,6 @@ record PreparedOrder(UUID orderId, int product, String userId, List<Integer> car
         return List.copyOf(all.subList(0, size));
     }
 
-    /**
-     * Creates the carts, a few at a time over the API replicas, in the order given; fails on the first error.
-     *
-     * @param carts each cart's products by index in {@code products}, in line order
-     */
     static List<PreparedOrder> createCarts(
             List<ApiClient> apis,
             List<UUID> products,

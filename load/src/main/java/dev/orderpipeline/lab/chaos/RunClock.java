@@ -10,17 +10,14 @@ record RunClock(long startNanos, long startEpochMillis) {
         return new RunClock(System.nanoTime(), System.currentTimeMillis());
     }
 
-    /** Seconds since the start of a {@link System#nanoTime()} reading. */
     double seconds(long nanos) {
         return (nanos - startNanos) / 1e9;
     }
 
-    /** Seconds since the start, now. */
     double now() {
         return seconds(System.nanoTime());
     }
 
-    /** Seconds since the start of a wall-clock time in milliseconds. */
     double secondsOfEpochMillis(long epochMillis) {
         return (epochMillis - startEpochMillis) / 1000.0;
     }

@@ -17,16 +17,13 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.MissingNode;
 
-/**
- * What the topics hold about a run, read back from the broker after it: the run's commands (to find any that the
- * database never decided), its results, and the dead letters of the commands and of the cart saga's topics (its poison
- * records by kind and reason, and any real command, cart checkout or step that was dead-lettered).
- */
+/** What the topics hold about a run: its commands, results and dead letters (poison by kind and reason, real ones). */
 final class TopicEvidence {
 
-    /** The worker's header on a dead letter saying why. */
     static final String DLT_REASON_HEADER = "dlt-reason";
 
     /** The reason counted for a dead letter without a {@value #DLT_REASON_HEADER} header. */
@@ -49,14 +46,8 @@ final class TopicEvidence {
 
     private TopicEvidence() {}
 
-    /** The figures of the poison records and the topics. */
     record Found(List<PoisonFigures> poison, TopicFigures topics) {}
 
-    /**
-     * @param keys the run's products (the decoy included): the keys of its commands and dead letters
-     * @param decided the run's orders the database says are decided
-     * @param poisonSent how many poison records of each kind were written, from {@code poisonStartedAt} on
-     */
     static Found read(
             TopicReader reader,
             String runTag,
@@ -92,18 +83,16 @@ final class TopicEvidence {
         return new Found(poison, topics);
     }
 
-    /** How many dead letters of the run's poison the dead-letter topics hold now. */
     static long poisonDeadLetters(TopicReader reader, String runTag) {
         var found = new AtomicLong();
         DEAD_LETTER_TOPICS.forEach(topic -> reader.readAll(topic, record -> {
-            if (Poison.kindOf(runTag, header(record, Poison.TAG_HEADER)) != null) {
+            if (TopicFaults.kindOf(runTag, header(record, TopicFaults.TAG_HEADER)) != null) {
                 found.incrementAndGet();
             }
         }));
         return found.get();
     }
 
-    /** What the run's records in the topics come to, one topic at a time. */
     private static final class Scan {
 
         private final String runTag;
@@ -143,16 +132,17 @@ final class TopicEvidence {
                 return;
             }
             commandRecords++;
-            var orderId = header(record, Poison.TAG_HEADER) == null ? field(record.value(), "orderId") : null;
+            var orderId = header(record, TopicFaults.TAG_HEADER) == null
+                    ? parse(json(record.value()).path("orderId").asString(""))
+                    : null;
             if (orderId != null && orders.contains(orderId)) {
                 commandOrders.add(orderId);
             }
         }
 
-        /** A cart's command is its cart checkout, keyed by its order. */
         void cart(ConsumerRecord<byte[], byte[]> record) {
             var orderId = parse(text(record.key()));
-            if (orderId != null && orders.contains(orderId) && header(record, Poison.TAG_HEADER) == null) {
+            if (orderId != null && orders.contains(orderId) && header(record, TopicFaults.TAG_HEADER) == null) {
                 commandOrders.add(orderId);
             }
         }
@@ -162,15 +152,15 @@ final class TopicEvidence {
             if (orderId != null && orders.contains(orderId)) {
                 resultRecords++;
                 resultOrders.add(orderId);
-                duplicateResults += isDuplicate(record.value()) ? 1 : 0;
+                duplicateResults += json(record.value()).path("duplicate").asBoolean(false) ? 1 : 0;
             }
         }
 
         /** A poison record of the run by its kind, or a real command keyed by the run's products or orders. */
         void deadLetter(ConsumerRecord<byte[], byte[]> record) {
             var reason = mask(header(record, DLT_REASON_HEADER));
-            var tag = header(record, Poison.TAG_HEADER);
-            var kind = Poison.kindOf(runTag, tag);
+            var tag = header(record, TopicFaults.TAG_HEADER);
+            var kind = TopicFaults.kindOf(runTag, tag);
             var at = clock.secondsOfEpochMillis(record.timestamp());
             if (kind != null) {
                 poison.merge(kind, 1L, Long::sum);
@@ -193,10 +183,7 @@ final class TopicEvidence {
         }
     }
 
-    /**
-     * A reason with what varies from record to record masked (ids, quoted tokens, bytes, numbers), so that the
-     * reasons of one kind count together.
-     */
+    /** A reason with ids, quoted tokens, bytes and numbers masked, so that the reasons of one kind count together. */
     static String mask(@Nullable String reason) {
         if (reason == null) {
             return NO_REASON;
@@ -218,26 +205,11 @@ final class TopicEvidence {
         return bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8);
     }
 
-    private static @Nullable UUID field(byte @Nullable [] json, String name) {
-        if (json == null) {
-            return null;
-        }
+    private static JsonNode json(byte @Nullable [] bytes) {
         try {
-            return parse(JSON.readTree(json).path(name).asString(""));
+            return bytes == null ? MissingNode.getInstance() : JSON.readTree(bytes);
         } catch (RuntimeException ex) {
-            // not JSON: not a command of the run
-            return null;
-        }
-    }
-
-    private static boolean isDuplicate(byte @Nullable [] json) {
-        if (json == null) {
-            return false;
-        }
-        try {
-            return JSON.readTree(json).path("duplicate").asBoolean(false);
-        } catch (RuntimeException ex) {
-            return false;
+            return MissingNode.getInstance();
         }
     }
 

@@ -43,7 +43,6 @@ final class TopicReader implements AutoCloseable {
         admin = Admin.create(properties);
     }
 
-    /** The end offset (the offset the next record will get) of every partition of the topic. */
     Map<TopicPartition, Long> endOffsets(String topic) {
         var description = Objects.requireNonNull(
                 get(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic), topic);
@@ -56,7 +55,6 @@ final class TopicReader implements AutoCloseable {
                         Map.Entry::getKey, entry -> entry.getValue().offset()));
     }
 
-    /** The offsets the group committed on the topic's partitions; partitions without a commit are missing. */
     Map<TopicPartition, Long> committed(String group, String topic) {
         return get(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()).entrySet().stream()
                 .filter(entry ->
@@ -65,20 +63,8 @@ final class TopicReader implements AutoCloseable {
                         Map.Entry::getKey, entry -> entry.getValue().offset()));
     }
 
-    /**
-     * A member of a consumer group.
-     *
-     * @param instanceId its {@code group.instance.id}, null for a dynamic member
-     * @param partitions the partitions it owns of the topic asked about
-     */
-    record Member(@Nullable String instanceId, List<Integer> partitions) {
+    record Member(@Nullable String instanceId, List<Integer> partitions) {}
 
-        Member {
-            partitions = List.copyOf(partitions);
-        }
-    }
-
-    /** The group's members as its coordinator sees them now, with their partitions of {@code topic}. */
     List<Member> members(String group, String topic) {
         var description = get(Objects.requireNonNull(
                 admin.describeConsumerGroups(List.of(group)).describedGroups().get(group), group));
@@ -93,22 +79,8 @@ final class TopicReader implements AutoCloseable {
                 .toList();
     }
 
-    /**
-     * A partition as the controller sees it.
-     *
-     * @param leader the leader's node id, -1 for none
-     * @param replicas the node ids of its replicas
-     * @param isr the node ids of its in-sync replicas
-     */
-    record PartitionState(String topic, int partition, int leader, List<Integer> replicas, List<Integer> isr) {
+    record PartitionState(String topic, int partition, int leader, List<Integer> replicas, List<Integer> isr) {}
 
-        PartitionState {
-            replicas = List.copyOf(replicas);
-            isr = List.copyOf(isr);
-        }
-    }
-
-    /** Every partition of every topic but the broker's internal ones. */
     List<PartitionState> partitions() {
         var names = get(admin.listTopics().names());
         return get(admin.describeTopics(names).allTopicNames()).values().stream()
@@ -126,7 +98,6 @@ final class TopicReader implements AutoCloseable {
                 .toList();
     }
 
-    /** Hands every record of the topic, from offset 0 to the end offsets of now, to {@code each}. */
     void readAll(String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
         var end = endOffsets(topic);
         var properties = new Properties();

@@ -37,12 +37,12 @@ class ChaosCriteriaTests {
 
         var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(FaultKind.POISON), 30));
 
-        assertThat(ChaosCriteria.deadLetteredWithReason(findings))
+        assertThat(ChaosCriteria.deadLetteredWithReason(findings, FaultKind.POISON))
                 .get()
                 .satisfies(check -> assertThat(check.measured()).isEqualTo("1 of 2, 0 without reason"))
                 .extracting(Check::holds)
                 .isEqualTo(false);
-        assertThat(ChaosCriteria.decoysUntouched(findings))
+        assertThat(ChaosCriteria.decoysUntouched(findings, FaultKind.POISON))
                 .get()
                 .extracting(Check::holds)
                 .isEqualTo(false);
@@ -58,7 +58,7 @@ class ChaosCriteriaTests {
 
         var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(FaultKind.BROKER_RESTART), 30));
 
-        assertThat(ChaosCriteria.unavailableWhileBrokerDown(findings))
+        assertThat(ChaosCriteria.unavailableWhileBrokerDown(findings, FaultKind.BROKER_RESTART))
                 .get()
                 .satisfies(check -> assertThat(check.measured()).startsWith("1 × 503, 1 × other 5xx"))
                 .extracting(Check::holds)
@@ -75,7 +75,7 @@ class ChaosCriteriaTests {
 
         var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(FaultKind.BROKER_RESTART), 30));
 
-        assertThat(ChaosCriteria.unavailableWhileBrokerDown(findings))
+        assertThat(ChaosCriteria.unavailableWhileBrokerDown(findings, FaultKind.BROKER_RESTART))
                 .get()
                 .satisfies(
                         check -> assertThat(check.measured()).isEqualTo("1 × 503, 0 × other 5xx, 1 timeouts or errors"))

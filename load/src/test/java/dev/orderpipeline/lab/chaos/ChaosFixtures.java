@@ -62,7 +62,7 @@ final class ChaosFixtures {
     int cart(double answeredAt, Double decided) {
         orders.add(PreparedOrder.cart(UUID.randomUUID(), "buyer-" + orders.size(), List.of(1, 0)));
         var index = orders.size() - 1;
-        attempts.add(new Attempt(index, 1, answeredAt - 0.01, answeredAt, "202", false));
+        attempts.add(new Attempt(index, 1, answeredAt - 0.01, answeredAt, "202", false, false));
         if (decided != null) {
             decidedAt.put(orders.get(index).orderId(), decided);
         }
@@ -72,7 +72,7 @@ final class ChaosFixtures {
     /** An order answered {@code status} at {@code answeredAt} (sent 0.01 s earlier), decided at {@code decided}. */
     int checkout(int product, double answeredAt, String status, Double decided) {
         var index = order(product);
-        attempts.add(new Attempt(index, 1, answeredAt - 0.01, answeredAt, status, "503".equals(status)));
+        attempts.add(new Attempt(index, 1, answeredAt - 0.01, answeredAt, status, "503".equals(status), false));
         if (decided != null) {
             decidedAt.put(orders.get(index).orderId(), decided);
         }
@@ -80,7 +80,7 @@ final class ChaosFixtures {
     }
 
     void retry(int index, int number, double answeredAt, String status) {
-        attempts.add(new Attempt(index, number, answeredAt - 0.01, answeredAt, status, "503".equals(status)));
+        attempts.add(new Attempt(index, number, answeredAt - 0.01, answeredAt, status, "503".equals(status), false));
     }
 
     FaultWindow fault(FaultKind kind, String name, double start, double end) {

@@ -67,7 +67,7 @@ class ChaosJudgeTests {
         run.checkout(0, 5.0, "202", 5.1);
         run.checkout(1, 11.0, "500", null);
         var index = run.order(0);
-        run.attempts.add(new Attempt(index, 1, 12.0, 12.5, "503", false));
+        run.attempts.add(new Attempt(index, 1, 12.0, 12.5, "503", false, false));
         run.fault(FaultKind.DATABASE_RESTART, "PostgreSQL restart", 10, 20);
         run.soundBooks();
 

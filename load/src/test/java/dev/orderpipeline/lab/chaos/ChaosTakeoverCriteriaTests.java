@@ -18,10 +18,10 @@ class ChaosTakeoverCriteriaTests {
 
     @Test
     void aPartitionsStallIsItsLongestGapWithoutADecisionFromTheFaultOn() {
-        assertThat(PartitionStalls.longestGap(1_000, List.of(1_500L, 1_600L, 9_000L, 9_100L)))
+        assertThat(ProcessFaults.longestGap(1_000, List.of(1_500L, 1_600L, 9_000L, 9_100L)))
                 .isEqualTo(7.4);
-        assertThat(PartitionStalls.longestGap(1_000, List.of(9_000L))).isEqualTo(8.0);
-        assertThat(PartitionStalls.longestGap(1_000, List.of())).isNull();
+        assertThat(ProcessFaults.longestGap(1_000, List.of(9_000L))).isEqualTo(8.0);
+        assertThat(ProcessFaults.longestGap(1_000, List.of())).isNull();
     }
 
     @Test
@@ -39,16 +39,16 @@ class ChaosTakeoverCriteriaTests {
 
         var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(FaultKind.BROKER_KILL), 50));
 
-        assertThat(ChaosCriteria.onlyUnavailableWhileABrokerIsLost(findings))
+        assertThat(ChaosCriteria.onlyUnavailableWhileABrokerIsLost(findings, FaultKind.BROKER_KILL))
                 .get()
                 .extracting(Check::holds)
                 .isEqualTo(true);
-        assertThat(ChaosCriteria.decisionsResumeAfterBrokerKill(findings))
+        assertThat(ChaosCriteria.decisionsResume(findings, FaultKind.BROKER_KILL))
                 .get()
                 .satisfies(check -> assertThat(check.measured()).startsWith("p2* 11.2 s, p4 0.4 s"))
                 .extracting(Check::holds)
                 .isEqualTo(true);
-        assertThat(ChaosCriteria.killedBrokerRejoinsTheIsr(findings))
+        assertThat(ChaosCriteria.killedBrokerRejoinsTheIsr(findings, FaultKind.BROKER_KILL))
                 .get()
                 .extracting(Check::holds)
                 .isEqualTo(true);
@@ -96,15 +96,15 @@ class ChaosTakeoverCriteriaTests {
 
         var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(FaultKind.WORKER_FREEZE), 50));
 
-        assertThat(ChaosCriteria.decisionsResumeAfterWorkerFreeze(findings))
+        assertThat(ChaosCriteria.decisionsResume(findings, FaultKind.WORKER_FREEZE))
                 .get()
                 .extracting(Check::holds)
                 .isEqualTo(true);
-        assertThat(ChaosCriteria.frozenTransactionEnded(findings))
+        assertThat(ChaosCriteria.frozenTransactionEnded(findings, FaultKind.WORKER_FREEZE))
                 .get()
                 .extracting(Check::holds)
                 .isEqualTo(false);
-        assertThat(ChaosCriteria.orderCreationUnblockedWhileFrozen(findings))
+        assertThat(ChaosCriteria.orderCreationUnblockedWhileFrozen(findings, FaultKind.WORKER_FREEZE))
                 .get()
                 .satisfies(check -> assertThat(check.measured()).contains("3 pool timeouts"))
                 .extracting(Check::holds)

@@ -28,10 +28,10 @@ class PoisonTests {
 
     @Test
     void splitsTheRecordsEvenlyOverTheKindsAndTagsEachWithTheRunAndItsKind() {
-        var records = Poison.build("run42", 1003, hot, decoyProduct, decoys, 7);
+        var records = TopicFaults.build("run42", 1003, hot, decoyProduct, decoys, 7);
 
         assertThat(records).hasSize(1003);
-        var perKind = Poison.perKind(1003);
+        var perKind = TopicFaults.perKind(1003);
         // nine kinds: 111 each, the remaining 4 as garbage
         assertThat(perKind)
                 .containsEntry(PoisonKind.GARBAGE_BYTES, 115)
@@ -42,12 +42,12 @@ class PoisonTests {
                     .as(kind.label())
                     .hasSize(perKind.get(kind));
         }
-        assertThat(Poison.kindOf("run43", "run42/garbage-bytes")).isNull();
+        assertThat(TopicFaults.kindOf("run43", "run42/garbage-bytes")).isNull();
     }
 
     @Test
     void makesEveryKindUnreadableAsACommandOrInconsistentWithItsOrder() {
-        var records = Poison.build("run42", 90, hot, decoyProduct, decoys, 7);
+        var records = TopicFaults.build("run42", 90, hot, decoyProduct, decoys, 7);
 
         for (var record : records) {
             var kind = kindOf(record);
@@ -122,7 +122,7 @@ class PoisonTests {
     }
 
     private static PoisonKind kindOf(ProducerRecord<byte[], byte[]> record) {
-        return Poison.kindOf("run42", header(record, Poison.TAG_HEADER));
+        return TopicFaults.kindOf("run42", header(record, TopicFaults.TAG_HEADER));
     }
 
     private static String header(ProducerRecord<byte[], byte[]> record, String name) {
@@ -132,7 +132,7 @@ class PoisonTests {
 
     @Test
     void splitsInTheKindsOrderForTheReport() {
-        var perKind = Poison.perKind(50);
+        var perKind = TopicFaults.perKind(50);
 
         assertThat(perKind.keySet()).containsExactly(PoisonKind.values());
         assertThat(perKind.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(50);

@@ -19,7 +19,7 @@ class WorkerKillRestartTests {
     void putsAProductOnThePartitionTheProducerSendsItsCommandsTo() {
         for (var product : List.of(first, second, third, UUID.randomUUID())) {
             var key = product.toString().getBytes(StandardCharsets.UTF_8);
-            assertThat(WorkerKills.partitionOf(product, 6)).isEqualTo(BuiltInPartitioner.partitionForKey(key, 6));
+            assertThat(ProcessFaults.partitionOf(product, 6)).isEqualTo(BuiltInPartitioner.partitionForKey(key, 6));
         }
     }
 
@@ -31,7 +31,7 @@ class WorkerKillRestartTests {
                 new TopicReader.Member("checkout-worker-2-1", List.of(5)));
         var partitionOf = Map.of(first, 1, second, 4, third, 5);
 
-        var victim = WorkerKills.choose(List.of("checkout-worker-1", "checkout-worker-2"), members, partitionOf);
+        var victim = ProcessFaults.choose(List.of("checkout-worker-1", "checkout-worker-2"), members, partitionOf);
 
         assertThat(victim.worker()).isEqualTo(1);
         assertThat(victim.staticMember()).isTrue();
@@ -45,7 +45,7 @@ class WorkerKillRestartTests {
                 new TopicReader.Member("checkout-worker-1", List.of(0)),
                 new TopicReader.Member("checkout-worker-2", List.of(1)));
 
-        var victim = WorkerKills.choose(
+        var victim = ProcessFaults.choose(
                 List.of("checkout-worker-1", "checkout-worker-2"), members, Map.of(first, 0, second, 1));
 
         assertThat(victim.worker()).isZero();
@@ -56,7 +56,7 @@ class WorkerKillRestartTests {
     void watchesEveryProductWhenTheGroupHasNoStaticMembers() {
         var members = List.of(new TopicReader.Member(null, List.of(0, 1)), new TopicReader.Member(null, List.of(2)));
 
-        var victim = WorkerKills.choose(
+        var victim = ProcessFaults.choose(
                 List.of("checkout-worker-1", "checkout-worker-2"), members, Map.of(first, 0, second, 2));
 
         assertThat(victim.worker()).isZero();

@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.chaos;
 
+import dev.orderpipeline.infra.Postgres;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -11,17 +12,75 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The database faults that leave PostgreSQL up. Read-only and the lock-timeout storm change a setting for the whole
- * database ({@code ALTER DATABASE ... SET}), which only new sessions read, so the apps' sessions are terminated right
- * after and their pools reconnect under it; at the end the setting is reset and the sessions terminated again. The
- * lab's own sessions (application name {@code orderpipeline-lab}) are spared and override the setting where they
- * must write or wait.
+ * The faults of the pipeline's dependencies: the broker and PostgreSQL stopped and started again on the same data, and
+ * the database faults that leave PostgreSQL up. Those change a setting for the whole database ({@code ALTER DATABASE
+ * ... SET}), which only new sessions read, so the apps' sessions are terminated after setting and after resetting it;
+ * the lab's own sessions ({@code orderpipeline-lab}) are spared.
  */
-final class DatabaseFaults {
+final class DependencyFaults {
 
-    private static final Logger log = LoggerFactory.getLogger(DatabaseFaults.class);
+    private DependencyFaults() {}
 
-    /** Every client session of the pipeline's database but the lab's own, ended as an administrator would. */
+    /** {@code detail} is formatted with the seconds the stop took, the dependency was down and the start took. */
+    private static Done downAndUp(
+            FaultRun run, double start, Duration down, Runnable stop, Runnable startAgain, String detail) {
+        stop.run();
+        var stopped = run.clock().now();
+        FaultRun.pause(down);
+        var starting = run.clock().now();
+        startAgain.run();
+        return run.done(String.format(
+                Locale.ROOT,
+                detail,
+                stopped - start,
+                starting - stopped,
+                run.clock().now() - starting));
+    }
+
+    static Done broker(FaultRun run, int number, double start) {
+        var broker = run.stack()
+                .broker()
+                .orElseThrow(() -> new IllegalStateException("the stack uses an external Kafka cluster"));
+        return downAndUp(
+                run,
+                start,
+                run.settings().brokerDown(),
+                broker::stop,
+                broker::start,
+                "controlled stop took %.1f s, down %.1f s, start (same data, same port) took %.1f s");
+    }
+
+    /** PostgreSQL stopped (fast shutdown: sessions cut, transactions rolled back), then started on the same data. */
+    static Done database(FaultRun run, int number, double start) {
+        var postgres = run.stack()
+                .postgres()
+                .filter(Postgres::isRestartable)
+                .orElseThrow(() -> new IllegalStateException(
+                        "the stack's PostgreSQL is not an embedded one with a data directory of its own"));
+        try {
+            return downAndUp(
+                    run,
+                    start,
+                    run.settings().databaseDown(),
+                    postgres::stopServer,
+                    postgres::startServer,
+                    "pg_ctl stop -m fast took %.1f s (sessions terminated, port closed), down %.1f s, start on the"
+                            + " same data directory and port took %.1f s");
+        } catch (RuntimeException ex) {
+            // the later faults and the judge need it up
+            if (!postgres.isServerRunning()) {
+                try {
+                    postgres.startServer();
+                } catch (RuntimeException again) {
+                    ex.addSuppressed(again);
+                }
+            }
+            throw ex;
+        }
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(DependencyFaults.class);
+
     private static final String TERMINATE_SESSIONS = """
             SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))
             FROM pg_stat_activity
@@ -36,15 +95,12 @@ final class DatabaseFaults {
 
     private static final String READ_WRITE = alterDatabase("RESET default_transaction_read_only");
 
-    /** Short enough that a lock held by the lab for {@link #LOCK_HOLD} times the apps' writers out (SQLSTATE 55P03). */
+    /** Short enough that the lab's {@link #LOCK_HOLD} times the apps' writers out (SQLSTATE 55P03). */
     private static final String SHORT_LOCK_TIMEOUT = alterDatabase("SET lock_timeout = ''100ms''");
 
     private static final String DEFAULT_LOCK_TIMEOUT = alterDatabase("RESET lock_timeout");
 
-    /**
-     * The lab's session must be able to write (ALTER DATABASE) while the database defaults to read-only, and wait
-     * for the rows it locks however long the apps hold them.
-     */
+    /** The lab's session writes while the database is read-only and waits for its locks however long. */
     private static final String LAB_SESSION = """
             SET default_transaction_read_only = off;
             SET lock_timeout = 0
@@ -55,36 +111,18 @@ final class DatabaseFaults {
             SELECT id FROM product WHERE id = ANY(?) ORDER BY id FOR UPDATE
             """;
 
-    /** How long the lab holds the product rows each time: three times the apps' lock timeout. */
     private static final Duration LOCK_HOLD = Duration.ofMillis(300);
 
-    /** The rows are free this long between two holds, so some writers get through and the storm is not an outage. */
+    /** Free between two holds, so some writers get through and the storm is not an outage. */
     private static final Duration LOCK_GAP = Duration.ofMillis(100);
 
-    /**
-     * What a fault that changes a setting did.
-     *
-     * @param terminatedAtStart the apps' sessions terminated when the setting was made
-     * @param terminatedAtEnd the apps' sessions terminated when it was reset
-     * @param locks the lab's holds on the product rows (none for the read-only fault)
-     */
     private record Outcome(long terminatedAtStart, long terminatedAtEnd, Locks locks) {}
 
-    /**
-     * @param holds how often the lab held the product rows
-     * @param longestWaitMillis the longest the lab waited for them, behind the apps' transactions
-     */
     private record Locks(long holds, long longestWaitMillis) {
 
         static final Locks NONE = new Locks(0, 0);
     }
 
-    private DatabaseFaults() {}
-
-    /**
-     * The database read-only for the apps' new sessions and their sessions terminated, as after a failover to a
-     * standby that is not yet promoted, for {@code databaseFault}; switched back the same way.
-     */
     static Done readOnly(FaultRun run, int number, double start) {
         var length = run.settings().databaseFault();
         var outcome = withSetting(run.database(), READ_ONLY, READ_WRITE, () -> {
@@ -100,10 +138,6 @@ final class DatabaseFaults {
                 outcome.terminatedAtEnd()));
     }
 
-    /**
-     * The apps' sessions given a 100 ms {@code lock_timeout} for {@code databaseFault} while a lab session keeps
-     * taking the load's product rows {@code FOR UPDATE}, 300 ms at a time.
-     */
     static Done lockTimeoutStorm(FaultRun run, int number, double start) {
         var database = run.database();
         var outcome = withSetting(
@@ -125,15 +159,11 @@ final class DatabaseFaults {
                 outcome.terminatedAtEnd()));
     }
 
-    /** What goes on while the setting holds. */
     private interface During {
         Locks run() throws SQLException;
     }
 
-    /**
-     * Sets, terminates, lets {@code during} run, then resets and terminates again. The reset runs however the rest
-     * went: a database left read-only would fail every later fault and run.
-     */
+    /** The reset runs however the rest went: a database left read-only would fail every later fault and run. */
     private static Outcome withSetting(ChaosDatabase database, String set, String reset, During during) {
         long atStart;
         Locks locks;
@@ -155,7 +185,6 @@ final class DatabaseFaults {
         }
     }
 
-    /** Holds the product rows for {@link #LOCK_HOLD}, frees them for {@link #LOCK_GAP}, over and over. */
     private static Locks holdLocks(ChaosDatabase database, Duration length, List<UUID> products) throws SQLException {
         var deadline = System.nanoTime() + length.toNanos();
         long holds = 0;

@@ -5,14 +5,18 @@ import dev.orderpipeline.contract.CartLine;
 import dev.orderpipeline.contract.CheckoutCommand;
 import dev.orderpipeline.contract.Headers;
 import dev.orderpipeline.contract.ReservationCommand;
+import dev.orderpipeline.contract.Topics;
+import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -27,33 +31,104 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Records that are not valid checkout commands, cart checkouts or reservation steps ({@link PoisonKind}) written to
- * their topics among the real ones, with a plain producer ({@code acks=all}): as many of each kind (the remainder as
- * garbage), keyed as the real records there are (commands and reservations by the hot products, cart checkouts by
- * their order) so they land among the real ones. Each must end in its topic's dead-letter topic with its reason; each
- * carries a {@value #TAG_HEADER} header naming the run and its kind, which the dead-letter topic keeps, so the lab
- * can count them there by kind.
- *
- * <p>The records that name a real order use decoy orders: orders of a product of their own that are never checked
- * out. Applying one by mistake (a command, a cart checkout, a reservation of a hot product for the decoy's line 1)
- * would complete a decoy order, claim its command or take a hot product's stock, and the lab checks that none of
- * that happened.
+ * The faults of the topics. {@code replay}: the command and saga topics read again from offset 0 by a worker in fresh
+ * groups {@code replay-<run tag>[-suffix]}, until they reach the ends the topics had when it started. {@code poison}:
+ * invalid records written among the real ones, keyed as they are, tagged with {@value #TAG_HEADER}; those naming an
+ * order name a decoy never checked out.
  */
-final class Poison {
+final class TopicFaults {
+
+    private TopicFaults() {}
+
+    private static final Duration POLL = Duration.ofMillis(500);
+
+    /** Each topic the worker consumes, by the suffix its consumer group has after the worker's group id. */
+    private static final List<Map.Entry<String, String>> TOPICS_BY_GROUP_SUFFIX = List.of(
+            Map.entry("", Topics.CHECKOUT_COMMANDS),
+            Map.entry("-carts", Topics.CHECKOUT_CARTS),
+            Map.entry("-reservations", Topics.CHECKOUT_RESERVATIONS),
+            Map.entry("-reservation-replies", Topics.CHECKOUT_RESERVATION_REPLIES));
+
+    record Replayed(String group, String topic, Map<TopicPartition, Long> end) {
+
+        long records() {
+            return end.values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+
+    static Done replay(FaultRun run, int number, double start) {
+        var group = "replay-" + run.runTag();
+        var replayed = TOPICS_BY_GROUP_SUFFIX.stream()
+                .map(topic -> new Replayed(
+                        group + topic.getKey(), topic.getValue(), run.topics().endOffsets(topic.getValue())))
+                .toList();
+        @Nullable AppProcess worker = null;
+        try {
+            worker = run.stack()
+                    .addWorker("checkout-worker-replay", List.of("--orderpipeline.worker.group-id=" + group));
+            return follow(run, group, replayed, start, run.clock().now());
+        } finally {
+            if (worker != null && worker.isAlive()) {
+                worker.stop();
+            }
+        }
+    }
+
+    private static Done follow(FaultRun run, String group, List<Replayed> replayed, double start, double ready) {
+        var records = replayed.stream().mapToLong(Replayed::records).sum();
+        var limit = run.settings().replayLimit();
+        var deadline = System.nanoTime() + limit.toNanos();
+        for (var behind = behind(run, replayed); behind > 0; behind = behind(run, replayed)) {
+            if (System.nanoTime() - deadline > 0) {
+                return new Done(
+                        run.clock().now(),
+                        "group " + group + " and its saga groups still " + behind + " of " + records
+                                + " records behind",
+                        "the replay did not reach the end within " + limit.toSeconds() + " s",
+                        null);
+            }
+            FaultRun.pause(POLL);
+        }
+        var caughtUp = run.clock().now();
+        return run.done(String.format(
+                Locale.ROOT,
+                "a worker in group %s started in %.1f s and read all %d records the topics had (from offset 0: %s)"
+                        + " in %.1f s more (%.0f records/s) beside the live groups",
+                group,
+                ready - start,
+                records,
+                String.join(
+                        ", ",
+                        replayed.stream()
+                                .map(each -> String.format(Locale.ROOT, "%,d of %s", each.records(), each.topic()))
+                                .toList()),
+                caughtUp - ready,
+                records / Math.max(0.001, caughtUp - ready)));
+    }
+
+    private static long behind(FaultRun run, List<Replayed> replayed) {
+        var behind = 0L;
+        for (var each : replayed) {
+            var committed = run.topics().committed(each.group(), each.topic());
+            behind += each.end().entrySet().stream()
+                    .mapToLong(entry -> Math.max(0, entry.getValue() - committed.getOrDefault(entry.getKey(), 0L)))
+                    .sum();
+        }
+        return behind;
+    }
 
     /** Header on every poison record: {@code <run tag>/<kind label>}. */
     static final String TAG_HEADER = "lab-poison";
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private Poison() {}
-
-    static Done inject(FaultRun run, int number, double start) {
+    static Done poison(FaultRun run, int number, double start) {
         var count = run.settings().poisonRecords();
         var decoys = Objects.requireNonNull(run.decoys(), "decoys are prepared for poison");
         var records = build(
@@ -70,7 +145,6 @@ final class Poison {
         return run.done(records.size() + " records (" + topics + ") keyed as the real ones there: " + sent);
     }
 
-    /** Writes the records and waits for every acknowledgement. */
     private static void send(FaultRun run, List<ProducerRecord<byte[], byte[]>> records) {
         var properties = new Properties();
         properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, run.stack().bootstrapServers());
@@ -96,12 +170,6 @@ final class Poison {
         }
     }
 
-    /**
-     * @param hotProducts the run's products, used as keys and as the wrong product of {@link
-     *     PoisonKind#PRODUCT_MISMATCH}
-     * @param decoys orders of {@code decoyProduct} that are never checked out
-     * @param seed for the random bytes and the choice of keys, so a run can be repeated
-     */
     static List<ProducerRecord<byte[], byte[]>> build(
             String runTag,
             int count,
@@ -119,14 +187,13 @@ final class Poison {
             for (var index = 0; index < howMany; index++) {
                 var hot = hotProducts.get(random.nextInt(hotProducts.size()));
                 var record = targets.poison(kind, index, hot, decoys.get(index % decoys.size()), random);
-                record.headers().add(TAG_HEADER, (runTag + "/" + kind.label()).getBytes(StandardCharsets.UTF_8));
+                header(record, TAG_HEADER, runTag + "/" + kind.label());
                 records.add(record);
             }
         });
         return records;
     }
 
-    /** What the poison records name: the run's hot products, the decoys' product, and the time the API would set. */
     private record Targets(List<UUID> hotProducts, UUID decoyProduct, Instant requestedAt) {
 
         /** Poison record {@code index} of its kind, keyed by {@code hot} where its kind's topic is keyed by product. */
@@ -179,7 +246,6 @@ final class Poison {
         }
     }
 
-    /** How many of each kind: an even split, the remainder as garbage bytes. */
     static Map<PoisonKind, Integer> perKind(int count) {
         var kinds = PoisonKind.values();
         var share = count / kinds.length;
@@ -203,13 +269,11 @@ final class Poison {
                 .orElse(null);
     }
 
-    /** A checkout command with the headers the API sends: the worker must reject it for what it says. */
     private static ProducerRecord<byte[], byte[]> command(
             PoisonKind kind, UUID key, Map<String, Object> command, UUID orderId) {
         return record(kind, key, json(command), CheckoutCommand.idFor(orderId), CheckoutCommand.TYPE, null);
     }
 
-    /** A record of its kind's topic, with the headers its producer sends, those given. */
     private static ProducerRecord<byte[], byte[]> record(
             PoisonKind kind,
             UUID key,
@@ -218,16 +282,16 @@ final class Poison {
             @Nullable String type,
             @Nullable UUID orderId) {
         var record = new ProducerRecord<>(kind.topic(), key.toString().getBytes(StandardCharsets.UTF_8), value);
-        if (commandId != null) {
-            record.headers().add(Headers.COMMAND_ID, commandId.toString().getBytes(StandardCharsets.UTF_8));
-        }
-        if (type != null) {
-            record.headers().add(Headers.COMMAND_TYPE, type.getBytes(StandardCharsets.UTF_8));
-        }
-        if (orderId != null) {
-            record.headers().add(Headers.ORDER_ID, orderId.toString().getBytes(StandardCharsets.UTF_8));
-        }
+        header(record, Headers.COMMAND_ID, commandId);
+        header(record, Headers.COMMAND_TYPE, type);
+        header(record, Headers.ORDER_ID, orderId);
         return record;
+    }
+
+    private static void header(ProducerRecord<byte[], byte[]> record, String name, @Nullable Object value) {
+        if (value != null) {
+            record.headers().add(name, value.toString().getBytes(StandardCharsets.UTF_8));
+        }
     }
 
     private static byte[] invalidCart(int index, PreparedOrder decoy) {
