@@ -144,7 +144,6 @@ class GroupReportTests {
                 cell.curve(),
                 cell.lag(),
                 cell.duplicates(),
-                cell.duplicatesCounted(),
                 cell.resources(),
                 cell.invariants(),
                 cost,
