@@ -93,7 +93,7 @@ public final class ResourceSampler implements AutoCloseable {
             log.warn("Cannot sample the database's sessions: {}", ex.getMessage());
         }
         var sampler = new ResourceSampler(processes, database, connection, postmaster);
-        sampler.walStart = sampler.walPosition();
+        sampler.walStart = sampler.wal(null);
         sampler.timer.execute(sampler::sample);
         sampler.timer.scheduleAtFixedRate(
                 sampler::sample, interval.toNanos(), interval.toNanos(), TimeUnit.NANOSECONDS);
@@ -111,7 +111,8 @@ public final class ResourceSampler implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         sample();
-        walBytes = walWrittenSinceStart();
+        var written = walStart == null ? null : wal(walStart);
+        walBytes = written == null ? null : Long.valueOf(written);
         close();
         return usage();
     }
@@ -181,47 +182,24 @@ public final class ResourceSampler implements AutoCloseable {
         }
     }
 
-    private @Nullable String walPosition() {
-        if (database == null) {
-            return null;
-        }
-        try (var statement = database.createStatement();
-                var rows = statement.executeQuery(WAL_POSITION)) {
-            rows.next();
-            return rows.getString(1);
-        } catch (SQLException ex) {
-            log.info("Cannot read the WAL position (a standby?): WAL bytes will show as n/a: {}", ex.getMessage());
-            return null;
-        }
-    }
-
     /**
-     * The WAL written since the start, read on the sampling connection or, when the server restarted meanwhile (the
-     * chaos run's fault) and that connection is gone, on a new one: the WAL position carries on across a restart.
+     * The WAL position now, or with {@code since} the bytes written from that position on, as text; read on a session
+     * of its own, so that a server restarted meanwhile (the chaos run's fault) still answers. {@code null} when the
+     * server has no position to give (a standby) or cannot be reached.
      */
-    private @Nullable Long walWrittenSinceStart() {
-        if (database == null || walStart == null) {
-            return null;
-        }
-        try {
-            return walWrittenSince(database, walStart);
-        } catch (SQLException first) {
-            try (var again = source.connect()) {
-                return walWrittenSince(again, walStart);
-            } catch (SQLException ex) {
-                log.warn("Could not read the WAL written during the run: {}", ex.getMessage());
-                return null;
+    private @Nullable String wal(@Nullable String since) {
+        try (var connection = source.connect();
+                var statement = connection.prepareStatement(since == null ? WAL_POSITION : WAL_WRITTEN_SINCE)) {
+            if (since != null) {
+                statement.setString(1, since);
             }
-        }
-    }
-
-    private static long walWrittenSince(Connection connection, String start) throws SQLException {
-        try (var statement = connection.prepareStatement(WAL_WRITTEN_SINCE)) {
-            statement.setString(1, start);
             try (var rows = statement.executeQuery()) {
                 rows.next();
-                return rows.getLong(1);
+                return rows.getString(1);
             }
+        } catch (SQLException ex) {
+            log.info("Cannot read the WAL (a standby?): WAL bytes will show as n/a: {}", ex.getMessage());
+            return null;
         }
     }
 
