@@ -4,14 +4,20 @@ import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.LocalStack;
 import dev.orderpipeline.lab.pipeline.StackTarget;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,11 +30,17 @@ import org.slf4j.LoggerFactory;
 public final class WorkerFleet implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerFleet.class);
+    private static final Pattern DUPLICATES =
+            Pattern.compile("^checkout_commands_total\\{[^}]*outcome=\"duplicate\"[^}]*}\\s+(\\S+)", Pattern.MULTILINE);
 
     private final LocalStack stack;
     private final Duration startupTimeout;
     private final List<AppProcess> workers = new CopyOnWriteArrayList<>();
     private final Thread shutdownHook;
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2))
+            .build();
     private int started;
 
     public WorkerFleet(StackTarget target) {
@@ -93,6 +105,35 @@ public final class WorkerFleet implements AutoCloseable {
         return workers.stream().filter(AppProcess::isAlive).toList();
     }
 
+    /**
+     * What a worker's {@code checkout.commands{outcome=duplicate}} counter says now: deliveries it found already
+     * applied. Empty when the worker does not answer (it was killed).
+     */
+    public Optional<Long> duplicates(AppProcess app) {
+        return metrics(app).map(body -> {
+            var matcher = DUPLICATES.matcher(body);
+            return matcher.find() ? Math.round(Double.parseDouble(matcher.group(1))) : 0L;
+        });
+    }
+
+    /** The worker's Prometheus page; empty when the worker does not answer. */
+    private Optional<String> metrics(AppProcess app) {
+        try {
+            var response = http.send(
+                    HttpRequest.newBuilder(app.metricsUrl())
+                            .timeout(Duration.ofSeconds(5))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return Optional.of(response.body());
+        } catch (IOException ex) {
+            return Optional.empty();
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
     /** Fails, with the worker's log, if one of {@code workers} has exited. */
     public static void requireAlive(List<AppProcess> workers, String during) {
         for (var worker : workers) {
@@ -122,6 +163,7 @@ public final class WorkerFleet implements AutoCloseable {
         try {
             stopAll();
         } finally {
+            http.close();
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdownHook);
             } catch (IllegalStateException ex) {

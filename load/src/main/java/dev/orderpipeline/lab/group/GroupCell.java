@@ -20,6 +20,7 @@ import org.jspecify.annotations.Nullable;
  * @param curve the group's lag and commit rate at each offset sample
  * @param lag each partition's lag at each offset sample
  * @param duplicates results flagged duplicate on checkout.results
+ * @param duplicatesCounted what the workers alive at the end counted (a killed worker's count is lost with it)
  * @param resources CPU and memory of each kind of process over the cell (an added worker is not sampled)
  * @param cost per decided checkout
  * @param disruption what the event did; {@code null} for none
@@ -39,6 +40,7 @@ public record GroupCell(
         List<LagTimeline.Point> curve,
         List<LagPoint> lag,
         long duplicates,
+        @Nullable Long duplicatesCounted,
         @Nullable ResourceUsage resources,
         RunInvariants.Summary invariants,
         @Nullable CheckoutCost cost,

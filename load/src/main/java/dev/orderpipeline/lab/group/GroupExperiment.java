@@ -127,6 +127,9 @@ public record GroupExperiment(StackTarget target, GroupSettings settings, Progre
                 String.format(Locale.ROOT, "backlog of %d commands sent (%.0f/s)", sent.records(), sent.perSecond()));
         var endMillis = timeline.drainedAtMillis(backlog.size()).orElseThrow();
         var groupType = session.watch().describe(group.name()).type();
+        var counted = session.fleet().alive().stream()
+                .mapToLong(worker -> session.fleet().duplicates(worker).orElse(0L))
+                .sum();
         progress.phase(name + ": results and invariants", 0);
         var results = session.results(from, backlog, sent.sentAtMillis());
         var invariants = session.invariants(backlog);
@@ -145,6 +148,7 @@ public record GroupExperiment(StackTarget target, GroupSettings settings, Progre
                 timeline.curve(),
                 GroupCell.lagPoints(timeline),
                 results.duplicates(),
+                counted,
                 resources,
                 invariants,
                 CheckoutCost.of(resources, invariants.completed() + invariants.rejected()),

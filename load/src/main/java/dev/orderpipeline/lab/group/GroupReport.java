@@ -127,12 +127,15 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
                         Column.of("Broker CPU %", cell -> cpu(cell.resources(), StackTarget.BROKER)),
                         Column.of("PostgreSQL CPU %", cell -> cpu(cell.resources(), CheckoutCost.POSTGRESQL)),
                         Column.of("Lab CPU %", cell -> cpu(cell.resources(), StackTarget.LAB)),
-                        Column.of("Duplicates", cell -> Long.toString(cell.duplicates())),
+                        Column.of("Duplicates (results)", cell -> Long.toString(cell.duplicates())),
+                        Column.of("Duplicates (worker counters)", cell -> Cells.integer(cell.duplicatesCounted())),
                         Column.of("Invariants", cell -> Cells.invariants(cell.invariants()))),
                 cells,
                 "CPU: average over the cell in percent of one core, all processes of a kind together (a worker an"
                         + " event started is not counted). Busiest partition: its share of the cell's commands."
-                        + " Duplicates: results flagged duplicate on checkout.results. n/a: not recorded.");
+                        + " Duplicates (results): results flagged duplicate on checkout.results; worker counters:"
+                        + " checkout.commands{outcome=duplicate} of the workers alive at the end (a killed worker's"
+                        + " count is lost with it). n/a: not recorded.");
     }
 
     Table rebalanceTable(List<Disrupted> disrupted) {

@@ -144,6 +144,7 @@ class GroupReportTests {
                 cell.curve(),
                 cell.lag(),
                 cell.duplicates(),
+                cell.duplicatesCounted(),
                 cell.resources(),
                 cell.invariants(),
                 cost,
