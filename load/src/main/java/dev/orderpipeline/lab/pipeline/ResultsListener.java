@@ -104,12 +104,7 @@ public final class ResultsListener implements AutoCloseable {
     /** Waits until {@code expected} results arrived or the deadline ({@link System#nanoTime()}) passed. */
     public void awaitReceived(long expected, long deadline) {
         while (received() < expected && System.nanoTime() - deadline < 0) {
-            try {
-                TimeUnit.MILLISECONDS.sleep(20);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for checkout results", ex);
-            }
+            pause(20, "checkout results");
         }
     }
 
@@ -165,12 +160,16 @@ public final class ResultsListener implements AutoCloseable {
                         "topic " + Topics.CHECKOUT_RESULTS + " does not exist (order-api creates it at start-up)");
             }
             // the API declares the topic at start-up; a run aimed at a fresh stack may get here a moment earlier
-            try {
-                Thread.sleep(500);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for " + Topics.CHECKOUT_RESULTS, ex);
-            }
+            pause(500, Topics.CHECKOUT_RESULTS);
+        }
+    }
+
+    private static void pause(long millis, String awaited) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + awaited, ex);
         }
     }
 
