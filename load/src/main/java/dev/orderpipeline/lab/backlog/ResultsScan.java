@@ -3,18 +3,15 @@ package dev.orderpipeline.lab.backlog;
 import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.LatencyRecorder;
+import dev.orderpipeline.lab.pipeline.ResultsListener;
 import java.time.Duration;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -68,7 +65,10 @@ public final class ResultsScan {
         long duplicates = 0;
         long first = Long.MAX_VALUE;
         long last = 0;
-        try (var consumer = consumer(bootstrapServers)) {
+        try (var consumer = ResultsListener.consumer(
+                bootstrapServers,
+                "orderpipeline-lab-results-scan",
+                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000"))) {
             var partitions = to.keySet().stream()
                     .map(partition -> new TopicPartition(Topics.CHECKOUT_RESULTS, partition))
                     .toList();
@@ -81,7 +81,7 @@ public final class ResultsScan {
                 }
                 for (var record : consumer.poll(POLL)) {
                     var position = record.offset() < to.getOrDefault(record.partition(), Long.MAX_VALUE)
-                            ? index.get(orderId(record.key()))
+                            ? index.get(ResultsListener.orderId(record))
                             : null;
                     if (position == null) {
                         continue;
@@ -111,26 +111,8 @@ public final class ResultsScan {
                 endToEnd == null ? null : endToEnd.summary());
     }
 
-    /** The order id a result is keyed by; {@code null} for a key that is none. */
-    private static @Nullable UUID orderId(@Nullable String key) {
-        try {
-            return key == null ? null : UUID.fromString(key);
-        } catch (IllegalArgumentException ex) {
-            return null;
-        }
-    }
-
-    private static KafkaConsumer<String, byte[]> consumer(String bootstrapServers) {
-        var properties = new Properties();
-        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "orderpipeline-lab-results-scan");
-        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
-        return new KafkaConsumer<>(properties, new StringDeserializer(), new ByteArrayDeserializer());
-    }
-
     private static boolean reached(
-            KafkaConsumer<String, byte[]> consumer, List<TopicPartition> partitions, Map<Integer, Long> to) {
+            KafkaConsumer<String, String> consumer, List<TopicPartition> partitions, Map<Integer, Long> to) {
         return partitions.stream()
                 .allMatch(partition -> consumer.position(partition) >= to.getOrDefault(partition.partition(), 0L));
     }

@@ -3,6 +3,7 @@ package dev.orderpipeline.lab.backlog;
 import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.LocalStack;
+import dev.orderpipeline.lab.pipeline.ApiClient;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -37,10 +38,7 @@ public final class WorkerFleet implements AutoCloseable {
     private final Duration startupTimeout;
     private final List<AppProcess> workers = new CopyOnWriteArrayList<>();
     private final Thread shutdownHook;
-    private final HttpClient http = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2))
-            .build();
+    private final HttpClient http = ApiClient.newHttpClient();
     private int started;
 
     public WorkerFleet(StackTarget target) {

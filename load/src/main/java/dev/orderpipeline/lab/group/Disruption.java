@@ -3,7 +3,9 @@ package dev.orderpipeline.lab.group;
 import dev.orderpipeline.lab.backlog.LagTimeline;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -48,9 +50,13 @@ public record Disruption(
         notes = List.copyOf(notes);
     }
 
+    /** Something that happened, {@code seconds} after the cell's start. */
+    record Note(double seconds, String what) {}
+
     /**
      * Reads the pauses from the event ({@code eventMillis} on the timeline's clock, negative if it never came, with the
-     * owners of the sample that fired it) to lag zero at {@code endMillis}; {@code readyMillis} negative if never.
+     * owners of the sample that fired it) to lag zero at {@code endMillis}; {@code readyMillis} negative if never. The
+     * notes gain when the partitions got their final owners and when the lag reached zero, and come out in time order.
      */
     static Disruption of(
             LagTimeline timeline,
@@ -59,7 +65,7 @@ public record Disruption(
             @Nullable String killed,
             long readyMillis,
             long endMillis,
-            List<String> notes) {
+            List<Note> notes) {
         var event = Math.max(0, eventMillis);
         var ownersAfter = timeline.samples().getLast().owners();
         var moved = new ArrayList<Integer>();
@@ -68,7 +74,19 @@ public record Disruption(
                 moved.add(partition);
             }
         }
-        var reassignedAt = reassignedAtMillis(timeline, eventMillis);
+        var reassignedAt = eventMillis < 0 || ownersAfter.isEmpty()
+                ? null
+                : timeline.samples().stream()
+                        .filter(sample -> sample.atMillis() > eventMillis
+                                && sample.owners().equals(ownersAfter))
+                        .map(sample -> sample.atMillis())
+                        .findFirst()
+                        .orElse(null);
+        var timed = new ArrayList<>(notes);
+        if (reassignedAt != null) {
+            timed.add(new Note(reassignedAt / 1000.0, "partitions seen with their final owners " + ownersAfter));
+        }
+        timed.add(new Note(endMillis / 1000.0, "lag zero"));
         var pauses = timeline.longestStallMillis(event, endMillis);
         var gapBefore = timeline.longestStallMillis(event / 2, event).values().stream()
                 .mapToLong(Long::longValue)
@@ -91,20 +109,10 @@ public record Disruption(
                 killed == null ? null : longestAmong(pauses, killedPartitions),
                 gapBefore,
                 pauses,
-                notes);
-    }
-
-    /** When the partitions were first seen with the owners they had at the end, after the event; null if never. */
-    static @Nullable Long reassignedAtMillis(LagTimeline timeline, long eventMillis) {
-        var ownersAfter = timeline.samples().getLast().owners();
-        return eventMillis < 0 || ownersAfter.isEmpty()
-                ? null
-                : timeline.samples().stream()
-                        .filter(sample -> sample.atMillis() > eventMillis
-                                && sample.owners().equals(ownersAfter))
-                        .map(sample -> sample.atMillis())
-                        .findFirst()
-                        .orElse(null);
+                timed.stream()
+                        .sorted(Comparator.comparingDouble(Note::seconds))
+                        .map(note -> String.format(Locale.ROOT, "%.1f s: %s", note.seconds(), note.what()))
+                        .toList());
     }
 
     /**

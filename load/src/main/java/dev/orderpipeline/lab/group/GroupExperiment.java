@@ -15,7 +15,6 @@ import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -182,14 +181,11 @@ public record GroupExperiment(StackTarget target, GroupSettings settings, Progre
         private final String cell;
         private final long threshold;
         private final List<AppProcess> members;
-        private final List<Note> notes = new CopyOnWriteArrayList<>();
+        private final List<Disruption.Note> notes = new CopyOnWriteArrayList<>();
         private volatile long atMillis = -1;
         private volatile long readyMillis = -1;
         private volatile Map<Integer, String> ownersBefore = Map.of();
         private volatile @Nullable String killed;
-
-        /** Something that happened, {@code seconds} after the cell's start. */
-        private record Note(double seconds, String what) {}
 
         Trigger(String event, WorkerFleet fleet, List<String> arguments, long clockStart, String cell, long threshold) {
             this.event = event;
@@ -250,24 +246,12 @@ public record GroupExperiment(StackTarget target, GroupSettings settings, Progre
         }
 
         void noteAt(double seconds, String what) {
-            notes.add(new Note(seconds, what));
+            notes.add(new Disruption.Note(seconds, what));
         }
 
-        /** What the event did, once the lag is zero at {@code endMillis}, with the notes in time order. */
+        /** What the event did, once the lag is zero at {@code endMillis}. */
         Disruption disruption(LagTimeline timeline, long endMillis) {
-            var reassignedAt = Disruption.reassignedAtMillis(timeline, atMillis);
-            if (reassignedAt != null) {
-                noteAt(
-                        reassignedAt / 1000.0,
-                        "partitions seen with their final owners "
-                                + timeline.samples().getLast().owners());
-            }
-            noteAt(endMillis / 1000.0, "lag zero");
-            var inOrder = notes.stream()
-                    .sorted(Comparator.comparingDouble(Note::seconds))
-                    .map(note -> String.format(Locale.ROOT, "%.1f s: %s", note.seconds(), note.what()))
-                    .toList();
-            return Disruption.of(timeline, atMillis, ownersBefore, killed, readyMillis, endMillis, inOrder);
+            return Disruption.of(timeline, atMillis, ownersBefore, killed, readyMillis, endMillis, notes);
         }
     }
 }

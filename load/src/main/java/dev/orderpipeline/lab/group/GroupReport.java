@@ -1,8 +1,10 @@
 package dev.orderpipeline.lab.group;
 
 import dev.orderpipeline.lab.compare.CheckoutCosts;
+import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
+import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.Column;
@@ -14,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -120,10 +123,10 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
                         Column.of("End-to-end p99", cell -> Cells.duration(cell.endToEnd(), Latency::p99Ms)),
                         Column.of("End-to-end max", cell -> Cells.duration(cell.endToEnd(), Latency::maxMs)),
                         Column.of("Busiest partition", cell -> percent(cell.busiestPartitionShare())),
-                        Column.of("Workers CPU %", cell -> cpu(cell.resources(), "checkout-worker")),
-                        Column.of("Broker CPU %", cell -> cpu(cell.resources(), "kafka-broker")),
-                        Column.of("PostgreSQL CPU %", cell -> cpu(cell.resources(), "postgresql")),
-                        Column.of("Lab CPU %", cell -> cpu(cell.resources(), "lab")),
+                        Column.of("Workers CPU %", cell -> cpu(cell.resources(), StackTarget.WORKER)),
+                        Column.of("Broker CPU %", cell -> cpu(cell.resources(), StackTarget.BROKER)),
+                        Column.of("PostgreSQL CPU %", cell -> cpu(cell.resources(), CheckoutCost.POSTGRESQL)),
+                        Column.of("Lab CPU %", cell -> cpu(cell.resources(), StackTarget.LAB)),
                         Column.of("Duplicates (results)", cell -> Long.toString(cell.duplicates())),
                         Column.of("Duplicates (worker counters)", cell -> Cells.integer(cell.duplicatesCounted())),
                         Column.of("Invariants", cell -> Cells.invariants(cell.invariants()))),
@@ -192,18 +195,15 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
         if (resources == null) {
             return Cells.NOT_AVAILABLE;
         }
-        if (kind.equals("postgresql")) {
-            return Cells.decimal(resources.database().cpuAvgPercent(), 0);
-        }
-        return resources.processes().stream()
-                .filter(process -> process.kind().equals(kind))
-                .findFirst()
-                .map(process -> Cells.decimal(process.cpuAvgPercent(), 0))
-                .orElse(Cells.NOT_AVAILABLE);
+        return kind.equals(CheckoutCost.POSTGRESQL)
+                ? Cells.decimal(resources.database().cpuAvgPercent(), 0)
+                : resources
+                        .process(kind)
+                        .map(process -> Cells.decimal(process.cpuAvgPercent(), 0))
+                        .orElse(Cells.NOT_AVAILABLE);
     }
 
-    private java.util.Optional<GroupCell> cell(
-            int partitions, int workers, String keys, String event, String protocol) {
+    private Optional<GroupCell> cell(int partitions, int workers, String keys, String event, String protocol) {
         return cells.stream()
                 .filter(cell -> cell.partitions() == partitions
                         && cell.workers() == workers
@@ -242,7 +242,7 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
     }
 
     /** Throughput against worker processes for one distribution, a line per partition count; none if no cell ran. */
-    private java.util.Optional<Chart> throughputChart(String keys, String protocol) {
+    private Optional<Chart> throughputChart(String keys, String protocol) {
         var series = new LinkedHashMap<String, List<Chart.Point>>();
         for (var partitions : settings.partitionCounts()) {
             var points = new ArrayList<Chart.Point>();
@@ -255,8 +255,8 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
             }
         }
         return series.isEmpty()
-                ? java.util.Optional.empty()
-                : java.util.Optional.of(new Chart.Lines(
+                ? Optional.empty()
+                : Optional.of(new Chart.Lines(
                         "throughput-" + fileName(keys),
                         "Throughput against worker processes: " + keys + " (" + protocol + ")",
                         "worker processes",

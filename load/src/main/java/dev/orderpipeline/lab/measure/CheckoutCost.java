@@ -75,11 +75,7 @@ public record CheckoutCost(
 
     /** CPU seconds of the processes of {@code kind}; {@code null} when none was watched or the report predates it. */
     private static @Nullable Double processSeconds(ResourceUsage usage, String kind) {
-        return usage.processes().stream()
-                .filter(process -> process.kind().equals(kind))
-                .findFirst()
-                .map(ResourceUsage.ProcessUsage::cpuSeconds)
-                .orElse(null);
+        return usage.process(kind).map(ResourceUsage.ProcessUsage::cpuSeconds).orElse(null);
     }
 
     /** Seconds for all of them to milliseconds for one. */

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -93,24 +92,12 @@ record ProcStat(
         }
     }
 
-    /** The live children of a process, found by scanning {@code /proc}. */
+    /** The live children of a process. */
     static List<ProcStat> children(long parentPid) {
-        var children = new ArrayList<ProcStat>();
-        try (var entries = Files.newDirectoryStream(
-                PROC, entry -> isPid(entry.getFileName().toString()))) {
-            for (var entry : entries) {
-                read(Long.parseLong(entry.getFileName().toString()))
-                        .filter(stat -> stat.parentPid() == parentPid)
-                        .ifPresent(children::add);
-            }
-        } catch (IOException | RuntimeException ex) {
-            log.debug("Could not list the children of pid {}", parentPid, ex);
-        }
-        return children;
-    }
-
-    private static boolean isPid(String name) {
-        return !name.isEmpty() && name.chars().allMatch(Character::isDigit);
+        return ProcessHandle.of(parentPid).stream()
+                .flatMap(ProcessHandle::children)
+                .flatMap(child -> read(child.pid()).stream())
+                .toList();
     }
 
     private static long ticksPerSecond() {

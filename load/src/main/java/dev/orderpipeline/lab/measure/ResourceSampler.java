@@ -9,7 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -55,16 +55,13 @@ public final class ResourceSampler implements AutoCloseable {
     private final long postmasterPid;
     private final ScheduledExecutorService timer;
 
-    // written by the timer thread only, read after it stopped
+    // written by the timer thread only, read after it stopped; the database server's tree under pid 0
     private final Map<Long, Long> firstTicks = new HashMap<>();
     private final Map<Long, Long> lastTicks = new HashMap<>();
     private final Map<String, Double> cpuMax = new HashMap<>();
     private final Map<String, Long> rssMaxKiB = new HashMap<>();
     private long firstNanos;
     private long lastNanos;
-    private long firstDatabaseTicks = -1;
-    private long lastDatabaseTicks = -1;
-    private double databaseCpuMax;
     private int peakActiveSessions = -1;
     private double lockWaitSeconds;
     private @Nullable String walStart;
@@ -96,7 +93,7 @@ public final class ResourceSampler implements AutoCloseable {
             log.warn("Cannot sample the database's sessions: {}", ex.getMessage());
         }
         var sampler = new ResourceSampler(processes, database, connection, postmaster);
-        sampler.walStart = sampler.walPosition();
+        sampler.walStart = sampler.wal(null);
         sampler.timer.execute(sampler::sample);
         sampler.timer.scheduleAtFixedRate(
                 sampler::sample, interval.toNanos(), interval.toNanos(), TimeUnit.NANOSECONDS);
@@ -114,7 +111,8 @@ public final class ResourceSampler implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         sample();
-        walBytes = walWrittenSinceStart();
+        var written = walStart == null ? null : wal(walStart);
+        walBytes = written == null ? null : Long.valueOf(written);
         close();
         return usage();
     }
@@ -137,20 +135,19 @@ public final class ResourceSampler implements AutoCloseable {
             var seconds = samples == 0 ? 0 : (now - lastNanos) / 1e9;
             var cpuByKind = new HashMap<String, Double>();
             for (var process : watched) {
-                var stat = ProcStat.read(process.pid());
-                if (stat.isEmpty()) {
-                    continue;
-                }
-                var ticks = stat.get().ticks();
-                var previous = lastTicks.put(process.pid(), ticks);
-                firstTicks.putIfAbsent(process.pid(), ticks);
-                if (previous != null && seconds > 0) {
-                    cpuByKind.merge(process.kind(), percent(ticks - previous, seconds), Double::sum);
-                }
+                ticks(
+                        process.pid(),
+                        process.kind(),
+                        ProcStat.read(process.pid()).map(ProcStat::ticks),
+                        seconds,
+                        cpuByKind);
                 ProcStat.residentKiB(process.pid()).ifPresent(rss -> rssMaxKiB.merge(process.kind(), rss, Math::max));
             }
+            if (postmasterPid > 0) {
+                ticks(0, CheckoutCost.POSTGRESQL, databaseTicks(), seconds, cpuByKind);
+            }
             cpuByKind.forEach((kind, cpu) -> cpuMax.merge(kind, cpu, Math::max));
-            sampleDatabase(seconds);
+            sampleSessions(seconds);
             if (samples == 0) {
                 firstNanos = now;
             }
@@ -161,7 +158,18 @@ public final class ResourceSampler implements AutoCloseable {
         }
     }
 
-    private void sampleDatabase(double seconds) {
+    /** Notes the CPU ticks of {@code key} now, and its share of a core since the last sample under its kind. */
+    private void ticks(long key, String kind, Optional<Long> ticks, double seconds, Map<String, Double> cpuByKind) {
+        ticks.ifPresent(now -> {
+            var previous = lastTicks.put(key, now);
+            firstTicks.putIfAbsent(key, now);
+            if (previous != null && seconds > 0) {
+                cpuByKind.merge(kind, percent(now - previous, seconds), Double::sum);
+            }
+        });
+    }
+
+    private void sampleSessions(double seconds) {
         if (database != null) {
             try (var statement = database.createStatement();
                     var rows = statement.executeQuery(SESSIONS)) {
@@ -172,75 +180,36 @@ public final class ResourceSampler implements AutoCloseable {
                 log.debug("Could not count the database's sessions", ex);
             }
         }
-        if (postmasterPid > 0) {
-            var ticks = databaseTicks();
-            if (ticks.isPresent()) {
-                if (lastDatabaseTicks >= 0 && seconds > 0) {
-                    databaseCpuMax = Math.max(databaseCpuMax, percent(ticks.getAsLong() - lastDatabaseTicks, seconds));
-                }
-                if (firstDatabaseTicks < 0) {
-                    firstDatabaseTicks = ticks.getAsLong();
-                }
-                lastDatabaseTicks = ticks.getAsLong();
-            }
-        }
-    }
-
-    private @Nullable String walPosition() {
-        if (database == null) {
-            return null;
-        }
-        try (var statement = database.createStatement();
-                var rows = statement.executeQuery(WAL_POSITION)) {
-            rows.next();
-            return rows.getString(1);
-        } catch (SQLException ex) {
-            log.info("Cannot read the WAL position (a standby?): WAL bytes will show as n/a: {}", ex.getMessage());
-            return null;
-        }
     }
 
     /**
-     * The WAL written since the start, read on the sampling connection or, when the server restarted meanwhile (the
-     * chaos run's fault) and that connection is gone, on a new one: the WAL position carries on across a restart.
+     * The WAL position now, or with {@code since} the bytes written from that position on, as text; read on a session
+     * of its own, so that a server restarted meanwhile (the chaos run's fault) still answers. {@code null} when the
+     * server has no position to give (a standby) or cannot be reached.
      */
-    private @Nullable Long walWrittenSinceStart() {
-        if (database == null || walStart == null) {
-            return null;
-        }
-        try {
-            return walWrittenSince(database, walStart);
-        } catch (SQLException first) {
-            try (var again = source.connect()) {
-                return walWrittenSince(again, walStart);
-            } catch (SQLException ex) {
-                log.warn("Could not read the WAL written during the run: {}", ex.getMessage());
-                return null;
+    private @Nullable String wal(@Nullable String since) {
+        try (var connection = source.connect();
+                var statement = connection.prepareStatement(since == null ? WAL_POSITION : WAL_WRITTEN_SINCE)) {
+            if (since != null) {
+                statement.setString(1, since);
             }
-        }
-    }
-
-    private static long walWrittenSince(Connection connection, String start) throws SQLException {
-        try (var statement = connection.prepareStatement(WAL_WRITTEN_SINCE)) {
-            statement.setString(1, start);
             try (var rows = statement.executeQuery()) {
                 rows.next();
-                return rows.getLong(1);
+                return rows.getString(1);
             }
+        } catch (SQLException ex) {
+            log.info("Cannot read the WAL (a standby?): WAL bytes will show as n/a: {}", ex.getMessage());
+            return null;
         }
     }
 
     /** The server's whole tree: a backend that exited was reaped by the postmaster, whose children's time grew. */
-    private OptionalLong databaseTicks() {
-        var postmaster = ProcStat.read(postmasterPid);
-        if (postmaster.isEmpty()) {
-            return OptionalLong.empty();
-        }
-        var ticks = postmaster.get().ticksWithReapedChildren();
-        for (var child : ProcStat.children(postmasterPid)) {
-            ticks += child.ticks();
-        }
-        return OptionalLong.of(ticks);
+    private Optional<Long> databaseTicks() {
+        return ProcStat.read(postmasterPid)
+                .map(postmaster -> postmaster.ticksWithReapedChildren()
+                        + ProcStat.children(postmasterPid).stream()
+                                .mapToLong(ProcStat::ticks)
+                                .sum());
     }
 
     private synchronized ResourceUsage usage() {
@@ -249,14 +218,7 @@ public final class ResourceSampler implements AutoCloseable {
                 watched.stream().collect(Collectors.groupingBy(Watched::kind, LinkedHashMap::new, Collectors.toList()));
         var processes = new ArrayList<ResourceUsage.ProcessUsage>();
         kinds.forEach((kind, members) -> {
-            long used = 0;
-            for (var member : members) {
-                var first = firstTicks.get(member.pid());
-                var last = lastTicks.get(member.pid());
-                if (first != null && last != null) {
-                    used += last - first;
-                }
-            }
+            var used = members.stream().mapToLong(member -> used(member.pid())).sum();
             processes.add(new ResourceUsage.ProcessUsage(
                     kind,
                     members.size(),
@@ -265,17 +227,23 @@ public final class ResourceSampler implements AutoCloseable {
                     round(rssMaxKiB.getOrDefault(kind, 0L) / 1024.0),
                     cpuSeconds(used)));
         });
-        var databaseKnown = firstDatabaseTicks >= 0 && seconds > 0;
-        var databaseTicks = databaseKnown ? lastDatabaseTicks - firstDatabaseTicks : 0;
+        var databaseKnown = firstTicks.containsKey(0L) && seconds > 0;
         var sessionsKnown = peakActiveSessions >= 0;
         var databaseUsage = new ResourceUsage.DatabaseUsage(
                 sessionsKnown ? peakActiveSessions : null,
-                databaseKnown ? round(percent(databaseTicks, seconds)) : null,
-                databaseKnown ? round(databaseCpuMax) : null,
-                databaseKnown ? cpuSeconds(databaseTicks) : null,
+                databaseKnown ? round(percent(used(0), seconds)) : null,
+                databaseKnown ? round(cpuMax.getOrDefault(CheckoutCost.POSTGRESQL, 0.0)) : null,
+                databaseKnown ? cpuSeconds(used(0)) : null,
                 sessionsKnown ? Math.round(lockWaitSeconds * 1000) / 1000.0 : null,
                 walBytes);
         return new ResourceUsage(processes, databaseUsage, samples);
+    }
+
+    /** Ticks of {@code key} from the first sample to the last; 0 when it was never read. */
+    private long used(long key) {
+        var first = firstTicks.get(key);
+        var last = lastTicks.get(key);
+        return first == null || last == null ? 0 : last - first;
     }
 
     /** Whole clock ticks: at 100 per second, two decimals lose nothing. */

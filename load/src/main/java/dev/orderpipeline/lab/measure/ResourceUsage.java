@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.measure;
 
 import java.util.List;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -50,6 +51,11 @@ public record ResourceUsage(List<ProcessUsage> processes, DatabaseUsage database
         public static DatabaseUsage unknown() {
             return new DatabaseUsage(null, null, null, null, null, null);
         }
+    }
+
+    /** The processes of {@code kind}; empty when none was watched. */
+    public Optional<ProcessUsage> process(String kind) {
+        return processes.stream().filter(process -> process.kind().equals(kind)).findFirst();
     }
 
     public static ResourceUsage none() {

@@ -42,17 +42,25 @@ public final class ResultsListener implements AutoCloseable {
     private volatile @Nullable RuntimeException failure;
 
     private ResultsListener(String bootstrapServers) {
+        // the outcome must be seen the moment it is written, not when a batch has filled
+        consumer = consumer(
+                bootstrapServers, "orderpipeline-lab-results", Map.of(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "10"));
+        thread = new Thread(this::run, "lab-results-listener");
+        thread.setDaemon(true);
+    }
+
+    /**
+     * A consumer of the lab's own, in no group and committing nothing, for {@code checkout.results}: the listener's,
+     * and the backlog experiments' reading after a run; {@code tuning} adds or overrides consumer settings.
+     */
+    public static KafkaConsumer<String, String> consumer(
+            String bootstrapServers, String clientId, Map<String, String> tuning) {
         var properties = new Properties();
         properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "orderpipeline-lab-results");
-        properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        // the outcome must be seen the moment it is written, not when a batch has filled
-        properties.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "10");
-        consumer = new KafkaConsumer<>(properties);
-        thread = new Thread(this::run, "lab-results-listener");
-        thread.setDaemon(true);
+        properties.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        properties.putAll(tuning);
+        return new KafkaConsumer<>(properties, new StringDeserializer(), new StringDeserializer());
     }
 
     /** Starts listening and returns once every partition's position is fixed at its current end. */
@@ -96,12 +104,7 @@ public final class ResultsListener implements AutoCloseable {
     /** Waits until {@code expected} results arrived or the deadline ({@link System#nanoTime()}) passed. */
     public void awaitReceived(long expected, long deadline) {
         while (received() < expected && System.nanoTime() - deadline < 0) {
-            try {
-                TimeUnit.MILLISECONDS.sleep(20);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for checkout results", ex);
-            }
+            pause(20, "checkout results");
         }
     }
 
@@ -157,12 +160,16 @@ public final class ResultsListener implements AutoCloseable {
                         "topic " + Topics.CHECKOUT_RESULTS + " does not exist (order-api creates it at start-up)");
             }
             // the API declares the topic at start-up; a run aimed at a fresh stack may get here a moment earlier
-            try {
-                Thread.sleep(500);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for " + Topics.CHECKOUT_RESULTS, ex);
-            }
+            pause(500, Topics.CHECKOUT_RESULTS);
+        }
+    }
+
+    private static void pause(long millis, String awaited) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + awaited, ex);
         }
     }
 
@@ -174,7 +181,7 @@ public final class ResultsListener implements AutoCloseable {
     }
 
     /** The record key is the order id; the value's {@code orderId} stands in should a producer omit the key. */
-    private static @Nullable UUID orderId(ConsumerRecord<String, String> record) {
+    public static @Nullable UUID orderId(ConsumerRecord<String, String> record) {
         try {
             if (record.key() != null) {
                 return UUID.fromString(record.key());
