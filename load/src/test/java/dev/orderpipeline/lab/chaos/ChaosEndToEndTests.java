@@ -10,12 +10,9 @@ import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -47,38 +44,14 @@ class ChaosEndToEndTests {
     private static final List<FaultKind> KILLS_REPLAY_AND_POISON =
             List.of(FaultKind.WORKER_KILL, FaultKind.WORKER_KILL_RESTART, FaultKind.REPLAY, FaultKind.POISON);
 
+    @AutoClose
     private StackTarget target;
+
+    private final ChaosStacks.SharedRuns runs = new ChaosStacks.SharedRuns();
 
     @BeforeAll
     void startThePipeline(@TempDir Path workDirectory) throws IOException {
         target = ChaosStacks.start(workDirectory, 1, WORKERS);
-    }
-
-    @AfterAll
-    void stopThePipeline() {
-        if (target != null) {
-            target.close();
-        }
-    }
-
-    /** The runs made so far, by their faults; each made once by the first test that needs it. */
-    private final Map<List<FaultKind>, SharedRun> sharedRuns = new HashMap<>();
-
-    /**
-     * A run that several tests judge, with the pids the workers had before it; a run that threw is not made again by
-     * the next test that needs it.
-     */
-    private record SharedRun(
-            List<Long> workerPidsBefore,
-            @Nullable ChaosRun run,
-            @Nullable RuntimeException failure) {
-
-        ChaosRun get() {
-            if (failure != null) {
-                throw new AssertionError("the shared run failed", failure);
-            }
-            return Objects.requireNonNull(run);
-        }
     }
 
     @Test
@@ -236,17 +209,7 @@ class ChaosEndToEndTests {
         assertBooksBalance(target, run);
     }
 
-    /** The run of {@code faults} that the tests share, made by the first that asks for it. */
-    private SharedRun shared(List<FaultKind> faults, double cartShare) {
-        return sharedRuns.computeIfAbsent(faults, kinds -> {
-            var pids = target.stack().workers().stream()
-                    .map(worker -> worker.pid())
-                    .toList();
-            try {
-                return new SharedRun(pids, ChaosStacks.run(target, kinds, 20, cartShare), null);
-            } catch (RuntimeException ex) {
-                return new SharedRun(pids, null, ex);
-            }
-        });
+    private ChaosStacks.SharedRun shared(List<FaultKind> faults, double cartShare) {
+        return runs.of(target, faults, cartShare);
     }
 }

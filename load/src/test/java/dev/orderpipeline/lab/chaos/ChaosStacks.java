@@ -14,8 +14,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the chaos end-to-end classes share: a stack of their own started from a snapshot of the packaged jars, one
@@ -77,6 +80,43 @@ final class ChaosStacks {
                 cartShare,
                 Duration.ofSeconds(20));
         return new ChaosExperiment(target, settings, Progress.silent(), Duration.ofSeconds(30)).run();
+    }
+
+    /**
+     * A run that several tests of a class judge, with the pids the workers had before it; a run that threw is not
+     * made again by the next test that needs it.
+     */
+    record SharedRun(
+            List<Long> workerPidsBefore,
+            @Nullable ChaosRun run,
+            @Nullable RuntimeException failure) {
+
+        ChaosRun get() {
+            if (failure != null) {
+                throw new AssertionError("the shared run failed", failure);
+            }
+            return Objects.requireNonNull(run);
+        }
+    }
+
+    /** The shared runs of one class on its stack, by their faults, each made by the first test that asks for it. */
+    static final class SharedRuns {
+
+        private final Map<List<FaultKind>, SharedRun> made = new HashMap<>();
+
+        /** The run of {@code faults} at 20 checkouts/s with a {@code cartShare} of carts. */
+        SharedRun of(StackTarget target, List<FaultKind> faults, double cartShare) {
+            return made.computeIfAbsent(faults, kinds -> {
+                var pids = target.stack().workers().stream()
+                        .map(worker -> worker.pid())
+                        .toList();
+                try {
+                    return new SharedRun(pids, run(target, kinds, 20, cartShare), null);
+                } catch (RuntimeException ex) {
+                    return new SharedRun(pids, null, ex);
+                }
+            });
+        }
     }
 
     /** Every check of the run holds, and it accepted checkouts at all. */

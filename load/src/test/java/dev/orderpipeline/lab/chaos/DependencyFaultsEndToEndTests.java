@@ -11,8 +11,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -41,23 +40,15 @@ class DependencyFaultsEndToEndTests {
             FaultKind.DATABASE_READ_ONLY,
             FaultKind.LOCK_TIMEOUT_STORM);
 
+    @AutoClose
     private StackTarget target;
+
+    private final ChaosStacks.SharedRuns runs = new ChaosStacks.SharedRuns();
 
     @BeforeAll
     void startThePipeline(@TempDir Path workDirectory) throws IOException {
         target = ChaosStacks.start(workDirectory, 1, WORKERS);
     }
-
-    @AfterAll
-    void stopThePipeline() {
-        if (target != null) {
-            target.close();
-        }
-    }
-
-    private @Nullable ChaosRun run;
-
-    private @Nullable RuntimeException failure;
 
     @Test
     @Order(1)
@@ -128,19 +119,9 @@ class DependencyFaultsEndToEndTests {
         assertBooksBalance(target, run);
     }
 
-    /** The run the tests share, made by the first that asks for it; a run that threw is not made again. */
+    /** The run the tests share, made by the first that asks for it. */
     private ChaosRun run() {
-        if (run == null && failure == null) {
-            try {
-                run = ChaosStacks.run(target, DEPENDENCY_FAULTS, 20, 0.0);
-            } catch (RuntimeException ex) {
-                failure = ex;
-            }
-        }
-        if (failure != null) {
-            throw new AssertionError("the shared run failed", failure);
-        }
-        return Objects.requireNonNull(run);
+        return runs.of(target, DEPENDENCY_FAULTS, 0.0).get();
     }
 
     /** The setting was reset: a new session of the apps' kind can write again. */
