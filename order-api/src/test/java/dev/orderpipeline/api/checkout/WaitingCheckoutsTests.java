@@ -133,11 +133,12 @@ class WaitingCheckoutsTests extends ApiTestSupport {
             assertThat(waitingPhase).hasSizeGreaterThan(10);
             // a wait that kept its place would leave at least WAITING / 2 admitted for the whole phase
             assertThat(fewestAdmitted).isLessThan(WAITING / 10);
-            // Starved request threads leave the probes unanswered for seconds (seen before the waits went
-            // asynchronous: 6.2 s for liveness); half a second at p99 tells the two apart on a busy machine without
-            // timing the machine itself. The figures are printed above and recorded in the README (p99 about 30-45 ms
-            // on an otherwise idle machine; single probes can take a second while 2,000 waits end at once).
-            assertThat(percentile(waitingPhase, 0.99)).isLessThan(500);
+            // Starved request threads leave the probes unanswered until the waits end (seen before the waits went
+            // asynchronous: 6.2 s for liveness); a quarter of the wait at p99 tells the two apart without timing the
+            // machine itself, which on two busy cores took the p99 to 0.8 s. The figures are printed above and
+            // recorded in the README (p99 about 30-45 ms on an otherwise idle machine; single probes can take a
+            // second while 2,000 waits end at once).
+            assertThat(percentile(waitingPhase, 0.99)).isLessThan(WAIT_SECONDS * 1000L / 4);
         }
         assertThat(jdbc.sql("SELECT count(*) FROM orders WHERE product_id = :product AND status = 'CREATED'")
                         .param("product", product)
