@@ -2,6 +2,8 @@ package dev.orderpipeline.lab.backlog;
 
 import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
+import dev.orderpipeline.invariants.InvariantChecker;
+import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.measure.ResourceSampler;
 import dev.orderpipeline.lab.pipeline.StackTarget;
@@ -165,8 +167,8 @@ public final class StackSession implements AutoCloseable {
     }
 
     /** The database's verdict on the run's products. */
-    public RunInvariants.Summary invariants(Backlog backlog) {
-        return RunInvariants.check(target.database().dataSource(), backlog.initialStock());
+    public RunVerdict invariants(Backlog backlog) {
+        return new InvariantChecker(target.database().dataSource()).verdict(backlog.initialStock());
     }
 
     @Override

@@ -138,9 +138,8 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
         var ending = awaitEnd(apiStrategy, products, orders, burst);
         var resources = sampler.get().stop();
 
-        var verdict =
+        var invariants =
                 RunVerdict.of(database.invariants(stock), carts == null ? 1 : carts.lines(), neverCheckedOut(burst));
-        var invariants = InvariantColumns.from(verdict);
         var elapsed = Math.max(ending.at() - burst.releasedAt(), 1) / 1e9;
         var decided = invariants.completed() + invariants.rejected();
         if (ending.timedOut()) {
@@ -165,7 +164,7 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
                 burst.statusCounts(),
                 resources,
                 CheckoutCost.of(resources, decided),
-                carts == null ? null : cartFigures(verdict, strategy, abortedBefore, deadlocksBefore));
+                carts == null ? null : cartFigures(strategy, abortedBefore, deadlocksBefore));
     }
 
     /** An order of the first product for each buyer, or a cart of several in the shape of the workload. */
@@ -186,13 +185,9 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
                 progress);
     }
 
-    private StrategyRun.CartFigures cartFigures(
-            RunVerdict verdict, String strategy, @Nullable Long abortedBefore, long deadlocksBefore) {
+    private StrategyRun.CartFigures cartFigures(String strategy, @Nullable Long abortedBefore, long deadlocksBefore) {
         var abortedAfter = AbortedTransactions.count(target.apis(), strategy);
         return new StrategyRun.CartFigures(
-                verdict.held(),
-                verdict.heldAfterAllFinal(),
-                verdict.productsDrifting(),
                 abortedBefore == null || abortedAfter == null ? null : abortedAfter - abortedBefore,
                 target.database().deadlocks() - deadlocksBefore);
     }

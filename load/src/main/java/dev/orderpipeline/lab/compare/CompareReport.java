@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.compare;
 
+import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage.ProcessUsage;
@@ -73,22 +74,22 @@ public record CompareReport(
     Table invariantTable() {
         var columns = new ArrayList<>(List.<Column<StrategyRun>>of(
                 Column.of("Strategy", StrategyRun::label),
-                Column.of("Oversell?", run -> Cells.yesNo(run.invariants().oversell())),
-                invariant("Completed", InvariantColumns::completed),
-                invariant("Rejected", InvariantColumns::rejected),
-                invariant("Stock left", InvariantColumns::stockLeft),
-                invariant("Drift", InvariantColumns::drift),
-                invariant("Double payments", InvariantColumns::doublePayments),
-                invariant("Not final", InvariantColumns::notFinal),
-                invariant("Not checked out", InvariantColumns::notCheckedOut)));
+                Column.of("Oversell?", run -> Cells.yesNo(run.invariants().oversold())),
+                invariant("Completed", RunVerdict::completed),
+                invariant("Rejected", RunVerdict::rejected),
+                invariant("Stock left", RunVerdict::stockLeft),
+                invariant("Drift", RunVerdict::drift),
+                invariant("Double payments", RunVerdict::doublePayments),
+                invariant("Not final", RunVerdict::notFinal),
+                invariant("Not checked out", RunVerdict::notCheckedOut)));
         var note = "Drift = stock left + units sold - initial stock: positive when decrements were lost (lost update),"
                 + " whatever the HTTP answers said. Not checked out: orders whose checkout was answered otherwise than"
                 + " 2xx (sold out at the door, shed) or not at all; they stay CREATED by design.";
         if (settings.carts() != null) {
-            columns.add(invariant("Units sold", InvariantColumns::completedQuantity));
-            columns.add(cart("Held", StrategyRun.CartFigures::held));
-            columns.add(cart("Held once final", StrategyRun.CartFigures::heldOnceFinal));
-            columns.add(cart("Products off", StrategyRun.CartFigures::productsOff));
+            columns.add(invariant("Units sold", RunVerdict::completedQuantity));
+            columns.add(invariant("Held", RunVerdict::held));
+            columns.add(invariant("Held once final", RunVerdict::heldAfterAllFinal));
+            columns.add(invariant("Products off", RunVerdict::productsDrifting));
             note = "Carts, and units over all the run's products. Drift and stock left count the units held (on"
                     + " RESERVED and RELEASING lines); products off: those whose stock + sold + held differs from the"
                     + " initial stock. Not final: carts neither completed nor rejected, among them those whose checkout"
@@ -122,8 +123,8 @@ public record CompareReport(
                         + " pg_stat_database.deadlocks of the run's database, before and after the run.");
     }
 
-    private static Column<StrategyRun> invariant(String heading, ToLongFunction<InvariantColumns> figure) {
-        return Column.of(heading, run -> Long.toString(figure.applyAsLong(run.invariants())));
+    private static Column<StrategyRun> invariant(String heading, ToLongFunction<RunVerdict> figure) {
+        return Column.count(heading, run -> figure.applyAsLong(run.invariants()));
     }
 
     Table loadTable() {
@@ -144,8 +145,8 @@ public record CompareReport(
     Table latencyTable() {
         var columns = new ArrayList<Column<StrategyRun>>();
         columns.add(Column.of("Strategy", StrategyRun::label));
-        columns.addAll(percentiles("", StrategyRun::checkoutLatency));
-        columns.addAll(percentiles("to final ", StrategyRun::finalLatency));
+        columns.addAll(Column.percentiles("", StrategyRun::checkoutLatency));
+        columns.addAll(Column.percentiles("to final ", StrategyRun::finalLatency));
         return Table.of(
                 "Checkout latency",
                 columns,
@@ -192,11 +193,7 @@ public record CompareReport(
     }
 
     private static @Nullable Double cpuSeconds(StrategyRun run, String kind) {
-        return run.resources().processes().stream()
-                .filter(process -> process.kind().equals(kind))
-                .findFirst()
-                .map(ProcessUsage::cpuSeconds)
-                .orElse(null);
+        return run.resources().process(kind).map(ProcessUsage::cpuSeconds).orElse(null);
     }
 
     @Override
@@ -222,8 +219,7 @@ public record CompareReport(
                 series("units sold (completed)", run -> run.invariants().completedQuantity()));
         var carts = settings.carts() != null;
         if (carts) {
-            invariants.putAll(series(
-                    "held", run -> run.carts() == null ? null : run.carts().held()));
+            invariants.putAll(series("held", run -> run.invariants().held()));
         }
         invariants.putAll(series("stock left", run -> run.invariants().stockLeft()));
         invariants.putAll(series("initial stock", run -> run.invariants().initialStock()));
@@ -285,14 +281,5 @@ public record CompareReport(
                 .map(skip -> List.of(skip.strategy(), skip.reason()))
                 .toList();
         return skipped.isEmpty() ? List.of() : List.of(new Table("Not run", List.of("Strategy", "Reason"), rows, ""));
-    }
-
-    /** p50, p95, p99 and max of a latency, each a column headed by {@code prefix} and the percentile. */
-    private static List<Column<StrategyRun>> percentiles(
-            String prefix, Function<StrategyRun, @Nullable Latency> latency) {
-        return Latency.PERCENTILES.entrySet().stream()
-                .map(percentile -> Column.<StrategyRun>of(
-                        prefix + percentile.getKey(), run -> Cells.duration(latency.apply(run), percentile.getValue())))
-                .toList();
     }
 }

@@ -2,6 +2,7 @@ package dev.orderpipeline.lab.compare;
 
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonFormat;
+import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
@@ -18,6 +19,7 @@ import org.jspecify.annotations.Nullable;
  * @param label the strategy, with {@code #n} when it ran more than once
  * @param productIds the run's fresh products (reports of the orders workload written before carts had one {@code
  *     productId})
+ * @param invariants the invariants module's verdict on the run's products, read from the database
  * @param elapsedSeconds from the release of the checkouts to the last order becoming final
  * @param decidedPerSecond orders decided (completed or rejected) per second of that time
  * @param finalLatency time to the final outcome: the answer for a synchronous strategy, the result on {@code
@@ -35,7 +37,7 @@ public record StrategyRun(
         @JsonAlias("productId") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
         List<UUID> productIds,
 
-        InvariantColumns invariants,
+        RunVerdict invariants,
         double elapsedSeconds,
         double decidedPerSecond,
         Latency checkoutLatency,
@@ -53,19 +55,11 @@ public record StrategyRun(
     }
 
     /**
-     * A carts run's books beyond the orders' columns, summed over its products, and the locks it fought over.
+     * The locks a carts run fought over.
      *
-     * @param held units of RESERVED and RELEASING lines
-     * @param heldOnceFinal units held although every cart is final: a release that never came
-     * @param productsOff products whose stock + sold + held differs from their initial stock
      * @param abortedTransactions transactions order-api's lab counted as aborted and retried (deadlock victims);
      *     {@code null} when it does not count them (the saga)
      * @param deadlocks deadlocks PostgreSQL broke in the run's database while it ran
      */
-    public record CartFigures(
-            long held,
-            long heldOnceFinal,
-            long productsOff,
-            @Nullable Long abortedTransactions,
-            long deadlocks) {}
+    public record CartFigures(@Nullable Long abortedTransactions, long deadlocks) {}
 }

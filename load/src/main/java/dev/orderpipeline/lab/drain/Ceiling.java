@@ -1,12 +1,13 @@
 package dev.orderpipeline.lab.drain;
 
 import dev.orderpipeline.contract.CheckoutCommand;
+import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.backlog.BacklogWriter;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
-import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.backlog.ServerCounters;
 import dev.orderpipeline.lab.measure.LatencyRecorder;
 import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.schema.Migrations;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -90,7 +91,7 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
                     run.perSecond(),
                     run.batchLatency().p50Ms(),
                     run.batchLatency().p99Ms(),
-                    run.invariants().violatedNote()));
+                    Cells.violatedNote(run.invariants())));
             runs.add(run);
         }
         return runs;
@@ -115,7 +116,7 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
         var after = ServerCounters.read(dataSource);
         var server = timed.before() != null && after != null ? after.since(timed.before()) : null;
         removeUnreached(productId);
-        var invariants = RunInvariants.check(dataSource, backlog.initialStock());
+        var invariants = new InvariantChecker(dataSource).verdict(backlog.initialStock());
         var seconds = timed.commands() == 0 ? 0 : (timed.endNanos() - timed.startNanos()) / 1e9;
         var perSecond = seconds > 0 ? timed.commands() / seconds : 0;
         return new CeilingRun(

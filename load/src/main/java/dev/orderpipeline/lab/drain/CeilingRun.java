@@ -1,6 +1,6 @@
 package dev.orderpipeline.lab.drain;
 
-import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.backlog.ServerCounters;
 import dev.orderpipeline.lab.measure.Latency;
 import java.util.UUID;
@@ -26,7 +26,7 @@ public record CeilingRun(
         double microsPerCommand,
         Latency batchLatency,
         @Nullable ServerCounters server,
-        RunInvariants.Summary invariants) {
+        RunVerdict invariants) {
 
     public CeilingRun {
         // absent from reports written before there was a choice

@@ -2,11 +2,11 @@ package dev.orderpipeline.lab.drain;
 
 import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
+import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.backlog.Backlog;
 import dev.orderpipeline.lab.backlog.CommandProducer;
 import dev.orderpipeline.lab.backlog.LagFollower;
 import dev.orderpipeline.lab.backlog.ResultsScan;
-import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.backlog.StackSession;
 import dev.orderpipeline.lab.backlog.WorkerFleet;
 import dev.orderpipeline.lab.measure.Progress;
@@ -147,7 +147,7 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
             return (results.lastAtMillis() - results.firstAtMillis()) / 1000.0;
         }
 
-        String describe(RunInvariants.Summary invariants) {
+        String describe(RunVerdict invariants) {
             return String.format(
                     Locale.ROOT,
                     "Drained %d commands in %.1f s from the worker's start (%.0f/s); deciding %.1f s (%.0f/s);"

@@ -2,7 +2,6 @@ package dev.orderpipeline.lab.drain;
 
 import dev.orderpipeline.lab.backlog.LagTimeline.Point;
 import dev.orderpipeline.lab.measure.Latency;
-import dev.orderpipeline.lab.measure.ResourceUsage;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.Column;
@@ -116,7 +115,7 @@ public record DrainReport(
 
     Table drainTable() {
         var run = drain();
-        var worker = usage(run.resources(), "checkout-worker");
+        var worker = run.resources().process("checkout-worker").orElse(null);
         var invariants = run.invariants();
         var figures = new LinkedHashMap<String, String>();
         figures.put("Commands", Long.toString(run.commands()));
@@ -194,13 +193,6 @@ public record DrainReport(
         String ratios(double drainPerSecond) {
             return ratio(drainPerSecond, before.perSecond()) + " / " + ratio(drainPerSecond, afterPerSecond);
         }
-    }
-
-    private static ResourceUsage.@Nullable ProcessUsage usage(ResourceUsage resources, String kind) {
-        return resources.processes().stream()
-                .filter(process -> process.kind().equals(kind))
-                .findFirst()
-                .orElse(null);
     }
 
     private static String ratio(double value, double reference) {

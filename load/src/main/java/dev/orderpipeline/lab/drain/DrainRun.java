@@ -1,8 +1,8 @@
 package dev.orderpipeline.lab.drain;
 
+import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.backlog.LagTimeline;
 import dev.orderpipeline.lab.backlog.ResultsScan;
-import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import java.util.List;
 
@@ -33,7 +33,7 @@ public record DrainRun(
         List<LagTimeline.Point> curve,
         ResultsScan.Summary results,
         ResourceUsage resources,
-        RunInvariants.Summary invariants,
+        RunVerdict invariants,
         List<CeilingRun> ceilingBefore,
         List<CeilingRun> ceilingAfter) {
 

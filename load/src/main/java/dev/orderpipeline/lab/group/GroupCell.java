@@ -1,7 +1,7 @@
 package dev.orderpipeline.lab.group;
 
+import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.backlog.LagTimeline;
-import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
@@ -42,7 +42,7 @@ public record GroupCell(
         long duplicates,
         @Nullable Long duplicatesCounted,
         @Nullable ResourceUsage resources,
-        RunInvariants.Summary invariants,
+        RunVerdict invariants,
         @Nullable CheckoutCost cost,
         @Nullable Disruption disruption) {
 

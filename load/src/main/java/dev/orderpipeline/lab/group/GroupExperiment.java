@@ -14,6 +14,7 @@ import dev.orderpipeline.lab.backlog.WorkerFleet;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
+import dev.orderpipeline.lab.report.Cells;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -164,7 +165,7 @@ public record GroupExperiment(StackTarget target, GroupSettings settings, Progre
                 cell.perSecond(),
                 cell.duplicates(),
                 disruption == null ? "" : ", longest pause moved " + disruption.longestMovedMillis() + " ms",
-                cell.invariants().violatedNote());
+                Cells.violatedNote(cell.invariants()));
     }
 
     /**

@@ -1,7 +1,8 @@
 package dev.orderpipeline.lab.report;
 
-import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.measure.Latency;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -55,9 +56,18 @@ public final class Cells {
                         .collect(Collectors.joining(", "));
     }
 
-    /** {@code hold}, or the violations in words. */
-    public static String invariants(RunInvariants.Summary invariants) {
-        return invariants.holds() ? "hold" : String.join("; ", invariants.violations());
+    /** {@code hold}, or the first few violations in words. */
+    public static String invariants(RunVerdict invariants) {
+        return invariants.holds() ? "hold" : String.join("; ", firstViolations(invariants));
+    }
+
+    /** Empty when the invariants hold, else the first few violations, to end a progress note with. */
+    public static String violatedNote(RunVerdict invariants) {
+        return invariants.holds() ? "" : "  VIOLATED: " + firstViolations(invariants);
+    }
+
+    private static List<String> firstViolations(RunVerdict invariants) {
+        return invariants.violations().stream().limit(5).toList();
     }
 
     /** Seconds from milliseconds, as {@code 1.25 s}. */

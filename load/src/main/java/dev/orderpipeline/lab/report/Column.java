@@ -1,6 +1,10 @@
 package dev.orderpipeline.lab.report;
 
+import dev.orderpipeline.lab.measure.Latency;
+import java.util.List;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One column of a table of rows of type {@code R}: its heading and how a row reads in it, side by side so that a
@@ -10,5 +14,18 @@ public record Column<R>(String heading, Function<? super R, String> cell) {
 
     public static <R> Column<R> of(String heading, Function<? super R, String> cell) {
         return new Column<>(heading, cell);
+    }
+
+    /** A whole number of each row. */
+    public static <R> Column<R> count(String heading, ToLongFunction<? super R> count) {
+        return new Column<>(heading, row -> Long.toString(count.applyAsLong(row)));
+    }
+
+    /** p50, p95, p99 and max of a latency each row may lack, each a column headed by {@code prefix} and its name. */
+    public static <R> List<Column<R>> percentiles(String prefix, Function<? super R, @Nullable Latency> latency) {
+        return Latency.PERCENTILES.entrySet().stream()
+                .map(percentile -> Column.<R>of(
+                        prefix + percentile.getKey(), row -> Cells.duration(latency.apply(row), percentile.getValue())))
+                .toList();
     }
 }

@@ -1,8 +1,8 @@
 package dev.orderpipeline.lab.soak;
 
+import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.Require;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
-import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.drain.Ceiling;
 import dev.orderpipeline.lab.drain.CeilingRun;
 import dev.orderpipeline.lab.drain.CeilingSettings;
@@ -80,7 +80,7 @@ public record CapacityModel(
      * @param seconds from the first result to the last
      * @param perSecond decisions per second over those seconds
      */
-    public record PartitionDrain(long commands, double seconds, double perSecond, RunInvariants.Summary invariants) {}
+    public record PartitionDrain(long commands, double seconds, double perSecond, RunVerdict invariants) {}
 
     /** What the hot row admits: the best of its probe's runs. */
     public double hotRowPerSecond() {

@@ -1,8 +1,9 @@
 package dev.orderpipeline.lab.soak;
 
+import dev.orderpipeline.invariants.InvariantChecker;
+import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.backlog.BacklogWriter;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
-import dev.orderpipeline.lab.backlog.RunInvariants;
 import dev.orderpipeline.lab.load.OpenLoad;
 import dev.orderpipeline.lab.load.OpenModelSchedule;
 import dev.orderpipeline.lab.measure.CheckoutCost;
@@ -299,7 +300,7 @@ public final class SoakExperiment {
      * Once every order whose checkout was answered 2xx is final (or a while has passed), the database's verdict on the
      * run's products. The orders of arrivals dropped or refused stay CREATED: nothing is waited for them.
      */
-    private RunInvariants.Summary invariants(Prepared prepared, long answered) {
+    private RunVerdict invariants(Prepared prepared, long answered) {
         var database = target.database();
         var neverAnswered = prepared.orders().size() - answered;
         database.awaitFinal(
@@ -307,6 +308,6 @@ public final class SoakExperiment {
                 neverAnswered,
                 System.nanoTime() + FINAL_TIMEOUT.toNanos(),
                 Duration.ofMillis(200));
-        return RunInvariants.check(database.dataSource(), prepared.initialStock());
+        return new InvariantChecker(database.dataSource()).verdict(prepared.initialStock());
     }
 }

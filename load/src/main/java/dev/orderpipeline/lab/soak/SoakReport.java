@@ -1,7 +1,9 @@
 package dev.orderpipeline.lab.soak;
 
-import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.compare.CheckoutCosts;
+import dev.orderpipeline.lab.compare.CompareReport;
+import dev.orderpipeline.lab.compare.SkippedStrategy;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.report.Cells;
@@ -71,15 +73,9 @@ public record SoakReport(
         if (capacity != null) {
             tables.addAll(CapacityTables.tables(capacity));
         }
-        if (!skipped.isEmpty()) {
-            tables.add(new Table(
-                    "Not run",
-                    List.of("Strategy", "Reason"),
-                    skipped.stream()
-                            .map(strategy -> List.of(strategy, Strategies.UNKNOWN))
-                            .toList(),
-                    ""));
-        }
+        tables.addAll(CompareReport.notRun(skipped.stream()
+                .map(strategy -> new SkippedStrategy(strategy, Strategies.UNKNOWN))
+                .toList()));
         return tables;
     }
 
@@ -90,10 +86,10 @@ public record SoakReport(
                         Column.<SoakRun>of("Run", SoakRun::label),
                         Column.of("Target/s", run -> Integer.toString(run.targetRate())),
                         Column.of("Achieved/s", run -> Cells.decimal(run.achievedRate(), 1)),
-                        count("Sent", SoakRun::started),
-                        count("2xx", SoakRun::succeeded),
-                        count("Errors", SoakRun::errors),
-                        count("Dropped", SoakRun::dropped),
+                        Column.count("Sent", SoakRun::started),
+                        Column.count("2xx", SoakRun::succeeded),
+                        Column.count("Errors", SoakRun::errors),
+                        Column.count("Dropped", SoakRun::dropped),
                         Column.of("p50", run -> Cells.duration(run.latency(), Latency::p50Ms)),
                         Column.of("p95", run -> Cells.duration(run.latency(), Latency::p95Ms)),
                         Column.of("p99", run -> Cells.duration(run.latency(), Latency::p99Ms)),
@@ -112,13 +108,13 @@ public record SoakReport(
                 "Kafka: decisions against acceptances",
                 List.of(
                         Column.<SoakRun>of("Run", SoakRun::label),
-                        count("Accepted (202)", run -> kafka(run).accepted()),
-                        count("Decided", run -> kafka(run).decided()),
+                        Column.count("Accepted (202)", run -> kafka(run).accepted()),
+                        Column.count("Decided", run -> kafka(run).decided()),
                         Column.of("to 202 p99", run -> Cells.duration(run.latency(), Latency::p99Ms)),
                         Column.of("to decision p50", run -> Cells.duration(run.finalLatency(), Latency::p50Ms)),
                         Column.of("to decision p99", run -> Cells.duration(run.finalLatency(), Latency::p99Ms)),
-                        count("Max lag", run -> kafka(run).maxLag()),
-                        count("Lag at last arrival", run -> kafka(run).lagAtLastArrival()),
+                        Column.count("Max lag", run -> kafka(run).maxLag()),
+                        Column.count("Lag at last arrival", run -> kafka(run).lagAtLastArrival()),
                         Column.of(
                                 "Lag 0 after",
                                 run -> Optional.ofNullable(kafka(run).secondsToZeroLag())
@@ -128,10 +124,6 @@ public record SoakReport(
                 runs.stream().filter(run -> run.kafka() != null).toList(),
                 "Lag: the workers' consumer group on checkout.commands, read every second. Kept up: every accepted"
                         + " checkout decided, and at the last arrival at most a second's worth of arrivals waiting.");
-    }
-
-    private static Column<SoakRun> count(String heading, ToLongFunction<SoakRun> count) {
-        return Column.of(heading, run -> Long.toString(count.applyAsLong(run)));
     }
 
     private static SoakRun.KafkaFigures kafka(SoakRun run) {
@@ -152,9 +144,7 @@ public record SoakReport(
             var row = new ArrayList<String>(List.of(run.label()));
             var total = 0.0;
             for (var kind : kinds) {
-                var usage = run.resources().processes().stream()
-                        .filter(process -> process.kind().equals(kind))
-                        .findFirst();
+                var usage = run.resources().process(kind);
                 row.add(usage.map(u -> Cells.decimal(u.cpuAvgPercent(), 0)).orElse(Cells.NOT_AVAILABLE));
                 total += usage.map(u -> u.cpuAvgPercent()).orElse(0.0);
             }
@@ -181,11 +171,11 @@ public record SoakReport(
                         Column.of(
                                 "Products",
                                 run -> Integer.toString(run.invariants().products())),
-                        invariant("Completed", RunInvariants.Summary::completed),
-                        invariant("Rejected", RunInvariants.Summary::rejected),
-                        invariant("Not final", RunInvariants.Summary::notFinal),
-                        invariant("Drift", RunInvariants.Summary::drift),
-                        invariant("Double payments", RunInvariants.Summary::doublePayments),
+                        invariant("Completed", RunVerdict::completed),
+                        invariant("Rejected", RunVerdict::rejected),
+                        invariant("Not final", RunVerdict::notFinal),
+                        invariant("Drift", RunVerdict::drift),
+                        invariant("Double payments", RunVerdict::doublePayments),
                         Column.of("Verdict", run -> verdict(run, run.invariants()))),
                 runs,
                 "Read once every order of the run was final (or after 60 s). Orders whose checkout was never sent"
@@ -193,12 +183,12 @@ public record SoakReport(
                         + " the check when more are open, or anything else is off.");
     }
 
-    private static Column<SoakRun> invariant(String heading, ToLongFunction<RunInvariants.Summary> count) {
-        return Column.of(heading, run -> Long.toString(count.applyAsLong(run.invariants())));
+    private static Column<SoakRun> invariant(String heading, ToLongFunction<RunVerdict> count) {
+        return Column.count(heading, run -> count.applyAsLong(run.invariants()));
     }
 
     /** The invariants hold, or the only open orders are those of arrivals that were never sent or answered. */
-    static String verdict(SoakRun run, RunInvariants.Summary invariants) {
+    static String verdict(SoakRun run, RunVerdict invariants) {
         if (invariants.holds()) {
             return "hold";
         }

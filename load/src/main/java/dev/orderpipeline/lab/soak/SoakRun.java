@@ -1,6 +1,6 @@
 package dev.orderpipeline.lab.soak;
 
-import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
@@ -50,7 +50,7 @@ public record SoakRun(
         List<String> saturationReasons,
         ResourceUsage resources,
         @Nullable KafkaFigures kafka,
-        RunInvariants.Summary invariants,
+        RunVerdict invariants,
         @Nullable CheckoutCost cost) {
 
     public SoakRun {

@@ -79,7 +79,7 @@ class CartsReportTests {
                 strategy,
                 1,
                 books.stream().map(InvariantReport::productId).toList(),
-                InvariantColumns.from(verdict),
+                verdict,
                 1.31,
                 perSecond,
                 toAnswer,
@@ -89,13 +89,12 @@ class CartsReportTests {
                 Map.of(saga ? "202" : "200", 300L),
                 resources,
                 null,
-                new StrategyRun.CartFigures(
-                        verdict.held(), verdict.heldAfterAllFinal(), verdict.productsDrifting(), aborted, deadlocks));
+                new StrategyRun.CartFigures(aborted, deadlocks));
     }
 
     @Test
     void sumsTheBooksOfTheRunsProductsCountsEachCartOnceAndNamesEachViolationsProduct() {
-        var leaking = InvariantColumns.from(RunVerdict.of(leaking(), LINES, 0));
+        var leaking = RunVerdict.of(leaking(), LINES, 0);
 
         assertThat(leaking.initialStock()).isEqualTo(200);
         assertThat(leaking.completedQuantity()).isEqualTo(196);
@@ -108,7 +107,7 @@ class CartsReportTests {
         assertThat(leaking.violations())
                 .hasSize(2)
                 .allSatisfy(violation -> assertThat(violation).startsWith("product 2: "));
-        var exact = InvariantColumns.from(RunVerdict.of(exact(), LINES, 0));
+        var exact = RunVerdict.of(exact(), LINES, 0);
         assertThat(exact.holds()).isTrue();
         assertThat(exact.completed()).isEqualTo(75);
         assertThat(exact.rejected()).isEqualTo(225);
@@ -120,7 +119,7 @@ class CartsReportTests {
         var run = run("cart-for-update", 1.0, 0L, 0, List.of(books));
 
         assertThat(books.drift()).isEqualTo(3);
-        assertThat(run.carts().productsOff()).isEqualTo(1);
+        assertThat(run.invariants().productsDrifting()).isEqualTo(1);
         assertThat(run.invariants().drift()).isEqualTo(3);
     }
 
@@ -134,7 +133,7 @@ class CartsReportTests {
                         folder.resolve(ReportWriter.JSON_FILE).toFile(), CompareReport.class))
                 .isEqualTo(report);
         assertThat(Files.readString(folder.resolve(ReportWriter.JSON_FILE)))
-                .contains("\"decidedPerSecond\" : 88.2", "\"abortedTransactions\" : 41", "\"heldOnceFinal\" : 2");
+                .contains("\"decidedPerSecond\" : 88.2", "\"abortedTransactions\" : 41", "\"heldAfterAllFinal\" : 2");
         assertThat(markdown)
                 .contains("3 fresh products with 100 units each, 300 buyers with a cart of 2 of them")
                 .contains(

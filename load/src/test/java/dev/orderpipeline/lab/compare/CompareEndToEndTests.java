@@ -60,7 +60,7 @@ class CompareEndToEndTests {
             assertThat(columns.doublePayments())
                     .as(run.label() + " double payments")
                     .isEqualTo(truth.doublePayments());
-            assertThat(columns.oversell()).as(run.label() + " oversell").isEqualTo(truth.oversold());
+            assertThat(columns.oversold()).as(run.label() + " oversell").isEqualTo(truth.oversold());
             // the database's open orders are the report's not final and not checked out (refused, so never accepted)
             assertThat(columns.notFinal() + columns.notCheckedOut())
                     .as(run.label() + " open orders")

@@ -18,12 +18,12 @@ final class CompareFixtures {
 
     private CompareFixtures() {}
 
-    /** The columns of a run on one product in which every checkout was accepted. */
-    static InvariantColumns columns(InvariantReport report) {
-        return InvariantColumns.from(RunVerdict.of(List.of(report)));
+    /** The verdict on a run on one product in which every checkout was accepted. */
+    static RunVerdict columns(InvariantReport report) {
+        return RunVerdict.of(List.of(report));
     }
 
-    static StrategyRun run(String strategy, InvariantColumns invariants) {
+    static StrategyRun run(String strategy, RunVerdict invariants) {
         var kafka = strategy.equals("kafka");
         var answer = new Latency(300, 1.5, 80.2, 50, 150, 300, 2170, 2400, 2500);
         var resources = new ResourceUsage(

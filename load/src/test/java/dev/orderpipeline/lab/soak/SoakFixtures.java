@@ -1,6 +1,6 @@
 package dev.orderpipeline.lab.soak;
 
-import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.drain.CeilingRun;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
@@ -21,8 +21,8 @@ final class SoakFixtures {
 
     static final Latency LATENCY = new Latency(3000, 1, 10, 12.5, 20, 25, 40.25, 60, 80);
 
-    static final RunInvariants.Summary HELD =
-            new RunInvariants.Summary(1, 0, 1_000, 0, 0, 1_000, 0, 1_000, 0, 0, 0, 0, 1_000, List.of());
+    static final RunVerdict HELD =
+            new RunVerdict(1, 0, 0, 0, 1_000, 1_000, 0, Map.of(), 0, 1_000, 0, 0, 0, 1_000, 0, 0, 0, 0, List.of());
 
     private SoakFixtures() {}
 
@@ -98,7 +98,7 @@ final class SoakFixtures {
     }
 
     /** 260 completed, 40 rejected on one product, {@code notFinal} open and {@code drift} units off. */
-    static RunInvariants.Summary invariants(long notFinal, long drift) {
+    static RunVerdict invariants(long notFinal, long drift) {
         var violations = new ArrayList<String>();
         if (notFinal > 0) {
             violations.add("x: not final: " + notFinal + " orders still CREATED or PROCESSING");
@@ -106,20 +106,25 @@ final class SoakFixtures {
         if (drift != 0) {
             violations.add("x: drift: " + drift);
         }
-        return new RunInvariants.Summary(
+        return new RunVerdict(
                 1,
                 violations.isEmpty() ? 0 : 1,
+                0,
+                drift == 0 ? 0 : 1,
+                260,
                 260,
                 0,
-                notFinal,
-                260,
+                Map.of(),
                 40 - drift,
                 300,
                 drift,
                 0,
                 0,
-                0,
                 260,
+                0,
+                0,
+                notFinal,
+                0,
                 violations);
     }
 

@@ -2,7 +2,7 @@ package dev.orderpipeline.lab.soak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.orderpipeline.lab.backlog.RunInvariants;
+import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.compare.CheckoutCosts;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.CommittedReports;
@@ -177,7 +177,7 @@ class SoakReportTests {
         return SoakFixtures.run(strategy, keys, rate, saturated);
     }
 
-    private static RunInvariants.Summary invariants(long notFinal, long drift) {
+    private static RunVerdict invariants(long notFinal, long drift) {
         return SoakFixtures.invariants(notFinal, drift);
     }
 }

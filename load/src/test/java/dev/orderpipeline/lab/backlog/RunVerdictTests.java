@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /** The run's verdict summed over the {@link InvariantChecker}'s reports, on a real PostgreSQL. */
-class RunInvariantsTests {
+class RunVerdictTests {
 
     private static DataSource database;
 
@@ -66,7 +66,7 @@ class RunInvariantsTests {
                 UPDATE orders SET status = 'REJECTED', reject_reason = 'INSUFFICIENT_STOCK' WHERE product_id = ?
                 """, products.get(4));
 
-        var summary = RunInvariants.check(database, backlog.initialStock());
+        var summary = new InvariantChecker(database).verdict(backlog.initialStock());
         assertThat(summary.products()).isEqualTo(5);
         assertThat(summary.productsViolating()).isEqualTo(3);
         assertThat(summary.doublePayments()).isEqualTo(1);

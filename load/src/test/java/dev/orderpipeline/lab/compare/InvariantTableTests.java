@@ -10,14 +10,14 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** The article's three outcomes, as the compare table shows them. */
-class InvariantColumnsTests {
+class InvariantTableTests {
 
     @Test
     void naiveWithMoreBuyersThanUnitsShowsOversellAndDrift() {
         // INITIAL_STOCK=100, PARALLEL=300: completed=300 stock=99
         var columns = CompareFixtures.columns(report(100, 99, 300, 0, 300, 0));
 
-        assertThat(columns.oversell()).isTrue();
+        assertThat(columns.oversold()).isTrue();
         assertThat(columns.completed()).isEqualTo(300);
         assertThat(columns.stockLeft()).isEqualTo(99);
         assertThat(columns.drift()).isEqualTo(299);
@@ -30,7 +30,7 @@ class InvariantColumnsTests {
         // PARALLEL=100: completed=100 stock=98, the assert "completed <= initial" is green, the books are not
         var columns = CompareFixtures.columns(report(100, 98, 100, 0, 100, 0));
 
-        assertThat(columns.oversell()).isFalse();
+        assertThat(columns.oversold()).isFalse();
         assertThat(columns.drift()).isEqualTo(98);
         assertThat(columns.holds()).isFalse();
     }
@@ -39,7 +39,7 @@ class InvariantColumnsTests {
     void aCorrectStrategySellsExactlyTheStock() {
         var columns = CompareFixtures.columns(report(100, 0, 100, 200, 100, 0));
 
-        assertThat(columns.oversell()).isFalse();
+        assertThat(columns.oversold()).isFalse();
         assertThat(columns.completed()).isEqualTo(100);
         assertThat(columns.rejected()).isEqualTo(200);
         assertThat(columns.stockLeft()).isZero();
@@ -55,12 +55,12 @@ class InvariantColumnsTests {
         // a flash sale: 100 sold, 20 rejected by the worker, 880 told sold-out at the door and left CREATED
         var refused = withOpenOrders(report(100, 0, 100, 20, 100, 0), 880);
 
-        var allRefused = InvariantColumns.from(RunVerdict.of(List.of(refused), 1, 880));
+        var allRefused = RunVerdict.of(List.of(refused), 1, 880);
         assertThat(allRefused.notFinal()).isZero();
         assertThat(allRefused.notCheckedOut()).isEqualTo(880);
         assertThat(allRefused.holds()).isTrue();
 
-        var oneAcceptedOpen = InvariantColumns.from(RunVerdict.of(List.of(refused), 1, 879));
+        var oneAcceptedOpen = RunVerdict.of(List.of(refused), 1, 879);
         assertThat(oneAcceptedOpen.notFinal()).isEqualTo(1);
         assertThat(oneAcceptedOpen.holds()).isFalse();
         assertThat(oneAcceptedOpen.violations()).containsExactly("not final: 1 orders checked out and not decided yet");
