@@ -25,9 +25,19 @@ public abstract class LabCommand extends ReportCommand {
     /** Runs the experiment against an open target and returns its report. */
     protected abstract LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results);
 
-    /** Opens what the runs go against: by default the target the options describe, with its workers. */
+    /** Opens what the runs go against: the stack the options describe, with its workers unless the runs start theirs. */
     protected StackTarget open() {
-        return targetOptions.open(comparesLockStrategies());
+        return startsItsOwnWorkers()
+                ? targetOptions.startWithoutWorkers()
+                : targetOptions.open(comparesLockStrategies());
+    }
+
+    /**
+     * Whether the experiment fills the command topic itself and starts and stops its own worker processes (drain,
+     * group): the stack starts without workers, and the results topic is read after each run instead of listened to.
+     */
+    protected boolean startsItsOwnWorkers() {
+        return false;
     }
 
     /**
@@ -43,7 +53,7 @@ public abstract class LabCommand extends ReportCommand {
      * Experiments that read the results after a run turn it off, so it takes no CPU from what they measure.
      */
     protected boolean listensToResults() {
-        return true;
+        return !startsItsOwnWorkers();
     }
 
     @Override

@@ -2,12 +2,15 @@ package dev.orderpipeline.lab.drain;
 
 import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.Postgres;
-import dev.orderpipeline.lab.BacklogCommand;
+import dev.orderpipeline.lab.LabCommand;
+import dev.orderpipeline.lab.Options;
+import dev.orderpipeline.lab.Require;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.backlog.ServerCounters;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.Database;
 import dev.orderpipeline.lab.pipeline.DatabaseOptions;
+import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.TargetOptions;
 import dev.orderpipeline.lab.report.LabReport;
@@ -18,6 +21,7 @@ import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code bin/lab drain}: how fast a worker empties a backlog, against the ceiling. Fields are filled by picocli. */
@@ -38,19 +42,13 @@ import picocli.CommandLine.Option;
                     + " --app-jvm-option replaces them (e.g. -Xmx192m, -XX:+UseSerialGC), and are recorded in the"
                     + " report."
         })
-public final class DrainCommand extends BacklogCommand {
+public final class DrainCommand extends LabCommand {
 
-    public DrainCommand() {
-        super(1_000_000, 1000, 1800);
-    }
+    @Mixin
+    Options.Backlog backlog = new Options.Backlog(1_000_000, 1000, 1800);
 
-    @Option(
-            order = 2,
-            names = "--keys",
-            paramLabel = "DISTRIBUTION",
-            converter = KeyDistribution.Converter.class,
-            description = "How the checkouts spread over products: hot (one product), uniform:N or zipf:N:s.")
-    KeyDistribution keys = new KeyDistribution.Hot();
+    @Mixin
+    Options.Keys keys = new Options.Keys(new KeyDistribution.Hot());
 
     @Option(
             order = 3,
@@ -115,12 +113,13 @@ public final class DrainCommand extends BacklogCommand {
     }
 
     private DrainSettings settings() {
+        Require.check(keys.all().size() == 1, "a drain takes one --keys distribution: " + keys.all());
         return new DrainSettings(
-                commands,
-                keys,
+                backlog.commands(),
+                keys.all().getFirst(),
                 Math.max(1, targetOptions.workers()),
-                lagInterval(),
-                timeout(),
+                backlog.lagInterval(),
+                backlog.timeout(),
                 withCeiling || ceilingOnly ? ceilingSettings() : null,
                 ceilingOnly);
     }
@@ -131,7 +130,12 @@ public final class DrainCommand extends BacklogCommand {
     }
 
     @Override
-    protected LabReport run(StackTarget stack, Progress progress) {
+    protected boolean startsItsOwnWorkers() {
+        return true;
+    }
+
+    @Override
+    protected LabReport run(StackTarget stack, Progress progress, @Nullable ResultsListener results) {
         var settings = settings();
         var run = new DrainExperiment(stack, settings, progress).run();
         return new DrainReport(header(stack), settings, run, List.of());
