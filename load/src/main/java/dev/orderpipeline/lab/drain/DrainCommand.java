@@ -9,7 +9,6 @@ import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.backlog.ServerCounters;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.Database;
-import dev.orderpipeline.lab.pipeline.DatabaseOptions;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.TargetOptions;
@@ -144,15 +143,14 @@ public final class DrainCommand extends LabCommand {
     /** The ceiling alone, on an embedded PostgreSQL, a database recreated on the server, or the one given. */
     private LabReport ceilingOnly(Progress progress) {
         var settings = settings();
-        var database = targetOptions.database();
-        var server = database.server();
-        var given = databaseUrl == null ? null : database.at(databaseUrl);
+        var server = targetOptions.server();
+        var given = databaseUrl == null ? null : targetOptions.at(databaseUrl);
         progress.phase(given != null || server != null ? "connecting" : "starting PostgreSQL", 0);
-        try (var embedded = given != null || server != null ? null : embedded(database)) {
+        try (var embedded = given != null || server != null ? null : embedded()) {
             var writer = embedded != null
                     ? new Database(embedded.ensureDatabase("orderpipeline"), embedded.user(), embedded.password())
                     : server != null
-                            ? database.recreate(server, DatabaseOptions.CEILING_DATABASE)
+                            ? targetOptions.recreate(server, TargetOptions.CEILING_DATABASE)
                             : Objects.requireNonNull(given);
             Ceiling.migrate(writer.dataSource());
             var runs = new Ceiling(writer.dataSource(), Objects.requireNonNull(settings.ceiling()), progress).run();
@@ -162,15 +160,15 @@ public final class DrainCommand extends LabCommand {
                     embedded != null
                             ? "embedded PostgreSQL (as the stack's)"
                             : server != null
-                                    ? "PostgreSQL server, database " + DatabaseOptions.CEILING_DATABASE
+                                    ? "PostgreSQL server, database " + TargetOptions.CEILING_DATABASE
                                     : "given database");
             ServerCounters.settings(writer.dataSource()).forEach((name, value) -> target.put("server " + name, value));
-            return new DrainReport(header(target, database.projectDirectory(), writer), settings, null, runs);
+            return new DrainReport(header(target, targetOptions.projectDirectory(), writer), settings, null, runs);
         }
     }
 
-    private static Postgres embedded(DatabaseOptions database) {
-        var data = database.workDirectory().resolve("ceiling-postgres");
+    private Postgres embedded() {
+        var data = targetOptions.workDirectory().resolve("ceiling-postgres");
         TargetOptions.deleteRecursively(data);
         return Postgres.embedded(FreePorts.one(), data, true);
     }

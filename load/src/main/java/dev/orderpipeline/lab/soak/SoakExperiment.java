@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
@@ -75,7 +76,8 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
 
     public Outcome run() {
         var skipped = new ArrayList<String>();
-        var offered = Strategies.offered(target.apis().getFirst(), settings.strategies(), progress, skipped::add);
+        var offered = Strategies.offered(
+                target.apis().getFirst(), settings.strategies(), Function.identity(), progress, skipped::add);
         var runs = Experiment.run(this, offered, 1, "run", progress);
         return new Outcome(
                 runs,
