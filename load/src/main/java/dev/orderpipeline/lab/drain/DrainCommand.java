@@ -123,8 +123,10 @@ public final class DrainCommand extends LabCommand {
                 ceilingOnly);
     }
 
+    /** Refuses settings that do not hold before the stack starts. */
     @Override
     protected LabReport execute(Progress progress) {
+        settings();
         return ceilingOnly ? ceilingOnly(progress) : super.execute(progress);
     }
 

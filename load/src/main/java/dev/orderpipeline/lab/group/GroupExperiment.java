@@ -12,10 +12,10 @@ import dev.orderpipeline.lab.backlog.LagTimeline;
 import dev.orderpipeline.lab.backlog.OffsetSample;
 import dev.orderpipeline.lab.backlog.StackSession;
 import dev.orderpipeline.lab.backlog.WorkerFleet;
+import dev.orderpipeline.lab.group.GroupSettings.Cell;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -37,7 +37,7 @@ import org.jspecify.annotations.Nullable;
  * of one fetch each, seconds apart, which would hide a rebalance's pause among ordinary gaps; at a rate it keeps up
  * with, every partition moves at every poll and a pause stands out.
  */
-public final class GroupExperiment implements Experiment<GroupExperiment.Cell, GroupCell> {
+public final class GroupExperiment implements Experiment<GroupSettings.Cell, GroupCell> {
 
     private final GroupSettings settings;
     private final Progress progress;
@@ -55,9 +55,6 @@ public final class GroupExperiment implements Experiment<GroupExperiment.Cell, G
     /** The group the cells run against: its topic has {@code partitions}, its workers run {@code arguments}. */
     private record Group(String name, String protocol, int partitions, List<String> arguments) {}
 
-    /** One cell of the grid. */
-    public record Cell(String event, String protocol, int partitions, int workers, KeyDistribution keys) {}
-
     /** Runs the grid on a stack started without workers. */
     public static List<GroupCell> run(StackTarget target, GroupSettings settings, Progress progress) {
         try (var session = new StackSession(target, progress)) {
@@ -67,20 +64,7 @@ public final class GroupExperiment implements Experiment<GroupExperiment.Cell, G
 
     @Override
     public List<Cell> cells() {
-        var cells = new ArrayList<Cell>();
-        for (var event : settings.events()) {
-            for (var protocol : settings.protocols()) {
-                for (var partitions : settings.partitionCounts()) {
-                    for (var workers : settings.workerCounts()) {
-                        if (GroupSettings.runs(event, workers)) {
-                            settings.keys()
-                                    .forEach(keys -> cells.add(new Cell(event, protocol, partitions, workers, keys)));
-                        }
-                    }
-                }
-            }
-        }
-        return cells;
+        return settings.grid();
     }
 
     @Override

@@ -179,7 +179,7 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
         // the orders of arrivals dropped or refused stay CREATED: nothing is waited for them
         var database = target.database();
         database.awaitFinal(
-                backlog.initialStock().keySet(),
+                () -> database.ordersNotFinal(backlog.initialStock().keySet()),
                 backlog.size() - arrivals.succeeded.get(),
                 System.nanoTime() + FINAL_TIMEOUT.toNanos(),
                 Duration.ofMillis(200));
