@@ -1,21 +1,44 @@
 package dev.orderpipeline.lab;
 
 import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.pipeline.Database;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.TargetOptions;
 import dev.orderpipeline.lab.report.LabReport;
+import dev.orderpipeline.lab.report.Machine;
 import dev.orderpipeline.lab.report.ReportHeader;
+import dev.orderpipeline.lab.report.ReportWriter;
+import dev.orderpipeline.lab.report.Versions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Help.Visibility;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
- * An experiment against the pipeline: starts the stack, listens to checkout results, runs, and stops the stack.
+ * An experiment command: the usage template (picocli's subclasses inherit these attributes and add their name and
+ * description), {@code --output} and the stack's options; it starts the stack, listens to checkout results, runs the
+ * experiment ({@link Experiment}), stops the stack, and writes and prints the report folder.
  */
-public abstract class LabCommand extends ReportCommand {
+@Command(
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        showDefaultValues = true,
+        mixinStandardHelpOptions = true,
+        versionProvider = LabVersion.class)
+public abstract class LabCommand implements Callable<Integer> {
 
     private static final Logger log = LoggerFactory.getLogger(LabCommand.class);
 
@@ -25,9 +48,19 @@ public abstract class LabCommand extends ReportCommand {
     /** Runs the experiment against an open target and returns its report. */
     protected abstract LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results);
 
-    /** Opens what the runs go against: by default the target the options describe, with its workers. */
+    /** Opens what the runs go against: the stack the options describe, with its workers unless the runs start theirs. */
     protected StackTarget open() {
-        return targetOptions.open(comparesLockStrategies());
+        return startsItsOwnWorkers()
+                ? targetOptions.startWithoutWorkers()
+                : targetOptions.open(comparesLockStrategies());
+    }
+
+    /**
+     * Whether the experiment fills the command topic itself and starts and stops its own worker processes (drain,
+     * group): the stack starts without workers, and the results topic is read after each run instead of listened to.
+     */
+    protected boolean startsItsOwnWorkers() {
+        return false;
     }
 
     /**
@@ -43,10 +76,10 @@ public abstract class LabCommand extends ReportCommand {
      * Experiments that read the results after a run turn it off, so it takes no CPU from what they measure.
      */
     protected boolean listensToResults() {
-        return true;
+        return !startsItsOwnWorkers();
     }
 
-    @Override
+    /** Runs the experiment and returns its report; the progress line closes after it. */
     protected LabReport execute(Progress progress) {
         progress.phase("starting the pipeline", 0);
         try (var target = open()) {
@@ -71,6 +104,69 @@ public abstract class LabCommand extends ReportCommand {
         } catch (RuntimeException ex) {
             progress.note("Cannot read checkout.results (" + ex.getMessage() + "): kafka's time to outcome is n/a");
             return null;
+        }
+    }
+
+    @Option(
+            order = 30,
+            names = "--output",
+            paramLabel = "DIR",
+            description = "Report folder; default: lab-results/<timestamp>-<command>.",
+            showDefaultValue = Visibility.NEVER)
+    @Nullable
+    Path output;
+
+    private Instant startedAt = Instant.now();
+
+    /** The machine's load average when the command started: other work on it shows in the figures. */
+    private String loadAtStart = "";
+
+    /** {@code compare}, {@code ceiling}: the name its {@code @Command} gives it. */
+    protected final String name() {
+        return Objects.requireNonNull(getClass().getAnnotation(Command.class), "@Command")
+                .name();
+    }
+
+    @Override
+    public final Integer call() {
+        startedAt = Instant.now();
+        loadAtStart = loadAverage();
+        LabReport report;
+        try (var progress = Progress.toStandardError(name())) {
+            report = execute(progress);
+        }
+        var folder = output != null ? output : ReportWriter.defaultFolder(report.header());
+        ReportWriter.write(report, folder);
+        System.out.print(ReportWriter.console(report));
+        System.out.println();
+        System.out.println("Report: " + folder.toAbsolutePath().normalize().resolve(ReportWriter.HTML_FILE));
+        return 0;
+    }
+
+    /**
+     * The header every report starts with, finished now: what ran against {@code target} (plus the load average at
+     * start and end), on which machine, with which versions.
+     */
+    protected final ReportHeader header(
+            Map<String, String> target, @Nullable Path projectDirectory, @Nullable Database database) {
+        var described = new LinkedHashMap<>(target);
+        described.put("loadAverage", "at start " + loadAtStart + "; at end " + loadAverage());
+        return new ReportHeader(
+                name(),
+                described,
+                Machine.current(),
+                Versions.collect(projectDirectory, database),
+                startedAt,
+                Instant.now());
+    }
+
+    /** The 1, 5 and 15 minute load averages ({@code /proc/loadavg}), or n/a. */
+    static String loadAverage() {
+        try {
+            var fields = Files.readString(Path.of("/proc/loadavg")).strip().split(" ");
+            return fields[0] + " " + fields[1] + " " + fields[2];
+        } catch (IOException | RuntimeException ex) {
+            return "n/a";
         }
     }
 }

@@ -115,9 +115,7 @@ public final class StackSession implements AutoCloseable {
 
     /** Samples the CPU and memory of the stack's processes, the workers alive now and the lab's own JVM. */
     public ResourceSampler sample() {
-        var watched = new ArrayList<>(target.processesAndLab());
-        fleet.alive().forEach(app -> watched.add(new ResourceSampler.Watched(StackTarget.WORKER, app.pid())));
-        return ResourceSampler.start(watched, target.database(), SAMPLING);
+        return target.sample(SAMPLING, fleet.alive());
     }
 
     /**

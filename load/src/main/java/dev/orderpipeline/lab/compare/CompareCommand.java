@@ -1,17 +1,17 @@
 package dev.orderpipeline.lab.compare;
 
 import dev.orderpipeline.lab.LabCommand;
+import dev.orderpipeline.lab.Options;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Help.Visibility;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -66,29 +66,8 @@ public final class CompareCommand extends LabCommand {
     @Option(order = 5, names = "--quantity", paramLabel = "N", description = "Units per order line.")
     int quantity = 1;
 
-    @Option(
-            order = 6,
-            names = "--strategies",
-            paramLabel = "NAME",
-            split = ",",
-            description = "Strategies to run, comma-separated; default: for orders all of naive, naive-tx, app-lock,"
-                    + " db-atomic, for-update, optimistic, serializable, status-claim, kafka; for carts all of saga,"
-                    + " cart-for-update, cart-for-update-unsorted (those the API does not know are skipped).",
-            showDefaultValue = Visibility.NEVER)
-    @Nullable
-    List<String> strategies;
-
     @Option(order = 7, names = "--repetitions", paramLabel = "N", description = "Runs per strategy.")
     int repetitions = 1;
-
-    @Option(
-            order = 8,
-            names = "--delay-ms",
-            paramLabel = "MS",
-            description = "Check-to-write delay passed to the API as ?delayMs= (a slow payment call); default: the"
-                    + " API's own.")
-    @Nullable
-    Integer delayMillis;
 
     @Option(
             order = 9,
@@ -97,12 +76,14 @@ public final class CompareCommand extends LabCommand {
             description = "How long to wait for every order to become final after the checkouts.")
     int finalTimeoutSeconds = 120;
 
-    @Option(
-            order = 10,
-            names = "--warmup",
-            paramLabel = "N",
-            description = "Checkouts per strategy before its measured runs, not reported (JIT, connections); 0: none.")
-    int warmup = 100;
+    @Mixin
+    Options.Strategies strategies = new Options.Strategies();
+
+    @Mixin
+    Options.Delay delay = new Options.Delay();
+
+    @Mixin
+    Options.Warmup warmup = new Options.Warmup(100);
 
     @Spec
     @Nullable
@@ -140,7 +121,7 @@ public final class CompareCommand extends LabCommand {
         };
         var own = carts == null ? Strategies.ALL : CompareExperiment.CART_STRATEGIES;
         var other = carts == null ? CompareExperiment.CART_STRATEGIES : Strategies.ALL;
-        var named = strategies == null ? own : Strategies.named(strategies);
+        var named = strategies.or(own);
         var foreign = named.stream().filter(other::contains).toList();
         require(
                 foreign.isEmpty(),
@@ -151,9 +132,9 @@ public final class CompareCommand extends LabCommand {
                 quantity,
                 named,
                 repetitions,
-                delayMillis,
+                delay.millis(),
                 Duration.ofSeconds(finalTimeoutSeconds),
-                warmup,
+                warmup.size(),
                 carts);
     }
 

@@ -1,18 +1,20 @@
 package dev.orderpipeline.lab.compare;
 
 import dev.orderpipeline.invariants.RunVerdict;
+import dev.orderpipeline.lab.Experiment;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
-import dev.orderpipeline.lab.measure.LatencyRecorder;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.measure.ResourceSampler;
 import dev.orderpipeline.lab.pipeline.Burst;
 import dev.orderpipeline.lab.pipeline.Orders;
+import dev.orderpipeline.lab.pipeline.PreparedCheckout;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,11 +30,10 @@ import org.slf4j.LoggerFactory;
  * (prepared, not timed), all checkouts released at once by a latch and spread round-robin over the API replicas,
  * then a wait until the database has every order final, then the database's verdict.
  */
-public final class CompareExperiment implements BurstExperiment.Workload<StrategyRun> {
+public final class CompareExperiment implements Experiment<CompareSettings, StrategyRun> {
 
     private static final Logger log = LoggerFactory.getLogger(CompareExperiment.class);
     private static final BigDecimal PRICE = new BigDecimal("10.00");
-    private static final Duration RESULTS_GRACE = Duration.ofSeconds(10);
     private static final Duration POLL = Duration.ofMillis(50);
 
     /** The carts workload's strategies: the pipeline's saga, the lab's row locks sorted by id and in line order. */
@@ -59,14 +60,33 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
     }
 
     /** The pipeline's name for the saga; the lab's cart strategies by their own. */
-    @Override
-    public String apiName(String strategy) {
+    static String apiName(String strategy) {
         return SAGA.equals(strategy) ? Strategies.KAFKA : strategy;
     }
 
-    public BurstExperiment.Outcome<StrategyRun> run() {
-        return BurstExperiment.run(
-                target.apis().getFirst(), settings.strategies(), settings.repetitions(), progress, this);
+    /** The runs, and the strategies the API does not offer. */
+    public record Outcome(List<StrategyRun> runs, List<SkippedStrategy> skipped) {}
+
+    /** The strategies the API offers, each run {@code repetitions} times; the others skipped. */
+    public Outcome run() {
+        var skipped = new ArrayList<SkippedStrategy>();
+        var offered = Strategies.offered(
+                target.apis().getFirst(),
+                settings.strategies(),
+                CompareExperiment::apiName,
+                progress,
+                strategy -> skipped.add(new SkippedStrategy(strategy, Strategies.UNKNOWN)));
+        return new Outcome(Experiment.run(this, offered, settings.repetitions(), "strategy", progress), skipped);
+    }
+
+    @Override
+    public List<CompareSettings> cells() {
+        return List.of(settings);
+    }
+
+    @Override
+    public String label(String strategy, CompareSettings cell, int repetition) {
+        return settings.repetitions() == 1 ? strategy : strategy + " #" + repetition;
     }
 
     /**
@@ -74,7 +94,7 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
      * sells and refuses and the refusals' code is as warm as the sales' when the run is a flash sale.
      */
     @Override
-    public void warmUp(String strategy) {
+    public void warmUp(String strategy, CompareSettings cell) {
         var buyers = Math.min(settings.warmup(), settings.parallel());
         if (buyers > 0) {
             var units = Math.max(1, Math.min(buyers / 2, settings.initialStock()));
@@ -84,7 +104,7 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
     }
 
     @Override
-    public StrategyRun run(String strategy, int repetition, String label) {
+    public StrategyRun run(String strategy, CompareSettings cell, int repetition, String label) {
         return runOne(strategy, repetition, label, settings.initialStock(), settings.parallel());
     }
 
@@ -98,7 +118,7 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
                 run.invariants().stockLeft(),
                 run.invariants().drift(),
                 run.elapsedSeconds(),
-                BurstExperiment.violated(run.invariants().violations()));
+                Experiment.violated(run.invariants().violations()));
     }
 
     private StrategyRun runOne(String strategy, int repetition, String label, int initialStock, int parallel) {
@@ -123,15 +143,18 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
         var deadlocksBefore = carts == null ? 0 : database.deadlocks();
         var abortedBefore = carts == null ? null : AbortedTransactions.count(apis, strategy);
         progress.phase(label + " checkout", parallel);
+        // tokens signed and requests written before the release, so that the burst's client spends its CPU on the
+        // connections alone; round-robin over the replicas
+        var checkouts = new ArrayList<PreparedCheckout>(parallel);
+        for (var index = 0; index < parallel; index++) {
+            checkouts.add(apis.get(index % apis.size())
+                    .prepareCheckout(orders.get(index), users.get(index), apiStrategy, settings.delayMillis()));
+        }
         var sampler = new AtomicReference<ResourceSampler>();
-        var burst = BurstExperiment.release(
-                target,
-                orders,
-                users,
-                apiStrategy,
-                settings.delayMillis(),
-                () -> sampler.set(
-                        ResourceSampler.start(target.processesAndLab(), database, ResourceSampler.DEFAULT_INTERVAL)),
+        var burst = Burst.release(
+                parallel,
+                index -> checkouts.get(index).send(),
+                () -> sampler.set(target.sample(ResourceSampler.DEFAULT_INTERVAL, List.of())),
                 progress);
 
         progress.phase(label + " waiting for final", parallel);
@@ -227,19 +250,15 @@ public final class CompareExperiment implements BurstExperiment.Workload<Strateg
             return new Ending(Math.max(burst.lastAnswer(), finalSeen), timedOut, null, null);
         }
         var accepted = burst.statusCounts().getOrDefault("202", 0L);
-        results.awaitReceived(accepted, Math.max(deadline, System.nanoTime() + RESULTS_GRACE.toNanos()));
-        var received = results.receivedAt();
-        var toOutcome = new LatencyRecorder();
-        var end = burst.lastAnswer();
-        for (var index = 0; index < orders.size(); index++) {
-            var at = received.get(orders.get(index));
-            if (at != null) {
-                toOutcome.recordNanos(at - burst.startedAt()[index]);
-                end = Math.max(end, at);
-            }
-        }
-        var missing = Math.max(0, accepted - received.size());
-        return new Ending(Math.max(end, missing > 0 ? finalSeen : 0), timedOut, toOutcome.summary(), missing);
+        var decisions = results.decisions(
+                orders,
+                accepted,
+                Math.max(deadline, System.nanoTime() + ResultsListener.GRACE.toNanos()),
+                index -> burst.startedAt()[index],
+                at -> {});
+        var end = Math.max(burst.lastAnswer(), decisions.lastAt());
+        var missing = Math.max(0, accepted - decisions.received());
+        return new Ending(Math.max(end, missing > 0 ? finalSeen : 0), timedOut, decisions.latency(), missing);
     }
 
     private static double round(double value, int decimals) {

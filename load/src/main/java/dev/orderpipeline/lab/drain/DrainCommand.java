@@ -2,12 +2,14 @@ package dev.orderpipeline.lab.drain;
 
 import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.Postgres;
-import dev.orderpipeline.lab.BacklogCommand;
+import dev.orderpipeline.lab.LabCommand;
+import dev.orderpipeline.lab.Options;
+import dev.orderpipeline.lab.Require;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.backlog.ServerCounters;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.Database;
-import dev.orderpipeline.lab.pipeline.DatabaseOptions;
+import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.TargetOptions;
 import dev.orderpipeline.lab.report.LabReport;
@@ -18,6 +20,7 @@ import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code bin/lab drain}: how fast a worker empties a backlog, against the ceiling. Fields are filled by picocli. */
@@ -38,19 +41,13 @@ import picocli.CommandLine.Option;
                     + " --app-jvm-option replaces them (e.g. -Xmx192m, -XX:+UseSerialGC), and are recorded in the"
                     + " report."
         })
-public final class DrainCommand extends BacklogCommand {
+public final class DrainCommand extends LabCommand {
 
-    public DrainCommand() {
-        super(1_000_000, 1000, 1800);
-    }
+    @Mixin
+    Options.Backlog backlog = new Options.Backlog(1_000_000, 1000, 1800);
 
-    @Option(
-            order = 2,
-            names = "--keys",
-            paramLabel = "DISTRIBUTION",
-            converter = KeyDistribution.Converter.class,
-            description = "How the checkouts spread over products: hot (one product), uniform:N or zipf:N:s.")
-    KeyDistribution keys = new KeyDistribution.Hot();
+    @Mixin
+    Options.Keys keys = new Options.Keys(new KeyDistribution.Hot());
 
     @Option(
             order = 3,
@@ -115,23 +112,31 @@ public final class DrainCommand extends BacklogCommand {
     }
 
     private DrainSettings settings() {
+        Require.check(keys.all().size() == 1, "a drain takes one --keys distribution: " + keys.all());
         return new DrainSettings(
-                commands,
-                keys,
+                backlog.commands(),
+                keys.all().getFirst(),
                 Math.max(1, targetOptions.workers()),
-                lagInterval(),
-                timeout(),
+                backlog.lagInterval(),
+                backlog.timeout(),
                 withCeiling || ceilingOnly ? ceilingSettings() : null,
                 ceilingOnly);
     }
 
+    /** Refuses settings that do not hold before the stack starts. */
     @Override
     protected LabReport execute(Progress progress) {
+        settings();
         return ceilingOnly ? ceilingOnly(progress) : super.execute(progress);
     }
 
     @Override
-    protected LabReport run(StackTarget stack, Progress progress) {
+    protected boolean startsItsOwnWorkers() {
+        return true;
+    }
+
+    @Override
+    protected LabReport run(StackTarget stack, Progress progress, @Nullable ResultsListener results) {
         var settings = settings();
         var run = new DrainExperiment(stack, settings, progress).run();
         return new DrainReport(header(stack), settings, run, List.of());
@@ -140,15 +145,14 @@ public final class DrainCommand extends BacklogCommand {
     /** The ceiling alone, on an embedded PostgreSQL, a database recreated on the server, or the one given. */
     private LabReport ceilingOnly(Progress progress) {
         var settings = settings();
-        var database = targetOptions.database();
-        var server = database.server();
-        var given = databaseUrl == null ? null : database.at(databaseUrl);
+        var server = targetOptions.server();
+        var given = databaseUrl == null ? null : targetOptions.at(databaseUrl);
         progress.phase(given != null || server != null ? "connecting" : "starting PostgreSQL", 0);
-        try (var embedded = given != null || server != null ? null : embedded(database)) {
+        try (var embedded = given != null || server != null ? null : embedded()) {
             var writer = embedded != null
                     ? new Database(embedded.ensureDatabase("orderpipeline"), embedded.user(), embedded.password())
                     : server != null
-                            ? database.recreate(server, DatabaseOptions.CEILING_DATABASE)
+                            ? targetOptions.recreate(server, TargetOptions.CEILING_DATABASE)
                             : Objects.requireNonNull(given);
             Ceiling.migrate(writer.dataSource());
             var runs = new Ceiling(writer.dataSource(), Objects.requireNonNull(settings.ceiling()), progress).run();
@@ -158,15 +162,15 @@ public final class DrainCommand extends BacklogCommand {
                     embedded != null
                             ? "embedded PostgreSQL (as the stack's)"
                             : server != null
-                                    ? "PostgreSQL server, database " + DatabaseOptions.CEILING_DATABASE
+                                    ? "PostgreSQL server, database " + TargetOptions.CEILING_DATABASE
                                     : "given database");
             ServerCounters.settings(writer.dataSource()).forEach((name, value) -> target.put("server " + name, value));
-            return new DrainReport(header(target, database.projectDirectory(), writer), settings, null, runs);
+            return new DrainReport(header(target, targetOptions.projectDirectory(), writer), settings, null, runs);
         }
     }
 
-    private static Postgres embedded(DatabaseOptions database) {
-        var data = database.workDirectory().resolve("ceiling-postgres");
+    private Postgres embedded() {
+        var data = targetOptions.workDirectory().resolve("ceiling-postgres");
         TargetOptions.deleteRecursively(data);
         return Postgres.embedded(FreePorts.one(), data, true);
     }

@@ -1,13 +1,17 @@
 package dev.orderpipeline.lab.group;
 
-import dev.orderpipeline.lab.BacklogCommand;
+import dev.orderpipeline.lab.LabCommand;
+import dev.orderpipeline.lab.Options;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.LabReport;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code bin/lab group}: how the consumer group scales and what a worker joining or dying costs. */
@@ -25,11 +29,16 @@ import picocli.CommandLine.Option;
                     + " it a --rate the workers keep up with. Protocols: classic and consumer (KIP-848).",
             "The grid grows fast on a small machine: every list option multiplies it."
         })
-public final class GroupCommand extends BacklogCommand {
+public final class GroupCommand extends LabCommand {
 
-    public GroupCommand() {
-        super(50_000, 200, 900);
-    }
+    @Mixin
+    Options.Backlog backlog = new Options.Backlog(50_000, 200, 900);
+
+    @Mixin
+    Options.Keys keys = new Options.Keys(new KeyDistribution.Uniform(10_000));
+
+    @Mixin
+    Options.Warmup warmup = new Options.Warmup(20_000);
 
     @Option(
             order = 2,
@@ -46,15 +55,6 @@ public final class GroupCommand extends BacklogCommand {
             split = ",",
             description = "Worker processes in the group (add starts one fewer, kill ends with one fewer).")
     List<Integer> workerCounts = new ArrayList<>(List.of(2));
-
-    @Option(
-            order = 4,
-            names = "--keys",
-            paramLabel = "DISTRIBUTION",
-            split = ",",
-            converter = KeyDistribution.Converter.class,
-            description = "Key distributions: hot, uniform:N, zipf:N:s.")
-    List<KeyDistribution> keys = new ArrayList<>(List.of(new KeyDistribution.Uniform(10_000)));
 
     @Option(
             order = 5,
@@ -86,28 +86,25 @@ public final class GroupCommand extends BacklogCommand {
             description = "Share of the backlog committed when the event fires.")
     double eventAt = 0.3;
 
-    @Option(
-            order = 7,
-            names = "--warmup",
-            paramLabel = "N",
-            description =
-                    "Checkouts (uniform:1000) drained untimed whenever workers joined, before the cells; 0: none.")
-    int warmup = 20_000;
+    @Override
+    protected boolean startsItsOwnWorkers() {
+        return true;
+    }
 
     @Override
-    protected LabReport run(StackTarget stack, Progress progress) {
+    protected LabReport run(StackTarget stack, Progress progress, @Nullable ResultsListener results) {
         var settings = new GroupSettings(
                 partitionCounts,
                 workerCounts,
-                keys,
+                keys.all(),
                 events,
                 protocols,
-                commands,
+                backlog.commands(),
                 rate,
                 eventAt,
-                warmup,
-                lagInterval(),
-                timeout());
-        return new GroupReport(header(stack), settings, new GroupExperiment(stack, settings, progress).run());
+                warmup.size(),
+                backlog.lagInterval(),
+                backlog.timeout());
+        return new GroupReport(header(stack), settings, GroupExperiment.run(stack, settings, progress));
     }
 }

@@ -5,17 +5,18 @@ import static dev.orderpipeline.lab.group.GroupSettings.NONE;
 import static dev.orderpipeline.lab.group.GroupSettings.RESTART;
 
 import dev.orderpipeline.infra.AppProcess;
+import dev.orderpipeline.lab.Experiment;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.backlog.LagFollower;
 import dev.orderpipeline.lab.backlog.LagTimeline;
 import dev.orderpipeline.lab.backlog.OffsetSample;
 import dev.orderpipeline.lab.backlog.StackSession;
 import dev.orderpipeline.lab.backlog.WorkerFleet;
+import dev.orderpipeline.lab.group.GroupSettings.Cell;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.Cells;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -37,57 +38,76 @@ import org.jspecify.annotations.Nullable;
  * of one fetch each, seconds apart, which would hide a rebalance's pause among ordinary gaps; at a rate it keeps up
  * with, every partition moves at every poll and a pause stands out.
  */
-public record GroupExperiment(StackTarget target, GroupSettings settings, Progress progress) {
+public final class GroupExperiment implements Experiment<GroupSettings.Cell, GroupCell> {
+
+    private final GroupSettings settings;
+    private final Progress progress;
+    private final StackSession session;
+    private final String tag = UUID.randomUUID().toString().substring(0, 8);
+    private @Nullable Group group;
+    private int cellNumber;
+
+    private GroupExperiment(StackSession session, GroupSettings settings, Progress progress) {
+        this.session = session;
+        this.settings = settings;
+        this.progress = progress;
+    }
 
     /** The group the cells run against: its topic has {@code partitions}, its workers run {@code arguments}. */
     private record Group(String name, String protocol, int partitions, List<String> arguments) {}
 
-    public List<GroupCell> run() {
-        var cells = new ArrayList<GroupCell>();
-        var tag = UUID.randomUUID().toString().substring(0, 8);
+    /** Runs the grid on a stack started without workers. */
+    public static List<GroupCell> run(StackTarget target, GroupSettings settings, Progress progress) {
         try (var session = new StackSession(target, progress)) {
-            @Nullable Group group = null;
-            for (var event : settings.events()) {
-                for (var protocol : settings.protocols()) {
-                    for (var partitions : settings.partitionCounts()) {
-                        for (var workers : settings.workerCounts()) {
-                            if (!GroupSettings.runs(event, workers)) {
-                                continue;
-                            }
-                            for (var keys : settings.keys()) {
-                                var label = GroupCell.label(partitions, workers, keys.label(), event, protocol);
-                                progress.item("cell", cells.size() + 1, settings.cells(), label);
-                                if (group == null
-                                        || !event.equals(NONE)
-                                        || !group.protocol().equals(protocol)
-                                        || group.partitions() != partitions) {
-                                    group = fresh(session, tag + "-" + (cells.size() + 1), protocol, partitions);
-                                }
-                                var members = event.equals(ADD) ? workers - 1 : workers;
-                                if (session.fleet().alive().size() < members) {
-                                    progress.phase(label + ": starting workers up to " + members, 0);
-                                    session.join(
-                                            group.name(),
-                                            group.arguments(),
-                                            members,
-                                            settings.warmup(),
-                                            settings.timeout());
-                                }
-                                var cell =
-                                        runCell(session, group, tag + "-" + (cells.size() + 1), event, workers, keys);
-                                progress.note(note(cell));
-                                cells.add(cell);
-                            }
-                        }
-                    }
-                }
-            }
+            return Experiment.run(new GroupExperiment(session, settings, progress), List.of(""), 1, "cell", progress);
         }
-        return cells;
+    }
+
+    @Override
+    public List<Cell> cells() {
+        return settings.grid();
+    }
+
+    @Override
+    public String label(String strategy, Cell cell, int repetition) {
+        return GroupCell.label(cell.partitions(), cell.workers(), cell.keys().label(), cell.event(), cell.protocol());
+    }
+
+    @Override
+    public GroupCell run(String strategy, Cell cell, int repetition, String label) {
+        var event = cell.event();
+        var number = tag + "-" + ++cellNumber;
+        var current = group;
+        if (current == null
+                || !event.equals(NONE)
+                || !current.protocol().equals(cell.protocol())
+                || current.partitions() != cell.partitions()) {
+            current = fresh(number, cell.protocol(), cell.partitions());
+            group = current;
+        }
+        var members = event.equals(ADD) ? cell.workers() - 1 : cell.workers();
+        if (session.fleet().alive().size() < members) {
+            progress.phase(label + ": starting workers up to " + members, 0);
+            session.join(current.name(), current.arguments(), members, settings.warmup(), settings.timeout());
+        }
+        return runCell(current, number, event, cell.workers(), cell.keys());
+    }
+
+    @Override
+    public String describe(GroupCell cell) {
+        var disruption = cell.disruption();
+        return String.format(
+                Locale.ROOT,
+                "%s: %.0f commands/s, %d duplicates%s%s",
+                cell.label(),
+                cell.perSecond(),
+                cell.duplicates(),
+                disruption == null ? "" : ", longest pause moved " + disruption.longestMovedMillis() + " ms",
+                Cells.violatedNote(cell.invariants()));
     }
 
     /** Stops every worker and recreates the command topic empty, for a group of its own. */
-    private Group fresh(StackSession session, String tag, String protocol, int partitions) {
+    private Group fresh(String tag, String protocol, int partitions) {
         session.fleet().stopAll();
         progress.phase("topic with " + partitions + " partition(s)", 0);
         session.watch().recreateCommandTopic(partitions);
@@ -102,8 +122,7 @@ public record GroupExperiment(StackTarget target, GroupSettings settings, Progre
                         "--spring.kafka.consumer.properties.group.protocol=" + protocol));
     }
 
-    private GroupCell runCell(
-            StackSession session, Group group, String tag, String event, int workers, KeyDistribution keys) {
+    private GroupCell runCell(Group group, String tag, String event, int workers, KeyDistribution keys) {
         var name = GroupCell.label(group.partitions(), workers, keys.label(), event, group.protocol());
         var backlog = session.backlog("group-" + tag, keys, settings.commands());
         var from = session.mark();
@@ -154,18 +173,6 @@ public record GroupExperiment(StackTarget target, GroupSettings settings, Progre
                 invariants,
                 CheckoutCost.of(resources, invariants.completed() + invariants.rejected()),
                 undisturbed ? null : trigger.disruption(timeline, endMillis));
-    }
-
-    private static String note(GroupCell cell) {
-        var disruption = cell.disruption();
-        return String.format(
-                Locale.ROOT,
-                "%s: %.0f commands/s, %d duplicates%s%s",
-                cell.label(),
-                cell.perSecond(),
-                cell.duplicates(),
-                disruption == null ? "" : ", longest pause moved " + disruption.longestMovedMillis() + " ms",
-                Cells.violatedNote(cell.invariants()));
     }
 
     /**

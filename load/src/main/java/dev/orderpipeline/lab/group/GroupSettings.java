@@ -3,6 +3,7 @@ package dev.orderpipeline.lab.group;
 import dev.orderpipeline.lab.Require;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -53,7 +54,10 @@ public record GroupSettings(
         Require.notNegative("the rate", rate);
         Require.notNegative("warm-up", warmup);
         Require.check(eventAt > 0 && eventAt < 1, "the event comes between 0 and 1 of the backlog: " + eventAt);
-        Require.check(cells(events, workerCounts) > 0, "add and kill need at least 2 workers: " + workerCounts);
+        var counts = workerCounts;
+        Require.check(
+                events.stream().anyMatch(event -> counts.stream().anyMatch(workers -> runs(event, workers))),
+                "add and kill need at least 2 workers: " + workerCounts);
     }
 
     private static String name(String given) {
@@ -61,20 +65,27 @@ public record GroupSettings(
     }
 
     /** Add and kill leave a group of one fewer than the count, which one worker cannot: such cells are left out. */
-    static boolean runs(String event, int workers) {
+    private static boolean runs(String event, int workers) {
         return workers > 1 || event.equals(NONE) || event.equals(RESTART);
     }
 
-    public int cells() {
-        return cells(events, workerCounts) * partitionCounts.size() * keys.size() * protocols.size();
-    }
+    /** One cell of the grid. */
+    public record Cell(String event, String protocol, int partitions, int workers, KeyDistribution keys) {}
 
-    /** The events times the worker counts, less those left out. */
-    private static int cells(List<String> events, List<Integer> workerCounts) {
-        return (int) events.stream()
-                .mapToLong(event -> workerCounts.stream()
-                        .filter(workers -> runs(event, workers))
-                        .count())
-                .sum();
+    /** The cells in the order they run: events, protocols, partition counts, worker counts, key distributions. */
+    public List<Cell> grid() {
+        var cells = new ArrayList<Cell>();
+        for (var event : events) {
+            for (var protocol : protocols) {
+                for (var partitions : partitionCounts) {
+                    for (var workers : workerCounts) {
+                        if (runs(event, workers)) {
+                            keys.forEach(keys -> cells.add(new Cell(event, protocol, partitions, workers, keys)));
+                        }
+                    }
+                }
+            }
+        }
+        return cells;
     }
 }

@@ -98,15 +98,11 @@ public final class Database {
     }
 
     /**
-     * Polls every {@code poll} until at most {@code leftOpen} orders of these products are not final (those that stay
-     * CREATED for good: never sent, never answered, refused at the door) or {@link System#nanoTime()} passed {@code
+     * Polls every {@code poll} until at most {@code leftOpen} orders are not final ({@code notFinal}: those of the
+     * run's products, as {@link #ordersNotFinal} or {@link #cartsNotFinal} count them; the orders that stay CREATED for
+     * good were never sent, never answered or refused at the door) or {@link System#nanoTime()} passed {@code
      * deadlineNanos}. Returns the orders not final last seen.
      */
-    public long awaitFinal(Collection<UUID> productIds, long leftOpen, long deadlineNanos, Duration poll) {
-        return awaitFinal(() -> ordersNotFinal(productIds), leftOpen, deadlineNanos, poll);
-    }
-
-    /** The same for any count of open orders, such as {@link #cartsNotFinal}. */
     public long awaitFinal(LongSupplier notFinal, long leftOpen, long deadlineNanos, Duration poll) {
         while (true) {
             var open = notFinal.getAsLong();

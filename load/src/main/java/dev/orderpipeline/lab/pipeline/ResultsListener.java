@@ -1,6 +1,8 @@
 package dev.orderpipeline.lab.pipeline;
 
 import dev.orderpipeline.contract.Topics;
+import dev.orderpipeline.lab.measure.Latency;
+import dev.orderpipeline.lab.measure.LatencyRecorder;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -11,6 +13,8 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntToLongFunction;
+import java.util.function.LongConsumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -32,6 +36,9 @@ public final class ResultsListener implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ResultsListener.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Duration POLL = Duration.ofMillis(50);
+
+    /** How long the results of a run's accepted checkouts may still be arriving once the run is over. */
+    public static final Duration GRACE = Duration.ofSeconds(10);
 
     private final KafkaConsumer<String, String> consumer;
     private final Thread thread;
@@ -92,20 +99,34 @@ public final class ResultsListener implements AutoCloseable {
         tracked = Set.copyOf(orderIds);
     }
 
-    /** When ({@link System#nanoTime()}) the first result of each tracked order arrived. */
-    public Map<UUID, Long> receivedAt() {
-        return Map.copyOf(receivedAt);
-    }
+    /**
+     * What the listener saw of a run: per order with a result, the time from its start to its result; how many
+     * arrived; when the last did ({@link System#nanoTime()}, 0 when none).
+     */
+    public record Decisions(Latency latency, long received, long lastAt) {}
 
-    public int received() {
-        return receivedAt.size();
-    }
-
-    /** Waits until {@code expected} results arrived or the deadline ({@link System#nanoTime()}) passed. */
-    public void awaitReceived(long expected, long deadline) {
-        while (received() < expected && System.nanoTime() - deadline < 0) {
+    /**
+     * The one way the lab times decisions as they come: waits until {@code expected} results of the tracked orders
+     * arrived or the deadline ({@link System#nanoTime()}) passed, then times each of {@code orders} from {@code
+     * startedAt} (by its index) to its result, handing each result's arrival to {@code arrived}.
+     */
+    public Decisions decisions(
+            List<UUID> orders, long expected, long deadline, IntToLongFunction startedAt, LongConsumer arrived) {
+        while (receivedAt.size() < expected && System.nanoTime() - deadline < 0) {
             pause(20, "checkout results");
         }
+        var received = Map.copyOf(receivedAt);
+        var latency = new LatencyRecorder();
+        long last = 0;
+        for (var index = 0; index < orders.size(); index++) {
+            var at = received.get(orders.get(index));
+            if (at != null) {
+                latency.recordNanos(at - startedAt.applyAsLong(index));
+                arrived.accept(at);
+                last = Math.max(last, at);
+            }
+        }
+        return new Decisions(latency.summary(), received.size(), last);
     }
 
     @Override

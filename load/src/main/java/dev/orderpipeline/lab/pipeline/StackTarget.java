@@ -93,11 +93,15 @@ public final class StackTarget implements AutoCloseable {
         return processes;
     }
 
-    /** The stack's processes and the lab's own JVM, whose client drives them. */
-    public List<ResourceSampler.Watched> processesAndLab() {
-        var processes = new ArrayList<>(processes());
-        processes.add(new ResourceSampler.Watched(LAB, ProcessHandle.current().pid()));
-        return processes;
+    /**
+     * Starts sampling, every {@code interval}, what a run costs: the stack's processes, {@code workers} the lab
+     * started beside them, the lab's own JVM (the client driving them) and the database.
+     */
+    public ResourceSampler sample(Duration interval, List<AppProcess> workers) {
+        var watched = new ArrayList<>(processes());
+        workers.forEach(app -> watched.add(watched(WORKER, app)));
+        watched.add(new ResourceSampler.Watched(LAB, ProcessHandle.current().pid()));
+        return ResourceSampler.start(watched, database, interval);
     }
 
     /** What runs, for the report: how many processes of each kind, how they were started. */

@@ -45,15 +45,9 @@ public final class Strategies {
     }
 
     /**
-     * Those of {@code strategies} the API offers, in order; each other one is noted on the progress line and handed to
-     * {@code skipped}.
+     * Those of {@code strategies} the API offers, in order, asked by the name it knows each by ({@code apiName}: the
+     * carts' saga is its pipeline); each other one is noted on the progress line and handed to {@code skipped}.
      */
-    public static List<String> offered(
-            ApiClient api, List<String> strategies, Progress progress, Consumer<String> skipped) {
-        return offered(api, strategies, Function.identity(), progress, skipped);
-    }
-
-    /** The same, for strategies the API knows by another name ({@code apiName}), such as the carts' saga. */
     public static List<String> offered(
             ApiClient api,
             List<String> strategies,

@@ -204,7 +204,7 @@ public record CapacityModel(
     /** The lab's own JVM, the load generator, per decided checkout: no part of the cost. */
     private static double labCpuMs(ResourceUsage resources, long decided) {
         return resources.processes().stream()
-                .filter(process -> process.kind().equals(SoakExperiment.LAB) && decided > 0)
+                .filter(process -> process.kind().equals(StackTarget.LAB) && decided > 0)
                 .map(ResourceUsage.ProcessUsage::cpuSeconds)
                 .filter(Objects::nonNull)
                 .findFirst()

@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.soak;
 
 import dev.orderpipeline.lab.LabCommand;
+import dev.orderpipeline.lab.Options;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.load.OpenLoad;
 import dev.orderpipeline.lab.measure.Progress;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code bin/lab soak}: sustained open-model load. Fields are filled by picocli. */
@@ -49,26 +51,17 @@ public final class SoakCommand extends LabCommand {
             description = "How long each run schedules arrivals.")
     int durationSeconds = 30;
 
-    @Option(
-            order = 4,
-            names = "--strategies",
-            paramLabel = "NAME",
-            split = ",",
-            description = "Strategies to run, comma-separated; default: all nine (those the API does not know are"
-                    + " skipped).",
-            showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
-    List<String> strategies = new ArrayList<>(Strategies.ALL);
+    @Mixin
+    Options.Strategies strategies = new Options.Strategies();
 
-    @Option(
-            order = 5,
-            names = "--keys",
-            paramLabel = "DISTRIBUTION",
-            split = ",",
-            converter = KeyDistribution.Converter.class,
-            description = "How the checkouts spread over products, each run for every strategy and rate: hot (one"
-                    + " product), uniform:N, zipf:N:s. Spread keys need the database (the lab's stack has it): orders"
-                    + " are then inserted set-based.")
-    List<KeyDistribution> keys = new ArrayList<>(List.of(new KeyDistribution.Hot()));
+    @Mixin
+    Options.Keys keys = new Options.Keys(new KeyDistribution.Hot());
+
+    @Mixin
+    Options.Delay delay = new Options.Delay();
+
+    @Mixin
+    Options.Warmup warmup = new Options.Warmup(5);
 
     @Option(
             order = 6,
@@ -89,27 +82,11 @@ public final class SoakCommand extends LabCommand {
     Integer stock;
 
     @Option(
-            order = 8,
-            names = "--delay-ms",
-            paramLabel = "MS",
-            description = "Check-to-write delay passed to the API as ?delayMs=; default: the API's own.")
-    @Nullable
-    Integer delayMillis;
-
-    @Option(
             order = 9,
             names = "--p99-limit-ms",
             paramLabel = "MS",
             description = "A p99 above this counts as saturated (for kafka: of the time to the decision too).")
     int p99LimitMillis = 1000;
-
-    @Option(
-            order = 10,
-            names = "--warmup",
-            paramLabel = "SECONDS",
-            description =
-                    "Per strategy, an unreported run this long at the first rate first (JIT, connections); 0: none.")
-    int warmupSeconds = 5;
 
     @Option(
             order = 11,
@@ -145,15 +122,15 @@ public final class SoakCommand extends LabCommand {
     @Override
     protected LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results) {
         var settings = new SoakSettings(
-                Strategies.named(strategies),
-                keys.stream().map(KeyDistribution::label).toList(),
+                strategies.or(Strategies.ALL),
+                keys.all().stream().map(KeyDistribution::label).toList(),
                 rates.isEmpty() ? List.of(rate) : rates,
                 Duration.ofSeconds(durationSeconds),
                 maxInFlight,
                 stock,
-                delayMillis,
+                delay.millis(),
                 Duration.ofMillis(p99LimitMillis),
-                Duration.ofSeconds(warmupSeconds));
+                Duration.ofSeconds(warmup.size()));
         var outcome = new SoakExperiment(
                         target,
                         settings,

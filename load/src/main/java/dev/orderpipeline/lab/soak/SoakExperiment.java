@@ -1,14 +1,14 @@
 package dev.orderpipeline.lab.soak;
 
 import dev.orderpipeline.invariants.InvariantChecker;
-import dev.orderpipeline.invariants.RunVerdict;
+import dev.orderpipeline.lab.Experiment;
+import dev.orderpipeline.lab.backlog.Backlog;
 import dev.orderpipeline.lab.backlog.BacklogWriter;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.load.OpenLoad;
 import dev.orderpipeline.lab.load.OpenModelSchedule;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
-import dev.orderpipeline.lab.measure.LatencyRecorder;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.measure.ResourceSampler;
 import dev.orderpipeline.lab.measure.StatusCounts;
@@ -19,24 +19,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs a soak: per strategy, key distribution and rate, fresh products and one order per arrival (prepared, not
- * timed: set-based in the database when the lab has it, else through the API), then checkouts started on an {@link
+ * Runs a soak: per key distribution and rate (the grid's cells) the strategies interleaved, each run on fresh products
+ * and one order per arrival, inserted set-based before the timed part, then checkouts started on an {@link
  * OpenModelSchedule}, at most {@code maxInFlight} at once, arrivals beyond that dropped and counted, not queued.
  */
-public final class SoakExperiment {
-
-    /** The kind under which the sampler watches the lab's own JVM. */
-    static final String LAB = "lab";
+public final class SoakExperiment implements Experiment<SoakExperiment.Cell, SoakRun> {
 
     private static final Duration LEAD = Duration.ofMillis(200);
-    static final Duration RESULTS_GRACE = Duration.ofSeconds(10);
     /** How long the lab waits for every order of a run to be final before it reads the invariants. */
     private static final Duration FINAL_TIMEOUT = Duration.ofSeconds(60);
 
@@ -75,102 +71,119 @@ public final class SoakExperiment {
             List<String> skipped,
             @Nullable CapacityModel capacity) {}
 
-    /**
-     * Every strategy warmed up first, then per key distribution and rate the strategies one after the other: runs
-     * to be compared are next to each other in time, so a change in what else the machine does spreads over all
-     * strategies instead of falling on one.
-     */
+    /** One cell of the grid: a key distribution at a rate. */
+    public record Cell(KeyDistribution keys, int rate) {}
+
     public Outcome run() {
-        var runs = new ArrayList<SoakRun>();
         var skipped = new ArrayList<String>();
-        var available = Strategies.offered(target.apis().getFirst(), settings.strategies(), progress, skipped::add);
-        if (settings.warmup().isPositive()) {
-            for (var strategy : available) {
-                var warm = runOne(
-                        strategy,
-                        settings.distributions().getFirst(),
-                        settings.rates().getFirst(),
-                        settings.warmup());
-                progress.note(String.format(
-                        Locale.ROOT, "%s warm-up: %d checkouts (not reported)", warm.label(), warm.scheduled()));
-            }
-        }
-        var runCount = settings.distributions().size() * settings.rates().size() * available.size();
-        for (var keys : settings.distributions()) {
-            for (var rate : settings.rates()) {
-                for (var strategy : available) {
-                    progress.item("run", runs.size() + 1, runCount, "");
-                    var run = runOne(strategy, keys, rate, settings.duration());
-                    progress.note(String.format(
-                            Locale.ROOT,
-                            "%s: achieved %.1f/s, p99 %.1f ms%s, %d errors, %d dropped%s",
-                            run.label(),
-                            run.achievedRate(),
-                            run.latency().p99Ms(),
-                            run.finalLatency() == null
-                                    ? ""
-                                    : String.format(
-                                            Locale.ROOT,
-                                            ", decision p99 %.1f ms",
-                                            run.finalLatency().p99Ms()),
-                            run.errors(),
-                            run.dropped(),
-                            run.saturated() ? "  SATURATED: " + String.join("; ", run.saturationReasons()) : ""));
-                    runs.add(run);
-                }
-            }
-        }
+        var offered = Strategies.offered(
+                target.apis().getFirst(), settings.strategies(), Function.identity(), progress, skipped::add);
+        var runs = Experiment.run(this, offered, 1, "run", progress);
         return new Outcome(
                 runs,
                 skipped,
                 probes == null ? null : CapacityModel.measure(target, workerGroup, probes, runs, progress));
     }
 
-    /** The products and orders of a run, prepared before its timed part. */
-    private record Prepared(
-            UUID productId, int products, Map<UUID, Integer> initialStock, List<UUID> orders, List<String> users) {}
+    @Override
+    public List<Cell> cells() {
+        return settings.distributions().stream()
+                .flatMap(keys -> settings.rates().stream().map(rate -> new Cell(keys, rate)))
+                .toList();
+    }
 
-    private Prepared prepare(String label, KeyDistribution keys, int arrivals) {
-        progress.phase(label + " prepare", arrivals);
+    @Override
+    public String label(String strategy, Cell cell, int repetition) {
+        return strategy + (cell.keys().products() == 1 ? "" : " " + cell.keys().label()) + " @ " + cell.rate() + "/s";
+    }
+
+    /** A run of the strategy at the first cell, as long as the warm-up. */
+    @Override
+    public void warmUp(String strategy, Cell cell) {
+        if (settings.warmup().isPositive()) {
+            var warm = run(strategy, cell, settings.warmup(), label(strategy, cell, 0) + " warm-up");
+            progress.note(
+                    String.format(Locale.ROOT, "%s: %d checkouts (not reported)", warm.label(), warm.scheduled()));
+        }
+    }
+
+    @Override
+    public SoakRun run(String strategy, Cell cell, int repetition, String label) {
+        return run(strategy, cell, settings.duration(), label);
+    }
+
+    @Override
+    public String describe(SoakRun run) {
+        return String.format(
+                Locale.ROOT,
+                "%s: achieved %.1f/s, p99 %.1f ms%s, %d errors, %d dropped%s",
+                run.label(),
+                run.achievedRate(),
+                run.latency().p99Ms(),
+                run.finalLatency() == null
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                ", decision p99 %.1f ms",
+                                run.finalLatency().p99Ms()),
+                run.errors(),
+                run.dropped(),
+                run.saturated() ? "  SATURATED: " + String.join("; ", run.saturationReasons()) : "");
+    }
+
+    private SoakRun run(String strategy, Cell cell, Duration duration, String label) {
+        var keys = cell.keys();
+        var rate = cell.rate();
+        var schedule = new OpenModelSchedule(rate, duration);
+        progress.phase(label + " prepare", schedule.arrivals());
         var tag = "soak-" + UUID.randomUUID().toString().substring(0, 8);
         var fixed = settings.stock();
         var backlog = new BacklogWriter(target.database().dataSource())
-                .create(tag, keys, arrivals, orders -> fixed != null ? fixed : orders, tag.hashCode(), progress);
-        return new Prepared(
-                backlog.products().getFirst(),
-                backlog.products().size(),
-                backlog.initialStock(),
-                IntStream.range(0, arrivals).mapToObj(backlog::orderId).toList(),
-                IntStream.range(0, arrivals).mapToObj(backlog::userId).toList());
-    }
-
-    private SoakRun runOne(String strategy, KeyDistribution keys, int rate, Duration duration) {
-        var label = strategy + (keys.products() == 1 ? "" : " " + keys.label()) + " @ " + rate + "/s";
-        var schedule = new OpenModelSchedule(rate, duration);
-        var prepared = prepare(label, keys, schedule.arrivals());
+                .create(
+                        tag,
+                        keys,
+                        schedule.arrivals(),
+                        orders -> fixed != null ? fixed : orders,
+                        tag.hashCode(),
+                        progress);
+        var orders =
+                IntStream.range(0, backlog.size()).mapToObj(backlog::orderId).toList();
         var asynchronous = Strategies.isAsynchronous(strategy);
         var listener = asynchronous ? results : null;
         if (listener != null) {
-            listener.track(prepared.orders());
+            listener.track(orders);
         }
         var durationSeconds = duration.toNanos() / 1e9;
         var timeline = new Timeline((int) Math.ceil(durationSeconds) + (int) drainTimeout.toSeconds() + 1);
 
         progress.phase(label + " load", schedule.arrivals());
-        var watched = new ArrayList<>(target.processes());
-        watched.add(new ResourceSampler.Watched(LAB, ProcessHandle.current().pid()));
-        var sampler = ResourceSampler.start(watched, target.database(), ResourceSampler.DEFAULT_INTERVAL);
+        var sampler = target.sample(ResourceSampler.DEFAULT_INTERVAL, List.of());
         var start = System.nanoTime() + LEAD.toNanos();
         var lag = asynchronous ? LagRecorder.start(target.bootstrapServers(), workerGroup, start) : null;
-        var arrivals = new SoakArrivals(strategy, prepared, schedule, timeline, start);
+        var arrivals = new SoakArrivals(strategy, backlog, schedule, timeline, start);
         var latency = drive(label, schedule, arrivals, start, lag);
         var accepted = arrivals.statuses.snapshot().getOrDefault("202", 0L);
-        var decisions = listener == null ? null : decisions(listener, prepared, schedule, start, timeline, accepted);
+        var decisions = listener == null
+                ? null
+                : listener.decisions(
+                        orders,
+                        accepted,
+                        System.nanoTime() + ResultsListener.GRACE.toNanos(),
+                        index -> start + schedule.offsetNanos(index),
+                        at -> timeline.decided(at - start));
         var lagFigures = lag == null ? null : lag.stop(accepted, decisions == null ? 0 : decisions.received());
         var kafka = decisions == null ? null : lagFigures;
         var finalLatency = decisions == null ? null : decisions.latency();
         var resources = sampler.stop();
-        var invariants = invariants(prepared, arrivals.succeeded.get());
+        // once every order whose checkout was answered 2xx is final (or a while has passed), the database's verdict;
+        // the orders of arrivals dropped or refused stay CREATED: nothing is waited for them
+        var database = target.database();
+        database.awaitFinal(
+                () -> database.ordersNotFinal(backlog.initialStock().keySet()),
+                backlog.size() - arrivals.succeeded.get(),
+                System.nanoTime() + FINAL_TIMEOUT.toNanos(),
+                Duration.ofMillis(200));
+        var invariants = new InvariantChecker(database.dataSource()).verdict(backlog.initialStock());
 
         var window = Math.max(durationSeconds, (arrivals.lastAnswer.get() - start) / 1e9);
         var achieved = arrivals.succeeded.get() / window;
@@ -179,10 +192,10 @@ public final class SoakExperiment {
                 label,
                 strategy,
                 keys.label(),
-                prepared.products(),
+                backlog.products().size(),
                 rate,
                 durationSeconds,
-                prepared.productId(),
+                backlog.products().getFirst(),
                 schedule.arrivals(),
                 arrivals.started.get(),
                 arrivals.succeeded.get(),
@@ -222,7 +235,7 @@ public final class SoakExperiment {
     private final class SoakArrivals implements OpenLoad.Arrivals {
 
         private final String strategy;
-        private final Prepared prepared;
+        private final Backlog backlog;
         private final OpenModelSchedule schedule;
         private final Timeline timeline;
         private final StatusCounts statuses = new StatusCounts();
@@ -233,9 +246,9 @@ public final class SoakExperiment {
         private final AtomicLong lastAnswer = new AtomicLong();
         private final long start;
 
-        SoakArrivals(String strategy, Prepared prepared, OpenModelSchedule schedule, Timeline timeline, long start) {
+        SoakArrivals(String strategy, Backlog backlog, OpenModelSchedule schedule, Timeline timeline, long start) {
             this.strategy = strategy;
-            this.prepared = prepared;
+            this.backlog = backlog;
             this.schedule = schedule;
             this.timeline = timeline;
             this.start = start;
@@ -248,11 +261,7 @@ public final class SoakExperiment {
             var apis = target.apis();
             try {
                 var status = apis.get(index % apis.size())
-                        .checkout(
-                                prepared.orders().get(index),
-                                prepared.users().get(index),
-                                strategy,
-                                settings.delayMillis());
+                        .checkout(backlog.orderId(index), backlog.userId(index), strategy, settings.delayMillis());
                 var end = System.nanoTime();
                 var success = status.startsWith("2");
                 statuses.add(status);
@@ -270,44 +279,5 @@ public final class SoakExperiment {
             timeline.dropped(schedule.second(index));
             progress.advance();
         }
-    }
-
-    /** What the results listener saw of a kafka run: latency from each scheduled start to its result. */
-    private record Decisions(Latency latency, long received) {}
-
-    /** Waits a while for the result of every accepted checkout, then times each from its scheduled start. */
-    private Decisions decisions(
-            ResultsListener listener,
-            Prepared prepared,
-            OpenModelSchedule schedule,
-            long start,
-            Timeline timeline,
-            long accepted) {
-        listener.awaitReceived(accepted, System.nanoTime() + RESULTS_GRACE.toNanos());
-        var received = listener.receivedAt();
-        var toOutcome = new LatencyRecorder();
-        for (var index = 0; index < prepared.orders().size(); index++) {
-            var at = received.get(prepared.orders().get(index));
-            if (at != null) {
-                toOutcome.recordNanos(at - (start + schedule.offsetNanos(index)));
-                timeline.decided(at - start);
-            }
-        }
-        return new Decisions(toOutcome.summary(), received.size());
-    }
-
-    /**
-     * Once every order whose checkout was answered 2xx is final (or a while has passed), the database's verdict on the
-     * run's products. The orders of arrivals dropped or refused stay CREATED: nothing is waited for them.
-     */
-    private RunVerdict invariants(Prepared prepared, long answered) {
-        var database = target.database();
-        var neverAnswered = prepared.orders().size() - answered;
-        database.awaitFinal(
-                prepared.initialStock().keySet(),
-                neverAnswered,
-                System.nanoTime() + FINAL_TIMEOUT.toNanos(),
-                Duration.ofMillis(200));
-        return new InvariantChecker(database.dataSource()).verdict(prepared.initialStock());
     }
 }

@@ -24,7 +24,8 @@ class GroupSettingsTests {
     void leavesOutTheCellsWhereAddOrKillWouldLeaveNoWorker() {
         // none and restart at 1 and 2 workers, add and kill at 2 only; times 2 partition counts and 2 protocols
         assertThat(settings(List.of("none", "add", "kill", "restart"), List.of(1, 2))
-                        .cells())
+                        .grid()
+                        .size())
                 .isEqualTo(6 * 2 * 2);
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> settings(List.of("kill"), List.of(1)))

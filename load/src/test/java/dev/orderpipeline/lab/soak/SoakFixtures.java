@@ -135,7 +135,7 @@ final class SoakFixtures {
                         new ResourceUsage.ProcessUsage(StackTarget.API, 1, 50, 90, 300, 5.0),
                         new ResourceUsage.ProcessUsage(StackTarget.WORKER, 1, 5, 20, 250, 0.5),
                         new ResourceUsage.ProcessUsage(StackTarget.BROKER, 1, 10, 30, 400, 1.0),
-                        new ResourceUsage.ProcessUsage(SoakExperiment.LAB, 1, 40, 80, 200, 4.0)),
+                        new ResourceUsage.ProcessUsage(StackTarget.LAB, 1, 40, 80, 200, 4.0)),
                 new ResourceUsage.DatabaseUsage(12, 30.0, 60.0, databaseCpuSeconds, 0.25, 8_000_000L),
                 50);
     }
