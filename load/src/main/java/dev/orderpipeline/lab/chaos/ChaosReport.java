@@ -4,13 +4,13 @@ import static dev.orderpipeline.lab.chaos.ChaosJudge.seconds;
 import static dev.orderpipeline.lab.chaos.ChaosJudge.signedSeconds;
 
 import dev.orderpipeline.invariants.CartVerdict;
+import dev.orderpipeline.invariants.InvariantReport;
 import dev.orderpipeline.lab.chaos.ChaosRun.AcceptanceFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.ChaosSecond;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.ChaosRun.PhaseFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
-import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
 import dev.orderpipeline.lab.chaos.ChaosRun.RetryFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.TopicFigures;
 import dev.orderpipeline.lab.report.Cells;
@@ -207,21 +207,17 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
         return Table.of(
                 "Products, from the database",
                 List.of(
-                        Column.<ProductBooks>of(
+                        Column.<InvariantReport>of(
                                 "Product", book -> book.productId().toString().substring(0, 8)),
-                        count("Initial", ProductBooks::initialStock),
-                        count("Completed", ProductBooks::completed),
-                        Column.of(
-                                "Rejected (no stock)",
-                                book -> book.rejected() + " (" + book.rejectedOutOfStock() + ")"),
-                        count("Stock left", ProductBooks::stockLeft),
-                        count("Drift", ProductBooks::drift),
+                        count("Initial", InvariantReport::initialStock),
+                        count("Completed", InvariantReport::completedOrders),
+                        count("Rejected", InvariantReport::rejectedOrders),
+                        count("Stock left", InvariantReport::stockLeft),
+                        count("Drift", InvariantReport::drift),
                         Column.of("Oversold", book -> Cells.yesNo(book.oversold())),
-                        count("Payments", ProductBooks::payments),
-                        count("Double payments", ProductBooks::doublePayments),
-                        count("Decided", ProductBooks::decided),
-                        count("Idempotency rows", ProductBooks::processedRows),
-                        count("Not final", ProductBooks::notFinal)),
+                        count("Payments", InvariantReport::payments),
+                        count("Double payments", InvariantReport::doublePayments),
+                        count("Not final", InvariantReport::ordersNotFinal)),
                 run.products(),
                 "Not final: orders never accepted (the load stopped before their turn, or gave up) and, if any, lost"
                         + " ones; the verdict counts the lost ones among the accepted checkouts.");

@@ -8,7 +8,6 @@ import dev.orderpipeline.lab.chaos.ChaosRun.Creations;
 import dev.orderpipeline.lab.chaos.ChaosRun.PartitionStall;
 import dev.orderpipeline.lab.chaos.ChaosRun.Takeover;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
-import dev.orderpipeline.lab.chaos.TopicReader.PartitionState;
 import dev.orderpipeline.lab.pipeline.ApiClient;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +23,9 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.utils.Utils;
 import org.jspecify.annotations.Nullable;
 
@@ -82,19 +84,29 @@ final class ProcessFaults {
     }
 
     static Victim busiest(FaultRun run, List<AppProcess> workers) {
-        var partitionCount = run.topics().endOffsets(Topics.CHECKOUT_COMMANDS).size();
+        var partitionCount = run.topics().partitions(Topics.CHECKOUT_COMMANDS).size();
+        var members = run.topics().description(LIVE_GROUP).members().stream()
+                .map(member -> new Member(
+                        member.groupInstanceId().orElse(null),
+                        member.assignment().topicPartitions().stream()
+                                .filter(partition -> partition.topic().equals(Topics.CHECKOUT_COMMANDS))
+                                .map(TopicPartition::partition)
+                                .toList()))
+                .toList();
         return choose(
                 workers.stream().map(AppProcess::name).toList(),
-                run.topics().members(LIVE_GROUP, Topics.CHECKOUT_COMMANDS),
+                members,
                 run.products().stream()
                         .collect(
                                 Collectors.toMap(product -> product, product -> partitionOf(product, partitionCount))));
     }
 
+    record Member(@Nullable String instanceId, List<Integer> partitions) {}
+
     record Victim(int worker, boolean staticMember, List<Integer> partitions, List<UUID> products) {}
 
     /** The worker whose partitions carry most of the products; without static members, the first, watching all. */
-    static Victim choose(List<String> workers, List<TopicReader.Member> members, Map<UUID, Integer> partitionOf) {
+    static Victim choose(List<String> workers, List<Member> members, Map<UUID, Integer> partitionOf) {
         var victims = new ArrayList<Victim>();
         for (var index = 0; index < workers.size(); index++) {
             var name = workers.get(index);
@@ -272,12 +284,15 @@ final class ProcessFaults {
                 .filter(brokers -> brokers.brokers().size() > 1)
                 .orElseThrow(() -> new IllegalStateException(
                         "broker-kill needs a cluster of brokers that the lab starts (--brokers 3)"));
-        var led = run.topics().partitions().stream()
-                .filter(partition -> partition.topic().equals(Topics.CHECKOUT_COMMANDS) && partition.leader() > 0)
+        var led = run.topics().topics().stream()
+                .filter(topic -> topic.name().equals(Topics.CHECKOUT_COMMANDS))
+                .flatMap(topic -> topic.partitions().stream())
+                .filter(partition ->
+                        partition.leader() != null && partition.leader().id() > 0)
                 .collect(Collectors.groupingBy(
-                        PartitionState::leader,
+                        partition -> partition.leader().id(),
                         TreeMap::new,
-                        Collectors.mapping(PartitionState::partition, Collectors.toList())));
+                        Collectors.mapping(TopicPartitionInfo::partition, Collectors.toList())));
         var node = led.entrySet().stream()
                 .max(Comparator.comparingInt((Map.Entry<Integer, List<Integer>> entry) ->
                                 entry.getValue().size())
@@ -332,9 +347,10 @@ final class ProcessFaults {
         var deadline = System.nanoTime() + run.settings().catchUpLimit().toNanos();
         while (System.nanoTime() - deadline < 0) {
             try {
-                if (run.topics().partitions().stream()
-                        .filter(partition -> partition.replicas().contains(node))
-                        .allMatch(partition -> partition.isr().contains(node))) {
+                if (run.topics().topics().stream()
+                        .flatMap(topic -> topic.partitions().stream())
+                        .filter(partition -> ids(partition.replicas()).contains(node))
+                        .allMatch(partition -> ids(partition.isr()).contains(node))) {
                     return ChaosJudge.round(run.clock().now() - since);
                 }
             } catch (IllegalStateException ex) {
@@ -343,6 +359,10 @@ final class ProcessFaults {
             FaultRun.pause(FaultRun.POLL);
         }
         return null;
+    }
+
+    private static List<Integer> ids(List<Node> nodes) {
+        return nodes.stream().map(Node::id).toList();
     }
 
     /** Waits for a decision after {@code overAtMillis} on every partition, then measures from {@code faultAtMillis}. */
@@ -368,7 +388,7 @@ final class ProcessFaults {
     }
 
     static Map<Integer, List<UUID>> byPartition(FaultRun run) {
-        var partitions = run.topics().endOffsets(Topics.CHECKOUT_COMMANDS).size();
+        var partitions = run.topics().partitions(Topics.CHECKOUT_COMMANDS).size();
         var byPartition = new TreeMap<Integer, List<UUID>>();
         for (var product : run.products()) {
             byPartition
