@@ -186,18 +186,18 @@ final class ProcessFaults {
             var stalls = ProcessFaults.measure(run, victim.partitions(), frozenAtMillis, resumedAtMillis);
             // resumed, it notices its connection and its partitions gone: it must still be running afterwards
             FaultRun.pause(Duration.ofSeconds(2));
-            var creations = new Creations(
-                    whileFrozen.sent(),
-                    whileFrozen.failed(),
-                    whileFrozen.longest(),
-                    poolTimeouts(api) - poolTimeoutsBefore);
+            var creations = whileFrozen.creations();
             var takeover = new Takeover(
                     worker.name() + " (partitions " + victim.partitions() + ")",
                     stalls,
                     null,
                     stale,
                     whileFrozen.staleEndedAfter(),
-                    creations);
+                    new Creations(
+                            creations.sent(),
+                            creations.failed(),
+                            creations.longest(),
+                            poolTimeouts(api) - poolTimeoutsBefore));
             var detail = String.format(
                     Locale.ROOT,
                     "SIGSTOP to %s (pid %d, partitions %s holding %d of the load's %d products) with %d sessions idle in"
@@ -223,8 +223,9 @@ final class ProcessFaults {
         }
     }
 
+    /** The orders created while frozen (pool timeouts counted by the caller), and when the stale sessions ended. */
     private record WhileFrozen(
-            int sent, int failed, double longest, @Nullable Double staleEndedAfter) {}
+            Creations creations, @Nullable Double staleEndedAfter) {}
 
     /** One order after the other on the victim's products, timed, and the stale sessions watched until none is left. */
     private static WhileFrozen whileFrozen(FaultRun run, ApiClient api, ProcessFaults.Victim victim, double frozen) {
@@ -249,7 +250,7 @@ final class ProcessFaults {
             }
             FaultRun.pause(Duration.ofMillis(100));
         }
-        return new WhileFrozen(sent, failed, ChaosJudge.round(longest), staleEndedAfter);
+        return new WhileFrozen(new Creations(sent, failed, ChaosJudge.round(longest), 0), staleEndedAfter);
     }
 
     private static long poolTimeouts(ApiClient api) {
