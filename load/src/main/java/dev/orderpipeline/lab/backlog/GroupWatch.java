@@ -2,6 +2,7 @@ package dev.orderpipeline.lab.backlog;
 
 import dev.orderpipeline.contract.Topics;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,8 +15,10 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
@@ -80,11 +83,16 @@ public final class GroupWatch implements AutoCloseable {
 
     /** The group's committed offsets on the command topic; empty while it has committed nothing. */
     public Map<Integer, Long> committed(String group) {
+        return committed(group, Topics.CHECKOUT_COMMANDS);
+    }
+
+    /** The group's committed offsets on {@code topic}; empty while it has committed nothing. */
+    public Map<Integer, Long> committed(String group, String topic) {
         var offsets = new TreeMap<Integer, Long>();
         try {
             get(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata())
                     .forEach((tp, offset) -> {
-                        if (offset != null && tp.topic().equals(Topics.CHECKOUT_COMMANDS)) {
+                        if (offset != null && tp.topic().equals(topic)) {
                             offsets.put(tp.partition(), offset.offset());
                         }
                     });
@@ -98,8 +106,7 @@ public final class GroupWatch implements AutoCloseable {
 
     /** The group's state, protocol type and members; members by client id (the lab names each worker's client). */
     public GroupView describe(String group) {
-        var description = get(Objects.requireNonNull(
-                admin.describeConsumerGroups(List.of(group)).describedGroups().get(group), group));
+        var description = description(group);
         var members = new TreeMap<String, List<Integer>>();
         for (var member : description.members()) {
             var partitions = member.assignment().topicPartitions().stream()
@@ -114,6 +121,18 @@ public final class GroupWatch implements AutoCloseable {
         }
         var state = description.groupState() == null ? GroupState.UNKNOWN : description.groupState();
         return new GroupView(state.toString(), String.valueOf(description.type()), members);
+    }
+
+    /** The group as its coordinator describes it. */
+    public ConsumerGroupDescription description(String group) {
+        return get(Objects.requireNonNull(
+                admin.describeConsumerGroups(List.of(group)).describedGroups().get(group), group));
+    }
+
+    /** Every topic of the cluster, with each partition's leader, replicas and in-sync replicas. */
+    public Collection<TopicDescription> topics() {
+        return get(admin.describeTopics(get(admin.listTopics().names())).allTopicNames())
+                .values();
     }
 
     /** End and committed offsets now, and the owners when asked (one more round trip). */

@@ -10,13 +10,14 @@ import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.ChaosRun.PhaseFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
-import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
 import dev.orderpipeline.lab.chaos.ChaosRun.Takeover;
 import dev.orderpipeline.lab.report.Cells;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /** The criteria a chaos run is judged by: {@link #GENERAL} for every run, the others named by {@link FaultKind}. */
 final class ChaosCriteria {
@@ -79,50 +80,49 @@ final class ChaosCriteria {
     }
 
     static Optional<Check> noDoubleDecrement(Findings findings) {
-        var processed = findings.sumOverBooks(ProductBooks::processedRows);
-        var decided = findings.sumOverBooks(ProductBooks::decided);
-        var disagreeing = findings.sumOverBooks(ProductBooks::processedDisagreeing);
+        var rows = findings.run().idempotency();
         return check(
                 "no double decrement: one idempotency row per decided order, with its outcome",
                 "rows = decided orders, 0 disagreeing",
-                processed + " rows, " + decided + " decided orders, " + disagreeing + " disagreeing",
-                processed == decided && disagreeing == 0);
+                rows.rows() + " rows, " + rows.decidedOrders() + " decided orders, " + rows.disagreeing()
+                        + " disagreeing",
+                rows.rows() == rows.decidedOrders() && rows.disagreeing() == 0);
     }
 
     static Optional<Check> noDrift(Findings findings) {
-        var books = findings.run().products();
-        var drifting = books.stream().filter(book -> book.drift() != 0).count();
-        var all = "drift 0 for all " + books.size();
-        return check(
-                "stock + units sold = initial stock, per product (drift)",
-                all,
-                drifting == 0
-                        ? all
-                        : drifting + " products drift: "
-                                + books.stream()
-                                        .map(book -> Long.toString(book.drift()))
-                                        .toList(),
-                drifting == 0);
+        return books(findings, "stock + units sold = initial stock, per product (drift)", "drift 0", "drift:");
     }
 
     static Optional<Check> noOversell(Findings findings) {
-        var oversold = findings.run().products().stream()
-                .filter(ProductBooks::oversold)
-                .count();
-        return check("no oversell", "0 products oversold", oversold + " products oversold", oversold == 0);
+        return books(findings, "no oversell", "0 products oversold", "oversell:");
     }
 
     static Optional<Check> noDoublePayment(Findings findings) {
-        var doublePayments = findings.sumOverBooks(ProductBooks::doublePayments);
-        var dangling = findings.sumOverBooks(ProductBooks::paymentsWithoutCompletion);
-        var payments = findings.sumOverBooks(ProductBooks::payments);
-        var completed = findings.sumOverBooks(ProductBooks::completed);
-        return check(
+        return books(
+                findings,
                 "no double payment; one payment per completed order",
                 "0 double, 0 without completion, payments = completed",
-                doublePayments + " double, " + dangling + " without completion, " + payments + " payments for "
-                        + completed + " completed",
-                doublePayments == 0 && dangling == 0 && payments == completed);
+                "double payment:",
+                "half-done checkout:",
+                "unpaid:");
+    }
+
+    /** The invariants module's violations on the products' books that are of one of {@code kinds}. */
+    private static Optional<Check> books(Findings findings, String what, String expected, String... kinds) {
+        var books = findings.run().products();
+        var violations = IntStream.range(0, books.size())
+                .boxed()
+                .flatMap(index -> books.get(index).violations().stream()
+                        .filter(violation -> Stream.of(kinds).anyMatch(violation::startsWith))
+                        .map(violation -> "product " + (index + 1) + ": " + violation))
+                .toList();
+        return check(
+                what,
+                expected,
+                violations.isEmpty()
+                        ? expected + " on all " + books.size() + " products"
+                        : String.join("; ", violations),
+                violations.isEmpty());
     }
 
     static Optional<Check> cartsByTheCartRules(Findings findings) {

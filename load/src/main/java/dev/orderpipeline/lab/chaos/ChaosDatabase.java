@@ -3,9 +3,9 @@ package dev.orderpipeline.lab.chaos;
 import dev.orderpipeline.invariants.CartVerdict;
 import dev.orderpipeline.invariants.IdempotencyRows;
 import dev.orderpipeline.invariants.InvariantChecker;
+import dev.orderpipeline.invariants.InvariantReport;
 import dev.orderpipeline.invariants.RepeatedEffects;
 import dev.orderpipeline.lab.chaos.ChaosRun.DecoyFigures;
-import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
 import dev.orderpipeline.lab.pipeline.Database;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -116,16 +116,21 @@ final class ChaosDatabase {
         return orders.isEmpty() ? Set.of() : invariants.decidedAmong(orders);
     }
 
-    List<ProductBooks> books(List<UUID> products, List<Integer> stocks) {
+    List<InvariantReport> books(List<UUID> products, List<Integer> stocks) {
         var initialStock = new LinkedHashMap<UUID, Integer>();
         for (var index = 0; index < products.size(); index++) {
             initialStock.put(products.get(index), stocks.get(index));
         }
-        var idempotency = invariants.idempotency(products);
-        return invariants.check(initialStock).stream()
-                .map(report ->
-                        ProductBooks.of(report, idempotency.getOrDefault(report.productId(), IdempotencyRows.NONE)))
-                .toList();
+        return invariants.check(initialStock);
+    }
+
+    /** The products' single-product orders beside the idempotency table, summed over the products. */
+    IdempotencyRows idempotency(List<UUID> products) {
+        var rows = invariants.idempotency(products).values();
+        return new IdempotencyRows(
+                rows.stream().mapToLong(IdempotencyRows::decidedOrders).sum(),
+                rows.stream().mapToLong(IdempotencyRows::rows).sum(),
+                rows.stream().mapToLong(IdempotencyRows::disagreeing).sum());
     }
 
     RepeatedEffects repeatedEffects(Collection<UUID> orders) {

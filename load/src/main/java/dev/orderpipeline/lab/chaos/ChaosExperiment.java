@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.chaos;
 
+import dev.orderpipeline.lab.backlog.GroupWatch;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.FaultRun.Decoys;
 import dev.orderpipeline.lab.measure.Progress;
@@ -58,7 +59,7 @@ public final class ChaosExperiment {
         var database = new ChaosDatabase(Objects.requireNonNull(target.database(), "the stack has a database"));
         var prepared = prepareRun();
         try (var http = ApiClient.newHttpClient();
-                var topics = new TopicReader(target.bootstrapServers())) {
+                var topics = new GroupWatch(target.bootstrapServers())) {
             var clock = RunClock.startingNow();
             var load = new ChaosLoad(target.apis(), http, requestTimeout, prepared.orders(), settings, clock, progress);
             List<FaultWindow> faults;
@@ -145,7 +146,7 @@ public final class ChaosExperiment {
 
     private ChaosJudge.Evidence evidence(
             ChaosDatabase database,
-            TopicReader topics,
+            GroupWatch topics,
             RunClock clock,
             Prepared prepared,
             ChaosLoad load,
@@ -169,6 +170,7 @@ public final class ChaosExperiment {
                 .findFirst();
         var found = TopicEvidence.read(
                 topics,
+                target.bootstrapServers(),
                 runTag,
                 keys,
                 orders.stream().map(PreparedOrder::orderId).collect(Collectors.toSet()),
@@ -189,6 +191,7 @@ public final class ChaosExperiment {
                 load.arrivalsEndedAt(),
                 decidedAt,
                 database.books(products, prepared.stocks()),
+                database.idempotency(products),
                 database.repeatedEffects(retried),
                 found.poison(),
                 found.topics(),
@@ -315,12 +318,12 @@ public final class ChaosExperiment {
                 + Math.round(until - faultsEnd) + " s after the end of the faults, when the lab stopped waiting.");
     }
 
-    private void awaitDeadLetters(TopicReader topics, int expected) {
+    private void awaitDeadLetters(GroupWatch topics, int expected) {
         progress.phase("waiting for " + expected + " dead letters", 0);
         var deadline = System.nanoTime() + DEAD_LETTER_WAIT.toNanos();
         var found = 0L;
         while (System.nanoTime() - deadline < 0) {
-            found = TopicEvidence.poisonDeadLetters(topics, runTag);
+            found = TopicEvidence.poisonDeadLetters(topics, target.bootstrapServers(), runTag);
             if (found >= expected) {
                 return;
             }

@@ -1,6 +1,8 @@
 package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.invariants.CartVerdict;
+import dev.orderpipeline.invariants.IdempotencyRows;
+import dev.orderpipeline.invariants.InvariantReport;
 import dev.orderpipeline.invariants.RepeatedEffects;
 import dev.orderpipeline.lab.chaos.ChaosJudge.Checkouts.Checkout;
 import dev.orderpipeline.lab.chaos.ChaosJudge.Checkouts.TimeWindow;
@@ -11,7 +13,6 @@ import dev.orderpipeline.lab.chaos.ChaosRun.DecoyFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.ChaosRun.PhaseFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
-import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
 import dev.orderpipeline.lab.chaos.ChaosRun.RetryFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.TopicFigures;
 import dev.orderpipeline.lab.report.Cells;
@@ -53,7 +54,8 @@ final class ChaosJudge {
             long dropped,
             double arrivalsEndedAt,
             Map<UUID, Double> decidedAt,
-            List<ProductBooks> books,
+            List<InvariantReport> books,
+            IdempotencyRows idempotency,
             RepeatedEffects retriedEffects,
             List<PoisonFigures> poison,
             TopicFigures topics,
@@ -73,10 +75,6 @@ final class ChaosJudge {
 
     /** The run's figures, not judged yet, and the accepted checkouts decided after the deadline. */
     record Findings(ChaosSettings settings, ChaosRun run, long late) {
-
-        long sumOverBooks(ToLongFunction<ProductBooks> value) {
-            return sum(run.products(), value);
-        }
 
         long sumOverPhases(ToLongFunction<PhaseFigures> value) {
             return sum(run.phases(), value);
@@ -125,6 +123,7 @@ final class ChaosJudge {
                 acceptance(evidence, checkouts, faultsEnd),
                 retries(evidence, checkouts),
                 evidence.books(),
+                evidence.idempotency(),
                 evidence.poison(),
                 evidence.topics(),
                 evidence.decoy(),

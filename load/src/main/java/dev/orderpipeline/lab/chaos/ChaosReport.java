@@ -1,18 +1,13 @@
 package dev.orderpipeline.lab.chaos;
 
 import static dev.orderpipeline.lab.chaos.ChaosJudge.seconds;
-import static dev.orderpipeline.lab.chaos.ChaosJudge.signedSeconds;
 
-import dev.orderpipeline.invariants.CartVerdict;
-import dev.orderpipeline.lab.chaos.ChaosRun.AcceptanceFigures;
+import dev.orderpipeline.invariants.InvariantReport;
 import dev.orderpipeline.lab.chaos.ChaosRun.ChaosSecond;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.ChaosRun.PhaseFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
-import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
-import dev.orderpipeline.lab.chaos.ChaosRun.RetryFigures;
-import dev.orderpipeline.lab.chaos.ChaosRun.TopicFigures;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.Column;
@@ -20,6 +15,7 @@ import dev.orderpipeline.lab.report.LabReport;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.Table;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -72,11 +68,29 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                         phases(),
                         faults(),
                         products(),
-                        run.carts() == null ? null : carts(),
+                        run.carts() == null
+                                ? null
+                                : figures(
+                                        "Carts, from the database",
+                                        Objects.requireNonNull(run.carts()),
+                                        "Orders of 2-3 of the hot products, 1 unit each, checked out by the"
+                                                + " reservation saga; the products' books count their units in the"
+                                                + " drift."),
                         acceptance(),
-                        retries(),
+                        figures(
+                                "Client retries",
+                                run.retries(),
+                                "Up to " + settings.maxAttempts() + " attempts per checkout, the same order each time;"
+                                        + " ended: the last attempt's answer (conflict: a 409, decided from an earlier"
+                                        + " attempt); retried decided: decided, or refused sold out."),
                         run.poison().isEmpty() ? null : poison(),
                         topics(),
+                        run.decoy() == null
+                                ? null
+                                : figures(
+                                        "Decoy product (its orders named by poison records)",
+                                        Objects.requireNonNull(run.decoy()),
+                                        ""),
                         run.notes().isEmpty()
                                 ? null
                                 : new Table(
@@ -152,33 +166,27 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
         return value == null ? "-" : Long.toString(value);
     }
 
-    private Table carts() {
-        return figures(
-                "Carts, from the database",
-                Objects.requireNonNull(run.carts()),
-                List.of(
-                        count("carts placed (2-3 of the hot products, 1 unit each)", CartVerdict::placed),
-                        count("completed", CartVerdict::completed),
-                        count("rejected", CartVerdict::rejected),
-                        count("of those, a line out of stock", CartVerdict::rejectedOutOfStock),
-                        count("of those, timed out waiting for a reservation", CartVerdict::timedOut),
-                        count("not final (never checked out, or lost)", CartVerdict::notFinal),
-                        count("completed with a line not SOLD", CartVerdict::completedNotAllSold),
-                        count("rejected with a line RESERVED or SOLD", CartVerdict::rejectedHolding),
-                        count("units held (RESERVED, RELEASING)", CartVerdict::held),
-                        count("of those, by final carts", CartVerdict::heldByFinal),
-                        count("payments", CartVerdict::payments),
-                        count("carts paid twice", CartVerdict::paidMoreThanOnce),
-                        count("payments of carts not completed", CartVerdict::paymentsWithoutCompletion),
-                        count("idempotency rows with an outcome", CartVerdict::outcomeRows),
-                        count("carts whose outcome rows disagree", CartVerdict::disagreeing)),
-                "Orders of several products checked out by the reservation saga; the products' books above count"
-                        + " their units (sold on SOLD lines, held on RESERVED and RELEASING ones) in the drift.");
-    }
-
-    private static <T> Table figures(String title, T figures, List<Column<T>> rows, String note) {
+    /**
+     * A record's figures, one row per component named in words; lists and maps (samples, times, reasons) stay in
+     * report.json.
+     */
+    static Table figures(String title, Record figures, String note) {
         var values = new LinkedHashMap<String, String>();
-        rows.forEach(row -> values.put(row.heading(), row.cell().apply(figures)));
+        for (var component : figures.getClass().getRecordComponents()) {
+            Object value;
+            try {
+                value = component.getAccessor().invoke(figures);
+            } catch (ReflectiveOperationException ex) {
+                throw new IllegalStateException(ex);
+            }
+            if (!(value instanceof Collection<?> || value instanceof Map<?, ?>)) {
+                var name = component
+                        .getName()
+                        .replaceAll("(?<=[a-z0-9])(?=[A-Z])", " ")
+                        .toLowerCase(Locale.ROOT);
+                values.put(name, value instanceof Double time ? seconds(time) : String.valueOf(value));
+            }
+        }
         return Table.figures(title, values, note);
     }
 
@@ -207,70 +215,29 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
         return Table.of(
                 "Products, from the database",
                 List.of(
-                        Column.<ProductBooks>of(
+                        Column.<InvariantReport>of(
                                 "Product", book -> book.productId().toString().substring(0, 8)),
-                        count("Initial", ProductBooks::initialStock),
-                        count("Completed", ProductBooks::completed),
-                        Column.of(
-                                "Rejected (no stock)",
-                                book -> book.rejected() + " (" + book.rejectedOutOfStock() + ")"),
-                        count("Stock left", ProductBooks::stockLeft),
-                        count("Drift", ProductBooks::drift),
+                        count("Initial", InvariantReport::initialStock),
+                        count("Completed", InvariantReport::completedOrders),
+                        count("Rejected", InvariantReport::rejectedOrders),
+                        count("Stock left", InvariantReport::stockLeft),
+                        count("Drift", InvariantReport::drift),
                         Column.of("Oversold", book -> Cells.yesNo(book.oversold())),
-                        count("Payments", ProductBooks::payments),
-                        count("Double payments", ProductBooks::doublePayments),
-                        count("Decided", ProductBooks::decided),
-                        count("Idempotency rows", ProductBooks::processedRows),
-                        count("Not final", ProductBooks::notFinal)),
+                        count("Payments", InvariantReport::payments),
+                        count("Double payments", InvariantReport::doublePayments),
+                        count("Not final", InvariantReport::ordersNotFinal)),
                 run.products(),
                 "Not final: orders never accepted (the load stopped before their turn, or gave up) and, if any, lost"
                         + " ones; the verdict counts the lost ones among the accepted checkouts.");
     }
 
     private Table acceptance() {
-        var acceptance = run.acceptance();
+        var sample = run.acceptance().notDecidedSample();
         return figures(
                 "Accepted checkouts",
-                acceptance,
-                List.of(
-                        count("checkouts started (first attempts)", AcceptanceFigures::scheduled),
-                        count("arrivals dropped (too many in flight)", AcceptanceFigures::dropped),
-                        count("orders that got a 202", AcceptanceFigures::accepted),
-                        count("of those decided", AcceptanceFigures::decided),
-                        count("of those not decided (lost)", AcceptanceFigures::notDecided),
-                        Column.of("longest 202 to final", figures -> seconds(figures.maxTimeToFinal())),
-                        Column.of("p99 202 to final", figures -> seconds(figures.p99TimeToFinal())),
-                        Column.of(
-                                "last decision of a checkout accepted before the faults ended, after their end",
-                                figures -> signedSeconds(figures.lastDecisionAfterFaults())),
-                        count(
-                                "orders decided without any 202 (a 503 or timeout whose command got through)",
-                                AcceptanceFigures::decidedWithoutAccept)),
-                acceptance.notDecidedSample().isEmpty()
-                        ? ""
-                        : "Not decided, e.g.: "
-                                + acceptance.notDecidedSample().stream()
-                                        .map(Object::toString)
-                                        .collect(Collectors.joining(", ")));
-    }
-
-    private Table retries() {
-        return figures(
-                "Client retries",
-                run.retries(),
-                List.of(
-                        count("orders retried", RetryFigures::ordersRetried),
-                        count("retries sent", RetryFigures::retries),
-                        count("after a 503 (waiting its Retry-After)", RetryFigures::afterUnavailable),
-                        count("after no answer (1 s later)", RetryFigures::afterNoAnswer),
-                        count("last attempt 202", RetryFigures::endedAccepted),
-                        count("last attempt 409 (decided from an earlier attempt)", RetryFigures::endedConflict),
-                        count("last attempt still 503 (gave up)", RetryFigures::endedUnavailable),
-                        count("last attempt anything else", RetryFigures::endedOther),
-                        count("retried orders decided or refused sold out", RetryFigures::retriedDecided),
-                        count("retried orders paid twice", RetryFigures::retriedPaidMoreThanOnce),
-                        count("retried orders with two idempotency rows", RetryFigures::retriedProcessedMoreThanOnce)),
-                "Up to " + settings.maxAttempts() + " attempts per checkout, the same order each time.");
+                run.acceptance(),
+                "Accepted: orders that got a 202; decided without accept: a 503 or a timeout whose command got through."
+                        + (sample.isEmpty() ? "" : " Not decided, e.g.: " + sample));
     }
 
     private Table poison() {
@@ -289,33 +256,13 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
     }
 
     private Table topics() {
-        var topics = run.topics();
-        var rows = new ArrayList<>(List.<Column<TopicFigures>>of(
-                count("command records keyed by the run's products", TopicFigures::commandRecords),
-                count("orders named by valid commands (carts: by cart checkouts)", TopicFigures::commandOrders),
-                count("of those not decided in the database", TopicFigures::commandOrdersNotDecided),
-                count("decided orders without a command in the topic", TopicFigures::decidedNotInTopic),
-                count("results of the run's orders", TopicFigures::resultRecords),
-                count("orders with a result", TopicFigures::resultOrders),
-                count("results flagged duplicate", TopicFigures::duplicateResults),
-                count("dead letters of the run's poison", TopicFigures::deadLetters),
-                count("real commands dead-lettered", TopicFigures::untaggedDeadLetters)));
-        var decoy = run.decoy();
-        if (decoy != null) {
-            rows.add(Column.of(
-                    "decoy product (orders named by poison records)",
-                    figures -> "stock " + decoy.stockLeft() + " of " + decoy.initialStock() + ", " + decoy.orders()
-                            + " orders, " + decoy.notCreated() + " not CREATED, " + decoy.payments() + " payments"));
-        }
+        var reasons = run.topics().untaggedReasons();
         return figures(
                 "Topics",
-                topics,
-                rows,
-                "Results are advisory (a worker killed between its commit and the publish loses them; a redelivery or"
+                run.topics(),
+                "Untagged dead letters: real commands of the run dead-lettered. Results are advisory (a worker killed between its commit and the publish loses them; a redelivery or"
                         + " the replay publishes duplicates); the database is the truth."
-                        + (topics.untaggedReasons().isEmpty()
-                                ? ""
-                                : " Real commands dead-lettered because: " + reasons(topics.untaggedReasons()) + "."));
+                        + (reasons.isEmpty() ? "" : " Real commands dead-lettered because: " + reasons(reasons) + "."));
     }
 
     @Override

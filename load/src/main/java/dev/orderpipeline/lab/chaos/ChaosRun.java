@@ -1,6 +1,5 @@
 package dev.orderpipeline.lab.chaos;
 
-import dev.orderpipeline.contract.RejectReason;
 import dev.orderpipeline.invariants.CartVerdict;
 import dev.orderpipeline.invariants.IdempotencyRows;
 import dev.orderpipeline.invariants.InvariantReport;
@@ -22,7 +21,8 @@ public record ChaosRun(
         List<PhaseFigures> phases,
         AcceptanceFigures acceptance,
         RetryFigures retries,
-        List<ProductBooks> products,
+        List<InvariantReport> products,
+        IdempotencyRows idempotency,
         List<PoisonFigures> poison,
         TopicFigures topics,
         @Nullable DecoyFigures decoy,
@@ -41,6 +41,7 @@ public record ChaosRun(
                 acceptance,
                 retries,
                 products,
+                idempotency,
                 poison,
                 topics,
                 decoy,
@@ -167,45 +168,6 @@ public record ChaosRun(
             long retriedDecided,
             long retriedPaidMoreThanOnce,
             long retriedProcessedMoreThanOnce) {}
-
-    public record ProductBooks(
-            UUID productId,
-            int initialStock,
-            int stockLeft,
-            long completed,
-            long completedQuantity,
-            long rejected,
-            long rejectedOutOfStock,
-            long drift,
-            boolean oversold,
-            long doublePayments,
-            long paymentsWithoutCompletion,
-            long payments,
-            long decided,
-            long processedRows,
-            long processedDisagreeing,
-            long notFinal) {
-
-        static ProductBooks of(InvariantReport report, IdempotencyRows idempotency) {
-            return new ProductBooks(
-                    report.productId(),
-                    report.initialStock(),
-                    report.stockLeft(),
-                    report.completedOrders(),
-                    report.completedQuantity(),
-                    report.rejectedOrders(),
-                    report.rejectionsByReason().getOrDefault(RejectReason.INSUFFICIENT_STOCK.name(), 0L),
-                    report.drift(),
-                    report.oversold(),
-                    report.doublePayments(),
-                    report.paymentsWithoutCompletion(),
-                    report.payments(),
-                    idempotency.decidedOrders(),
-                    idempotency.rows(),
-                    idempotency.disagreeing(),
-                    report.ordersNotFinal());
-        }
-    }
 
     public record PoisonFigures(
             PoisonKind kind,

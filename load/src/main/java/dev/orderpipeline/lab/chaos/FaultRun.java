@@ -2,6 +2,7 @@ package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.infra.LocalStack;
+import dev.orderpipeline.lab.backlog.GroupWatch;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.ChaosRun.Takeover;
 import java.time.Duration;
@@ -17,7 +18,7 @@ record FaultRun(
         ChaosSettings settings,
         RunClock clock,
         String runTag,
-        TopicReader topics,
+        GroupWatch topics,
         ChaosDatabase database,
         List<UUID> products,
         @Nullable Decoys decoys) {

@@ -8,7 +8,6 @@ import dev.orderpipeline.lab.chaos.ChaosRun.Creations;
 import dev.orderpipeline.lab.chaos.ChaosRun.PartitionStall;
 import dev.orderpipeline.lab.chaos.ChaosRun.Takeover;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
-import dev.orderpipeline.lab.chaos.TopicReader.PartitionState;
 import dev.orderpipeline.lab.pipeline.ApiClient;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +23,9 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.utils.Utils;
 import org.jspecify.annotations.Nullable;
 
@@ -82,19 +84,29 @@ final class ProcessFaults {
     }
 
     static Victim busiest(FaultRun run, List<AppProcess> workers) {
-        var partitionCount = run.topics().endOffsets(Topics.CHECKOUT_COMMANDS).size();
+        var partitionCount = run.topics().partitions(Topics.CHECKOUT_COMMANDS).size();
+        var members = run.topics().description(LIVE_GROUP).members().stream()
+                .map(member -> new Member(
+                        member.groupInstanceId().orElse(null),
+                        member.assignment().topicPartitions().stream()
+                                .filter(partition -> partition.topic().equals(Topics.CHECKOUT_COMMANDS))
+                                .map(TopicPartition::partition)
+                                .toList()))
+                .toList();
         return choose(
                 workers.stream().map(AppProcess::name).toList(),
-                run.topics().members(LIVE_GROUP, Topics.CHECKOUT_COMMANDS),
+                members,
                 run.products().stream()
                         .collect(
                                 Collectors.toMap(product -> product, product -> partitionOf(product, partitionCount))));
     }
 
+    record Member(@Nullable String instanceId, List<Integer> partitions) {}
+
     record Victim(int worker, boolean staticMember, List<Integer> partitions, List<UUID> products) {}
 
     /** The worker whose partitions carry most of the products; without static members, the first, watching all. */
-    static Victim choose(List<String> workers, List<TopicReader.Member> members, Map<UUID, Integer> partitionOf) {
+    static Victim choose(List<String> workers, List<Member> members, Map<UUID, Integer> partitionOf) {
         var victims = new ArrayList<Victim>();
         for (var index = 0; index < workers.size(); index++) {
             var name = workers.get(index);
@@ -174,18 +186,18 @@ final class ProcessFaults {
             var stalls = ProcessFaults.measure(run, victim.partitions(), frozenAtMillis, resumedAtMillis);
             // resumed, it notices its connection and its partitions gone: it must still be running afterwards
             FaultRun.pause(Duration.ofSeconds(2));
-            var creations = new Creations(
-                    whileFrozen.sent(),
-                    whileFrozen.failed(),
-                    whileFrozen.longest(),
-                    poolTimeouts(api) - poolTimeoutsBefore);
+            var creations = whileFrozen.creations();
             var takeover = new Takeover(
                     worker.name() + " (partitions " + victim.partitions() + ")",
                     stalls,
                     null,
                     stale,
                     whileFrozen.staleEndedAfter(),
-                    creations);
+                    new Creations(
+                            creations.sent(),
+                            creations.failed(),
+                            creations.longest(),
+                            poolTimeouts(api) - poolTimeoutsBefore));
             var detail = String.format(
                     Locale.ROOT,
                     "SIGSTOP to %s (pid %d, partitions %s holding %d of the load's %d products) with %d sessions idle in"
@@ -211,8 +223,9 @@ final class ProcessFaults {
         }
     }
 
+    /** The orders created while frozen (pool timeouts counted by the caller), and when the stale sessions ended. */
     private record WhileFrozen(
-            int sent, int failed, double longest, @Nullable Double staleEndedAfter) {}
+            Creations creations, @Nullable Double staleEndedAfter) {}
 
     /** One order after the other on the victim's products, timed, and the stale sessions watched until none is left. */
     private static WhileFrozen whileFrozen(FaultRun run, ApiClient api, ProcessFaults.Victim victim, double frozen) {
@@ -237,7 +250,7 @@ final class ProcessFaults {
             }
             FaultRun.pause(Duration.ofMillis(100));
         }
-        return new WhileFrozen(sent, failed, ChaosJudge.round(longest), staleEndedAfter);
+        return new WhileFrozen(new Creations(sent, failed, ChaosJudge.round(longest), 0), staleEndedAfter);
     }
 
     private static long poolTimeouts(ApiClient api) {
@@ -272,12 +285,15 @@ final class ProcessFaults {
                 .filter(brokers -> brokers.brokers().size() > 1)
                 .orElseThrow(() -> new IllegalStateException(
                         "broker-kill needs a cluster of brokers that the lab starts (--brokers 3)"));
-        var led = run.topics().partitions().stream()
-                .filter(partition -> partition.topic().equals(Topics.CHECKOUT_COMMANDS) && partition.leader() > 0)
+        var led = run.topics().topics().stream()
+                .filter(topic -> topic.name().equals(Topics.CHECKOUT_COMMANDS))
+                .flatMap(topic -> topic.partitions().stream())
+                .filter(partition ->
+                        partition.leader() != null && partition.leader().id() > 0)
                 .collect(Collectors.groupingBy(
-                        PartitionState::leader,
+                        partition -> partition.leader().id(),
                         TreeMap::new,
-                        Collectors.mapping(PartitionState::partition, Collectors.toList())));
+                        Collectors.mapping(TopicPartitionInfo::partition, Collectors.toList())));
         var node = led.entrySet().stream()
                 .max(Comparator.comparingInt((Map.Entry<Integer, List<Integer>> entry) ->
                                 entry.getValue().size())
@@ -332,9 +348,10 @@ final class ProcessFaults {
         var deadline = System.nanoTime() + run.settings().catchUpLimit().toNanos();
         while (System.nanoTime() - deadline < 0) {
             try {
-                if (run.topics().partitions().stream()
-                        .filter(partition -> partition.replicas().contains(node))
-                        .allMatch(partition -> partition.isr().contains(node))) {
+                if (run.topics().topics().stream()
+                        .flatMap(topic -> topic.partitions().stream())
+                        .filter(partition -> ids(partition.replicas()).contains(node))
+                        .allMatch(partition -> ids(partition.isr()).contains(node))) {
                     return ChaosJudge.round(run.clock().now() - since);
                 }
             } catch (IllegalStateException ex) {
@@ -343,6 +360,10 @@ final class ProcessFaults {
             FaultRun.pause(FaultRun.POLL);
         }
         return null;
+    }
+
+    private static List<Integer> ids(List<Node> nodes) {
+        return nodes.stream().map(Node::id).toList();
     }
 
     /** Waits for a decision after {@code overAtMillis} on every partition, then measures from {@code faultAtMillis}. */
@@ -368,7 +389,7 @@ final class ProcessFaults {
     }
 
     static Map<Integer, List<UUID>> byPartition(FaultRun run) {
-        var partitions = run.topics().endOffsets(Topics.CHECKOUT_COMMANDS).size();
+        var partitions = run.topics().partitions(Topics.CHECKOUT_COMMANDS).size();
         var byPartition = new TreeMap<Integer, List<UUID>>();
         for (var product : run.products()) {
             byPartition

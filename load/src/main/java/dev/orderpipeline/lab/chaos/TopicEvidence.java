@@ -1,9 +1,12 @@
 package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.contract.Topics;
+import dev.orderpipeline.lab.backlog.GroupWatch;
 import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.TopicFigures;
+import dev.orderpipeline.lab.pipeline.ResultsListener;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -13,9 +16,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -43,13 +49,44 @@ final class TopicEvidence {
     private static final Pattern NUMBER = Pattern.compile("(?<!UTF-)\\b\\d+\\b");
     private static final Pattern CODE = Pattern.compile("\\(code <n>\\)|CTRL-CHAR, code <n>");
     private static final int REASON_LENGTH = 160;
+    private static final Duration READ_TIMEOUT = Duration.ofMinutes(3);
 
     private TopicEvidence() {}
 
     record Found(List<PoisonFigures> poison, TopicFigures topics) {}
 
+    /** Every record of {@code topic} up to the end it had when the read began (no consumer group, nothing committed). */
+    static void readAll(
+            GroupWatch admin, String bootstrapServers, String topic, Consumer<ConsumerRecord<String, String>> each) {
+        var end = admin.endOffsets(topic);
+        try (var consumer = ResultsListener.consumer(
+                bootstrapServers,
+                "orderpipeline-lab-chaos-reader",
+                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000"))) {
+            var partitions = end.keySet().stream()
+                    .map(partition -> new TopicPartition(topic, partition))
+                    .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            var deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+            while (!partitions.stream()
+                    .allMatch(
+                            partition -> consumer.position(partition) >= end.getOrDefault(partition.partition(), 0L))) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IllegalStateException("could not read " + topic + " to its end within 3 min");
+                }
+                for (var record : consumer.poll(Duration.ofMillis(500))) {
+                    if (record.offset() < end.getOrDefault(record.partition(), 0L)) {
+                        each.accept(record);
+                    }
+                }
+            }
+        }
+    }
+
     static Found read(
-            TopicReader reader,
+            GroupWatch reader,
+            String bootstrapServers,
             String runTag,
             Set<UUID> keys,
             Set<UUID> orders,
@@ -58,10 +95,10 @@ final class TopicEvidence {
             double poisonStartedAt,
             RunClock clock) {
         var scan = new Scan(runTag, keys, orders, poisonStartedAt, clock);
-        reader.readAll(Topics.CHECKOUT_COMMANDS, scan::command);
-        reader.readAll(Topics.CHECKOUT_CARTS, scan::cart);
-        reader.readAll(Topics.CHECKOUT_RESULTS, scan::result);
-        DEAD_LETTER_TOPICS.forEach(topic -> reader.readAll(topic, scan::deadLetter));
+        readAll(reader, bootstrapServers, Topics.CHECKOUT_COMMANDS, scan::command);
+        readAll(reader, bootstrapServers, Topics.CHECKOUT_CARTS, scan::cart);
+        readAll(reader, bootstrapServers, Topics.CHECKOUT_RESULTS, scan::result);
+        DEAD_LETTER_TOPICS.forEach(topic -> readAll(reader, bootstrapServers, topic, scan::deadLetter));
         var poison = new ArrayList<PoisonFigures>();
         poisonSent.forEach((kind, sent) -> poison.add(scan.figures(kind, sent)));
         var topics = new TopicFigures(
@@ -83,9 +120,9 @@ final class TopicEvidence {
         return new Found(poison, topics);
     }
 
-    static long poisonDeadLetters(TopicReader reader, String runTag) {
+    static long poisonDeadLetters(GroupWatch reader, String bootstrapServers, String runTag) {
         var found = new AtomicLong();
-        DEAD_LETTER_TOPICS.forEach(topic -> reader.readAll(topic, record -> {
+        DEAD_LETTER_TOPICS.forEach(topic -> readAll(reader, bootstrapServers, topic, record -> {
             if (TopicFaults.kindOf(runTag, header(record, TopicFaults.TAG_HEADER)) != null) {
                 found.incrementAndGet();
             }
@@ -127,7 +164,7 @@ final class TopicEvidence {
             this.clock = clock;
         }
 
-        void command(ConsumerRecord<byte[], byte[]> record) {
+        void command(ConsumerRecord<String, String> record) {
             if (!keys.contains(text(record.key()))) {
                 return;
             }
@@ -140,14 +177,14 @@ final class TopicEvidence {
             }
         }
 
-        void cart(ConsumerRecord<byte[], byte[]> record) {
+        void cart(ConsumerRecord<String, String> record) {
             var orderId = parse(text(record.key()));
             if (orderId != null && orders.contains(orderId) && header(record, TopicFaults.TAG_HEADER) == null) {
                 commandOrders.add(orderId);
             }
         }
 
-        void result(ConsumerRecord<byte[], byte[]> record) {
+        void result(ConsumerRecord<String, String> record) {
             var orderId = parse(text(record.key()));
             if (orderId != null && orders.contains(orderId)) {
                 resultRecords++;
@@ -157,7 +194,7 @@ final class TopicEvidence {
         }
 
         /** A poison record of the run by its kind, or a real command keyed by the run's products or orders. */
-        void deadLetter(ConsumerRecord<byte[], byte[]> record) {
+        void deadLetter(ConsumerRecord<String, String> record) {
             var reason = mask(header(record, DLT_REASON_HEADER));
             var tag = header(record, TopicFaults.TAG_HEADER);
             var kind = TopicFaults.kindOf(runTag, tag);
@@ -196,18 +233,18 @@ final class TopicEvidence {
         return masked.length() <= REASON_LENGTH ? masked : masked.substring(0, REASON_LENGTH) + "...";
     }
 
-    private static @Nullable String header(ConsumerRecord<byte[], byte[]> record, String name) {
+    private static @Nullable String header(ConsumerRecord<String, String> record, String name) {
         var header = record.headers().lastHeader(name);
         return header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
     }
 
-    private static String text(byte @Nullable [] bytes) {
-        return bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8);
+    private static String text(@Nullable String text) {
+        return text == null ? "" : text;
     }
 
-    private static JsonNode json(byte @Nullable [] bytes) {
+    private static JsonNode json(@Nullable String text) {
         try {
-            return bytes == null ? MissingNode.getInstance() : JSON.readTree(bytes);
+            return text == null ? MissingNode.getInstance() : JSON.readTree(text);
         } catch (RuntimeException ex) {
             return MissingNode.getInstance();
         }

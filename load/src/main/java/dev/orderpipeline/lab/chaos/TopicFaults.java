@@ -31,7 +31,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
@@ -55,7 +54,7 @@ final class TopicFaults {
             Map.entry("-reservations", Topics.CHECKOUT_RESERVATIONS),
             Map.entry("-reservation-replies", Topics.CHECKOUT_RESERVATION_REPLIES));
 
-    record Replayed(String group, String topic, Map<TopicPartition, Long> end) {
+    record Replayed(String group, String topic, Map<Integer, Long> end) {
 
         long records() {
             return end.values().stream().mapToLong(Long::longValue).sum();

@@ -2,11 +2,13 @@ package dev.orderpipeline.lab.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.orderpipeline.invariants.IdempotencyRows;
+import dev.orderpipeline.invariants.InvariantReport;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
-import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
 import dev.orderpipeline.lab.measure.StatusCounts;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ChaosCriteriaTests {
@@ -88,13 +90,13 @@ class ChaosCriteriaTests {
         run.checkout(0, 5.0, "202", 5.1);
         run.soundBooks();
         var sound = run.books.getFirst();
-        run.books = List.of(sound, withDrift(run.books.get(1), 3));
+        run.books = List.of(sound, withStockLeft(run.books.get(1), 103));
 
         var check = ChaosCriteria.noDrift(ChaosJudge.findings(run.evidence(ChaosFixtures.settings(), 30)))
                 .orElseThrow();
 
         assertThat(check.holds()).isFalse();
-        assertThat(check.measured()).isEqualTo("1 products drift: [0, 3]");
+        assertThat(check.measured()).isEqualTo("product 2: drift: stock 103 + sold 0 != initial 100");
     }
 
     @Test
@@ -102,21 +104,16 @@ class ChaosCriteriaTests {
         run.checkout(0, 5.0, "202", 5.1);
         run.soundBooks();
         var book = run.books.getFirst();
-        run.books = List.of(new ProductBooks(
+        run.books = List.of(new InvariantReport(
                 book.productId(),
                 book.initialStock(),
                 book.stockLeft(),
-                book.completed(),
+                book.completedOrders(),
                 book.completedQuantity(),
                 0,
-                0,
-                0,
-                false,
-                0,
+                Map.of(),
                 0,
                 book.payments() + 1,
-                book.decided(),
-                book.processedRows(),
                 0,
                 0));
 
@@ -124,7 +121,20 @@ class ChaosCriteriaTests {
                 .orElseThrow();
 
         assertThat(check.holds()).isFalse();
-        assertThat(check.measured()).isEqualTo("0 double, 0 without completion, 2 payments for 1 completed");
+        assertThat(check.measured()).isEqualTo("product 1: unpaid: 1 completed orders but 2 payments");
+    }
+
+    @Test
+    void failsTheDoubleDecrementCriterionWhenAnOrderHasTwoIdempotencyRows() {
+        run.checkout(0, 5.0, "202", 5.1);
+        run.soundBooks();
+        run.idempotency = new IdempotencyRows(1, 2, 0);
+
+        var check = ChaosCriteria.noDoubleDecrement(ChaosJudge.findings(run.evidence(ChaosFixtures.settings(), 30)))
+                .orElseThrow();
+
+        assertThat(check.holds()).isFalse();
+        assertThat(check.measured()).isEqualTo("2 rows, 1 decided orders, 0 disagreeing");
     }
 
     @Test
@@ -158,22 +168,17 @@ class ChaosCriteriaTests {
         assertThat(FaultKind.BROKER_RESTART.windowName(1)).isEqualTo("broker restart");
     }
 
-    private static ProductBooks withDrift(ProductBooks book, long drift) {
-        return new ProductBooks(
+    private static InvariantReport withStockLeft(InvariantReport book, int stockLeft) {
+        return new InvariantReport(
                 book.productId(),
                 book.initialStock(),
-                book.stockLeft(),
-                book.completed(),
+                stockLeft,
+                book.completedOrders(),
                 book.completedQuantity(),
-                book.rejected(),
-                book.rejectedOutOfStock(),
-                drift,
-                false,
-                0,
+                book.rejectedOrders(),
+                Map.of(),
                 0,
                 book.payments(),
-                book.decided(),
-                book.processedRows(),
                 0,
                 0);
     }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.invariants.InvariantChecker;
+import dev.orderpipeline.lab.backlog.GroupWatch;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -86,7 +87,7 @@ class ChaosEndToEndTests {
         // every command the replay read again was reported as a duplicate, none decided again
         assertThat(run.topics().duplicateResults()).isPositive();
         assertBooksBalance(target, run);
-        try (var topics = new TopicReader(target.bootstrapServers())) {
+        try (var topics = new GroupWatch(target.bootstrapServers())) {
             var end = topics.endOffsets(Topics.CHECKOUT_COMMANDS);
             assertThat(end.values().stream().mapToLong(Long::longValue).sum()).isPositive();
         }

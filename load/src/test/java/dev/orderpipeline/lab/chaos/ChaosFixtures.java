@@ -1,10 +1,11 @@
 package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.invariants.CartVerdict;
+import dev.orderpipeline.invariants.IdempotencyRows;
+import dev.orderpipeline.invariants.InvariantReport;
 import dev.orderpipeline.invariants.RepeatedEffects;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
-import dev.orderpipeline.lab.chaos.ChaosRun.ProductBooks;
 import dev.orderpipeline.lab.chaos.ChaosRun.TopicFigures;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +26,8 @@ final class ChaosFixtures {
     final List<PoisonFigures> poison = new ArrayList<>();
     RepeatedEffects retriedEffects = new RepeatedEffects(0, 0);
     TopicFigures topics = new TopicFigures(0, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), List.of());
-    List<ProductBooks> books = List.of();
+    List<InvariantReport> books = List.of();
+    IdempotencyRows idempotency = IdempotencyRows.NONE;
 
     @Nullable
     CartVerdict carts;
@@ -96,32 +98,28 @@ final class ChaosFixtures {
 
     /** Books that hold: everything decided has its idempotency row, nothing drifts. */
     void soundBooks() {
-        var list = new ArrayList<ProductBooks>();
+        var list = new ArrayList<InvariantReport>();
         for (var product = 0; product < products.size(); product++) {
             var index = product;
             var decided = orders.stream()
                     .filter(order -> order.product() == index && decidedAt.containsKey(order.orderId()))
                     .count();
-            list.add(new ProductBooks(
+            list.add(new InvariantReport(
                     products.get(product),
                     100,
                     (int) (100 - decided),
                     decided,
                     decided,
                     0,
+                    Map.of(),
                     0,
-                    0,
-                    false,
-                    0,
-                    0,
-                    decided,
-                    decided,
                     decided,
                     0,
                     0));
         }
         books = list;
         var orderCount = decidedAt.size();
+        idempotency = new IdempotencyRows(orderCount, orderCount, 0);
         topics = new TopicFigures(orderCount, orderCount, 0, 0, orderCount, orderCount, 0, 0, 0, Map.of(), List.of());
     }
 
@@ -138,6 +136,7 @@ final class ChaosFixtures {
                 arrivalsEndedAt,
                 decidedAt,
                 books,
+                idempotency,
                 retriedEffects,
                 poison,
                 topics,

@@ -26,9 +26,9 @@ class WorkerKillRestartTests {
     @Test
     void killsTheStaticMemberWhosePartitionsCarryMostProducts() {
         var members = List.of(
-                new TopicReader.Member("checkout-worker-1", List.of(0, 1, 2)),
-                new TopicReader.Member("checkout-worker-2-0", List.of(3, 4)),
-                new TopicReader.Member("checkout-worker-2-1", List.of(5)));
+                new ProcessFaults.Member("checkout-worker-1", List.of(0, 1, 2)),
+                new ProcessFaults.Member("checkout-worker-2-0", List.of(3, 4)),
+                new ProcessFaults.Member("checkout-worker-2-1", List.of(5)));
         var partitionOf = Map.of(first, 1, second, 4, third, 5);
 
         var victim = ProcessFaults.choose(List.of("checkout-worker-1", "checkout-worker-2"), members, partitionOf);
@@ -42,8 +42,8 @@ class WorkerKillRestartTests {
     @Test
     void takesTheFirstWorkerOnATie() {
         var members = List.of(
-                new TopicReader.Member("checkout-worker-1", List.of(0)),
-                new TopicReader.Member("checkout-worker-2", List.of(1)));
+                new ProcessFaults.Member("checkout-worker-1", List.of(0)),
+                new ProcessFaults.Member("checkout-worker-2", List.of(1)));
 
         var victim = ProcessFaults.choose(
                 List.of("checkout-worker-1", "checkout-worker-2"), members, Map.of(first, 0, second, 1));
@@ -54,7 +54,8 @@ class WorkerKillRestartTests {
 
     @Test
     void watchesEveryProductWhenTheGroupHasNoStaticMembers() {
-        var members = List.of(new TopicReader.Member(null, List.of(0, 1)), new TopicReader.Member(null, List.of(2)));
+        var members =
+                List.of(new ProcessFaults.Member(null, List.of(0, 1)), new ProcessFaults.Member(null, List.of(2)));
 
         var victim = ProcessFaults.choose(
                 List.of("checkout-worker-1", "checkout-worker-2"), members, Map.of(first, 0, second, 2));
