@@ -17,6 +17,12 @@ public final class StatusCounts {
      */
     public static final String SOLD_OUT = "409 sold-out";
 
+    /**
+     * order-api's 503 {@code checkout-outcome-unknown}: the broker did not confirm the command in time and may still
+     * have taken it, so the server may decide the order later, as after a client timeout.
+     */
+    public static final String OUTCOME_UNKNOWN = "503 outcome-unknown";
+
     private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
 
     public void add(String status) {

@@ -36,6 +36,9 @@ public final class ApiClient {
     /** The problem type of a checkout refused at the door: the product is known sold out, the order stays CREATED. */
     public static final String SOLD_OUT = "urn:order-pipeline:problem:sold-out";
 
+    /** The problem type of a checkout the broker did not confirm in time: the server may still decide its order. */
+    static final String OUTCOME_UNKNOWN = "urn:order-pipeline:problem:checkout-outcome-unknown";
+
     /** The subject of the lab's administrator token. */
     static final String ADMIN = "lab-admin";
 
@@ -127,21 +130,18 @@ public final class ApiClient {
     }
 
     /**
-     * One checkout. Never throws for what the server or the network does: the answer is a status code, {@link
-     * StatusCounts#SOLD_OUT} for a 409 of that problem type, or {@link StatusCounts#TIMEOUT} /
-     * {@link StatusCounts#IO_ERROR}. Only a 409's body is read: the rest are counted by their status alone.
+     * One checkout. Never throws for what the server or the network does: the answer is a {@link #status}, or
+     * {@link StatusCounts#TIMEOUT} / {@link StatusCounts#IO_ERROR}.
      */
     public String checkout(UUID orderId, String userId, String strategy, @Nullable Integer delayMillis) {
         var path = checkoutPath(orderId, strategy, delayMillis);
         try {
             var response = http.send(
                     post(path, userAuthorization(userId), null),
-                    info -> info.statusCode() == 409
+                    info -> info.statusCode() == 409 || info.statusCode() == 503
                             ? HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8)
                             : HttpResponse.BodySubscribers.replacing(""));
-            return response.statusCode() == 409 && response.body().contains(SOLD_OUT)
-                    ? StatusCounts.SOLD_OUT
-                    : Integer.toString(response.statusCode());
+            return status(response.statusCode(), response.body());
         } catch (HttpTimeoutException ex) {
             return StatusCounts.TIMEOUT;
         } catch (IOException ex) {
@@ -150,6 +150,17 @@ public final class ApiClient {
             Thread.currentThread().interrupt();
             return StatusCounts.IO_ERROR;
         }
+    }
+
+    /**
+     * A checkout's answer from its status code and, for a 409 or a 503, its problem type: {@link StatusCounts#SOLD_OUT}
+     * and {@link StatusCounts#OUTCOME_UNKNOWN} leave the order in different hands than the other answers of their code.
+     */
+    static String status(int code, String body) {
+        if (code == 409 && body.contains(SOLD_OUT)) {
+            return StatusCounts.SOLD_OUT;
+        }
+        return code == 503 && body.contains(OUTCOME_UNKNOWN) ? StatusCounts.OUTCOME_UNKNOWN : Integer.toString(code);
     }
 
     /**

@@ -96,7 +96,7 @@ public record Burst(long releasedAt, long[] startedAt, long[] answeredAt, String
 
     /**
      * Orders that stay CREATED for good: refused at the door or by an HTTP error. A client timeout's order is not
-     * among them, since the server may still be deciding it.
+     * among them, nor one whose outcome the API did not know, since the server may still be deciding it.
      */
     public long staysOpen() {
         return soldOut()
@@ -105,12 +105,14 @@ public record Burst(long releasedAt, long[] startedAt, long[] answeredAt, String
 
     /**
      * Whether the API refused or failed checkout {@code index} (an HTTP error): nothing will decide its order. A
-     * client timeout or a broken connection is not that, since the server may still be deciding it.
+     * client timeout, a broken connection or a {@link StatusCounts#OUTCOME_UNKNOWN} is not that, since the server may
+     * still be deciding it.
      */
     public boolean refused(int index) {
         var status = statuses[index];
         return !ANSWERED.contains(status)
                 && !StatusCounts.TIMEOUT.equals(status)
+                && !StatusCounts.OUTCOME_UNKNOWN.equals(status)
                 && !StatusCounts.IO_ERROR.equals(status);
     }
 

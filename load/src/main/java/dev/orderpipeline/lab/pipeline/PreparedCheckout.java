@@ -62,13 +62,13 @@ public record PreparedCheckout(
         }
     }
 
-    /** The answer's status from its text: {@code HTTP/1.1 409 } and, for a 409, the problem type in the body. */
+    /** The answer's status from its text: {@code HTTP/1.1 409 } and the problem type in the body, as {@link ApiClient#status}. */
     static String status(String answer) {
         var firstSpace = answer.indexOf(' ');
         if (!answer.startsWith("HTTP/") || firstSpace < 0 || answer.length() < firstSpace + 4) {
             return StatusCounts.IO_ERROR;
         }
         var code = answer.substring(firstSpace + 1, firstSpace + 4);
-        return code.equals("409") && answer.contains(ApiClient.SOLD_OUT) ? StatusCounts.SOLD_OUT : code;
+        return code.chars().allMatch(Character::isDigit) ? ApiClient.status(Integer.parseInt(code), answer) : code;
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.invariants.InvariantReport;
+import dev.orderpipeline.lab.measure.StatusCounts;
 import dev.orderpipeline.lab.pipeline.OnTheSharedLabStack;
 import dev.orderpipeline.lab.pipeline.SharedLabStack;
 import dev.orderpipeline.lab.report.ReportWriter;
@@ -95,8 +96,12 @@ class CartsEndToEndTests {
             // one lock order everywhere: neither the saga nor the sorted strategy can deadlock
             assertThat(run.carts().deadlocks()).as(run.strategy()).isZero();
         }
-        assertThat(saga.httpStatuses()).containsEntry("202", (long) CARTS);
-        assertThat(saga.finalLatency().count()).isEqualTo(CARTS);
+        // accepted, or an answer after which the server may still have decided the cart (a busy broker's
+        // outcome unknown, a client timeout): the books above were read once every such cart was decided
+        assertThat(saga.httpStatuses().keySet())
+                .isSubsetOf("202", StatusCounts.OUTCOME_UNKNOWN, StatusCounts.TIMEOUT)
+                .contains("202");
+        assertThat(saga.finalLatency().count()).isBetween(saga.httpStatuses().get("202"), (long) CARTS);
         assertThat(saga.carts().abortedTransactions()).isNull();
         assertThat(sorted.httpStatuses()).containsEntry("200", (long) CARTS);
         assertThat(sorted.carts().abortedTransactions()).isZero();

@@ -26,6 +26,15 @@ class PreparedCheckoutTests {
     }
 
     @Test
+    void tellsAnOutcomeUnknownFromOtherUnavailableAnswers() {
+        var unknown = "HTTP/1.1 503 \r\nRetry-After: 1\r\n\r\n{\"type\":\"" + ApiClient.OUTCOME_UNKNOWN + "\"}";
+        var shed = "HTTP/1.1 503 \r\n\r\n{\"type\":\"urn:order-pipeline:problem:overloaded\"}";
+
+        assertThat(PreparedCheckout.status(unknown)).isEqualTo(StatusCounts.OUTCOME_UNKNOWN);
+        assertThat(PreparedCheckout.status(shed)).isEqualTo("503");
+    }
+
+    @Test
     void anAnswerThatIsNotHttpIsABrokenConnection() {
         assertThat(PreparedCheckout.status("")).isEqualTo(StatusCounts.IO_ERROR);
         assertThat(PreparedCheckout.status("HTTP/1.1")).isEqualTo(StatusCounts.IO_ERROR);
