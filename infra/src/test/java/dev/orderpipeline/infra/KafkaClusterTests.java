@@ -6,12 +6,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,10 +67,24 @@ class KafkaClusterTests {
         assertThat(processes).noneMatch(ProcessHandle::isAlive);
     }
 
+    /**
+     * The topic as a broker describes it, once that broker knows it: a created topic reaches the brokers' metadata
+     * after the controller answered, so the broker asked first may not host it yet.
+     */
     private static TopicDescription describe(Admin admin, String topic) throws Exception {
-        return admin.describeTopics(List.of(topic))
-                .allTopicNames()
-                .get(30, TimeUnit.SECONDS)
-                .get(topic);
+        var deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                return admin.describeTopics(List.of(topic))
+                        .allTopicNames()
+                        .get(30, TimeUnit.SECONDS)
+                        .get(topic);
+            } catch (ExecutionException ex) {
+                if (!(ex.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw ex;
+                }
+                Thread.sleep(100);
+            }
+        }
     }
 }
