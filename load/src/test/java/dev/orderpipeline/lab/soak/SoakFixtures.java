@@ -64,10 +64,6 @@ final class SoakFixtures {
             boolean saturated,
             ResourceUsage resources,
             long decided) {
-        var timeline = new ArrayList<SoakRun.SoakSecond>();
-        for (var second = 0; second < 3; second++) {
-            timeline.add(new SoakRun.SoakSecond(second, rate, rate - 1, 0, 0, 0, 12.5, saturated ? 1500 : 80, 1800));
-        }
         return new SoakRun(
                 strategy + (keys.equals("hot") ? "" : " " + keys) + " @ " + rate + "/s",
                 strategy,
@@ -85,7 +81,6 @@ final class SoakFixtures {
                 new Latency(3L * rate, 2, 20, 12.5, 40, 60, saturated ? 1500 : 80, 1700, 1800),
                 strategy.equals("kafka") ? new Latency(3L * rate, 5, 30, 25, 50, 70, 90, 100, 110) : null,
                 Map.of(strategy.equals("kafka") ? "202" : "200", 3L * rate - 3, "503", 3L),
-                timeline,
                 saturated,
                 saturated ? List.of("p99 1500 ms over 1000 ms") : List.of(),
                 resources,
