@@ -1,10 +1,7 @@
 package dev.orderpipeline.lab.group;
 
 import dev.orderpipeline.lab.compare.CheckoutCosts;
-import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
-import dev.orderpipeline.lab.measure.ResourceUsage;
-import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.Column;
@@ -21,8 +18,8 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The grid: throughput against workers per key distribution and partition count, where the time and the CPU went,
- * and for the cells with an event, the pauses it caused.
+ * The grid: throughput against workers per key distribution and partition count, where the time went and what a
+ * checkout cost, and for the cells with an event, the pauses it caused.
  */
 public record GroupReport(ReportHeader header, GroupSettings settings, List<GroupCell> cells) implements LabReport {
 
@@ -123,16 +120,11 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
                         Column.of("End-to-end p99", cell -> Cells.duration(cell.endToEnd(), Latency::p99Ms)),
                         Column.of("End-to-end max", cell -> Cells.duration(cell.endToEnd(), Latency::maxMs)),
                         Column.of("Busiest partition", cell -> percent(cell.busiestPartitionShare())),
-                        Column.of("Workers CPU %", cell -> cpu(cell.resources(), StackTarget.WORKER)),
-                        Column.of("Broker CPU %", cell -> cpu(cell.resources(), StackTarget.BROKER)),
-                        Column.of("PostgreSQL CPU %", cell -> cpu(cell.resources(), CheckoutCost.POSTGRESQL)),
-                        Column.of("Lab CPU %", cell -> cpu(cell.resources(), StackTarget.LAB)),
                         Column.of("Duplicates (results)", cell -> Long.toString(cell.duplicates())),
                         Column.of("Duplicates (worker counters)", cell -> Cells.integer(cell.duplicatesCounted())),
                         Column.of("Invariants", cell -> Cells.invariants(cell.invariants()))),
                 cells,
-                "CPU: average over the cell in percent of one core, all processes of a kind together (a worker an"
-                        + " event started is not counted). Busiest partition: its share of the cell's commands."
+                "Busiest partition: its share of the cell's commands."
                         + " Duplicates (results): results flagged duplicate on checkout.results; worker counters:"
                         + " checkout.commands{outcome=duplicate} of the workers alive at the end (a killed worker's"
                         + " count is lost with it). n/a: not recorded.");
@@ -188,19 +180,6 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
 
     private static String percent(@Nullable Double share) {
         return share == null ? Cells.NOT_AVAILABLE : String.format(Locale.ROOT, "%.0f%%", share * 100);
-    }
-
-    /** CPU % of one kind of process; PostgreSQL's is the whole server's. */
-    private static String cpu(@Nullable ResourceUsage resources, String kind) {
-        if (resources == null) {
-            return Cells.NOT_AVAILABLE;
-        }
-        return kind.equals(CheckoutCost.POSTGRESQL)
-                ? Cells.decimal(resources.database().cpuAvgPercent(), 0)
-                : resources
-                        .process(kind)
-                        .map(process -> Cells.decimal(process.cpuAvgPercent(), 0))
-                        .orElse(Cells.NOT_AVAILABLE);
     }
 
     private Optional<GroupCell> cell(int partitions, int workers, String keys, String event, String protocol) {

@@ -201,15 +201,11 @@ final class ChartRenderer {
                 renderer.setSeriesPaint(series, colour(series));
             }
             if (scale == Chart.Scale.LOG) {
+                // bars grow from the smallest value's half, not from zero, which a log axis has no place for
+                var base = smallestPositive(values) / 2;
+                renderer.setBase(base);
                 var axis = logAxis(bars.valueAxis());
-                var floor = Math.pow(10, Math.floor(Math.log10(smallestPositive(values))));
-                axis.setSmallestValue(floor);
-                // a bound set by hand switches the axis' auto range off: the top must be set too, or it stays at 1
-                var largest =
-                        values.stream().mapToDouble(Number::doubleValue).max().orElse(1);
-                axis.setRange(floor, Math.pow(10, Math.ceil(Math.log10(largest))));
-                renderer.setBase(floor);
-                renderer.setIncludeBaseInRange(false);
+                axis.setSmallestValue(base);
                 plot.setRangeAxis(axis);
             }
         }

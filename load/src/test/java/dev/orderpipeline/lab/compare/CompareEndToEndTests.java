@@ -120,8 +120,6 @@ class CompareEndToEndTests {
                 ReportWriter.HTML_FILE,
                 "checkout-latency.png",
                 "final-latency.png",
-                "http-statuses.png",
-                "invariants.png",
                 CheckoutCosts.CHART_FILE + ".png")) {
             assertThat(output.resolve(file)).isNotEmptyFile();
         }
