@@ -16,7 +16,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a drain found: the worker's rate against the ceiling, its memory and CPU, the drain curve, the invariants; with
+ * What a drain found: the worker's rate against the ceiling, its memory, the drain curve, the invariants; with
  * {@code --ceiling-only}, the ceiling alone.
  *
  * @param run {@code null} when only the ceiling was measured
@@ -134,12 +134,6 @@ public record DrainReport(
                         ? Cells.NOT_AVAILABLE
                         : Cells.decimal(worker.rssMaxMiB(), 0) + " MiB (target < " + Math.round(RSS_TARGET_MIB) + ": "
                                 + (worker.rssMaxMiB() < RSS_TARGET_MIB ? "met" : "missed") + ")");
-        figures.put(
-                "Worker CPU avg / max",
-                worker == null
-                        ? Cells.NOT_AVAILABLE
-                        : Cells.decimal(worker.cpuAvgPercent(), 0) + "% / " + Cells.decimal(worker.cpuMaxPercent(), 0)
-                                + "% of a core");
         figures.put(
                 "Worker JVM options",
                 run.workerJvmOptions().isEmpty() ? "(none)" : String.join(" ", run.workerJvmOptions()));
