@@ -295,16 +295,7 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
             }
         }
         return new Chart.Panels(
-                "rebalance-lag",
-                "Lag during the cell",
-                "",
-                "seconds since the first send",
-                "commands",
-                Chart.Scale.LINEAR,
-                Chart.Scale.LINEAR,
-                true,
-                panels.size(),
-                panels);
+                "rebalance-lag", "Lag during the cell", "seconds since the first send", "commands", panels);
     }
 
     /** The same label within a second is one event: both protocols' cells kill at about the same time. */
