@@ -68,12 +68,7 @@ public record SoakRun(
             long decided,
             long maxLag,
             long lagAtLastArrival,
-            @Nullable Double secondsToZeroLag,
-            List<Long> lag) {
-
-        public KafkaFigures {
-            lag = List.copyOf(lag);
-        }
+            @Nullable Double secondsToZeroLag) {
 
         /** Bounded lag: at the last arrival, at most about a second of arrivals were waiting. */
         public boolean keptUp(int rate) {
