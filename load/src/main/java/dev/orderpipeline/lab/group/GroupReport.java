@@ -133,45 +133,42 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
     Table rebalanceTable(List<Disrupted> disrupted) {
         return Table.of(
                 "Rebalances",
-                List.<Column<Disrupted>>of(
+                List.of(
                         Column.of("Cell", Disrupted::label),
                         Column.of(
                                 "Group type",
                                 run -> Objects.requireNonNullElse(run.cell().groupType(), "n/a")),
-                        Column.of(
-                                "Event at",
-                                run -> Cells.decimal(run.disruption().atSeconds(), 1) + " s"),
-                        Column.of("Ready at", run -> at(run.disruption().readyAtSeconds())),
-                        Column.of("Final owners at", run -> at(run.disruption().reassignedAtSeconds())),
-                        Column.of(
+                        event("Event at", event -> at(event.atSeconds())),
+                        event("Ready at", event -> at(event.readyAtSeconds())),
+                        event("Final owners at", event -> at(event.reassignedAtSeconds())),
+                        event(
                                 "Moved partitions",
-                                run -> run.disruption().moved().isEmpty()
+                                event -> event.moved().isEmpty()
                                         ? "none"
-                                        : run.disruption().moved().toString()),
-                        Column.of(
-                                "Pause, moved",
-                                run -> Cells.seconds(run.disruption().longestMovedMillis(), 2)),
-                        Column.of(
-                                "Pause, stayed",
-                                run -> Cells.seconds(run.disruption().longestStayedMillis(), 2)),
-                        Column.of(
+                                        : event.moved().toString()),
+                        event("Pause, moved", event -> Cells.seconds(event.longestMovedMillis(), 2)),
+                        event("Pause, stayed", event -> Cells.seconds(event.longestStayedMillis(), 2)),
+                        event(
                                 "Killed worker's partitions",
-                                run -> run.disruption().killed() == null
+                                event -> event.killed() == null
                                         ? "-"
-                                        : run.disruption().killedPartitions().toString()),
-                        Column.of("Pause, killed worker's partitions", run -> {
-                            var millis = run.disruption().longestKilledMillis();
-                            return millis == null ? "-" : Cells.seconds(millis, 2);
-                        }),
-                        Column.of(
-                                "Gap before",
-                                run -> Cells.seconds(run.disruption().gapBeforeMillis(), 2))),
+                                        : event.killedPartitions().toString()),
+                        event(
+                                "Pause, killed worker's partitions",
+                                event -> event.longestKilledMillis() == null
+                                        ? "-"
+                                        : Cells.seconds(event.longestKilledMillis(), 2)),
+                        event("Gap before", event -> Cells.seconds(event.gapBeforeMillis(), 2))),
                 disrupted,
                 "Group type as the broker reports it. Ready at: when the worker the event started (add, restart)"
                         + " answered ready. Killed worker's partitions: the ones it owned before the kill; a worker"
                         + " restarted under its name takes them back, so they do not show as moved and their pause is"
                         + " read there. Gap before: the longest pause of any partition before the event, the normal"
                         + " gap between commits.");
+    }
+
+    private static Column<Disrupted> event(String heading, Function<Disruption, String> cell) {
+        return Column.of(heading, run -> cell.apply(run.disruption()));
     }
 
     private static String at(@Nullable Double seconds) {
