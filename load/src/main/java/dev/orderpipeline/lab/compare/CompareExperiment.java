@@ -254,8 +254,7 @@ public final class CompareExperiment implements Experiment<CompareSettings, Stra
                 orders,
                 accepted,
                 Math.max(deadline, System.nanoTime() + ResultsListener.GRACE.toNanos()),
-                index -> burst.startedAt()[index],
-                at -> {});
+                index -> burst.startedAt()[index]);
         var end = Math.max(burst.lastAnswer(), decisions.lastAt());
         var missing = Math.max(0, accepted - decisions.received());
         return new Ending(Math.max(end, missing > 0 ? finalSeen : 0), timedOut, decisions.latency(), missing);

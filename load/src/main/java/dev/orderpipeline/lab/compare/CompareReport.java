@@ -207,29 +207,7 @@ public record CompareReport(
         if (runs.stream().anyMatch(run -> run.finalLatency() != null)) {
             charts.add(new Chart.Bars("final-latency", "Time to final outcome", "ms", false, percentileSeries(true)));
         }
-        var statuses = new LinkedHashMap<String, Map<String, Number>>();
-        for (var run : runs) {
-            run.httpStatuses()
-                    .forEach((status, count) -> statuses.computeIfAbsent(status, key -> new LinkedHashMap<>())
-                            .put(run.label(), count));
-        }
-        charts.add(new Chart.Bars("http-statuses", "HTTP statuses of the checkouts", "answers", true, statuses));
-        var invariants = new LinkedHashMap<String, Map<String, Number>>();
-        invariants.putAll(
-                series("units sold (completed)", run -> run.invariants().completedQuantity()));
-        var carts = settings.carts() != null;
-        if (carts) {
-            invariants.putAll(series("held", run -> run.invariants().held()));
-        }
-        invariants.putAll(series("stock left", run -> run.invariants().stockLeft()));
-        invariants.putAll(series("initial stock", run -> run.invariants().initialStock()));
-        charts.add(new Chart.Bars(
-                "invariants",
-                "Invariants: units sold + " + (carts ? "held + " : "") + "stock left should equal the initial stock",
-                "units",
-                false,
-                invariants));
-        if (carts) {
+        if (settings.carts() != null) {
             var aborted = new LinkedHashMap<String, Map<String, Number>>();
             // the series every strategy has first: the chart orders strategies as its first series names them
             aborted.putAll(series(

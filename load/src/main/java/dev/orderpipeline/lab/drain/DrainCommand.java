@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
             "Pre-fills the command topic with COMMANDS checkouts (orders inserted set-based first; commands sent by a"
                     + " fast producer exactly as order-api sends them) with no worker running, then starts --workers"
                     + " worker process(es) and measures commands/s from their start until the consumer group's lag is"
-                    + " zero, the drain curve, the worker's RSS and CPU, and the invariants.",
+                    + " zero, the drain curve, the worker's RSS, and the invariants.",
             "Then, unless --no-with-ceiling, the ceiling on the same database to compare with: the worker's"
                     + " per-command work (idempotency row, conditional decrement of one hot product's stock, order"
                     + " status, payment) applied straight through JDBC by one writer in batches of k commands per"

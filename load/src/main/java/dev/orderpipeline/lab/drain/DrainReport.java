@@ -1,6 +1,5 @@
 package dev.orderpipeline.lab.drain;
 
-import dev.orderpipeline.lab.backlog.LagTimeline.Point;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
@@ -14,11 +13,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.ToDoubleFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a drain found: the worker's rate against the ceiling, its memory and CPU, the drain curve, the invariants; with
+ * What a drain found: the worker's rate against the ceiling, its memory, the drain curve, the invariants; with
  * {@code --ceiling-only}, the ceiling alone.
  *
  * @param run {@code null} when only the ceiling was measured
@@ -137,12 +135,6 @@ public record DrainReport(
                         : Cells.decimal(worker.rssMaxMiB(), 0) + " MiB (target < " + Math.round(RSS_TARGET_MIB) + ": "
                                 + (worker.rssMaxMiB() < RSS_TARGET_MIB ? "met" : "missed") + ")");
         figures.put(
-                "Worker CPU avg / max",
-                worker == null
-                        ? Cells.NOT_AVAILABLE
-                        : Cells.decimal(worker.cpuAvgPercent(), 0) + "% / " + Cells.decimal(worker.cpuMaxPercent(), 0)
-                                + "% of a core");
-        figures.put(
                 "Worker JVM options",
                 run.workerJvmOptions().isEmpty() ? "(none)" : String.join(" ", run.workerJvmOptions()));
         figures.put(
@@ -199,78 +191,42 @@ public record DrainReport(
         return reference > 0 ? String.format(Locale.ROOT, "%.2f", value / reference) : Cells.NOT_AVAILABLE;
     }
 
-    /** One figure of the drain curve over time. */
-    private static Chart curve(
-            DrainRun run, String file, String title, String yAxis, String series, ToDoubleFunction<Point> value) {
+    /** The group's lag over the drain. */
+    private static Chart lagCurve(DrainRun run) {
         var points = run.curve().stream()
-                .map(point -> new Chart.Point(point.seconds(), value.applyAsDouble(point)))
+                .map(point -> new Chart.Point(point.seconds(), point.lag()))
                 .toList();
         // the worker's JVM and Spring start-up are part of the time to drain: the marker shows how much
-        return new Chart.Lines(file, title, "seconds since the worker's start", yAxis, Map.of(series, points))
+        return new Chart.Lines(
+                        "drain-lag",
+                        "Consumer group lag during the drain",
+                        "seconds since the worker's start",
+                        "commands",
+                        Map.of("lag", points))
                 .withEvents(List.of(new Chart.Event(run.startToReadySeconds(), "worker ready")));
     }
 
     @Override
     public List<Chart> charts() {
+        var rates = new LinkedHashMap<String, Number>();
         if (run == null) {
-            return ceilingCharts();
+            ceiling.forEach(k -> rates.put("k=" + k.batchSize(), k.perSecond()));
+            // batch sizes from 1 to 1,000 move the rate by decades: a log axis when they do
+            return ceiling.isEmpty()
+                    ? List.of()
+                    : List.of(rateBars("ceiling-rate", "Ceiling: commands per second by batch size", rates));
         }
-        var charts = new ArrayList<Chart>();
-        charts.add(curve(run, "drain-lag", "Consumer group lag during the drain", "commands", "lag", Point::lag));
-        charts.add(curve(
-                run,
-                "drain-rate",
-                "Commands committed per second during the drain",
-                "commands/s",
-                "committed/s",
-                Point::perSecond));
-        if (!run.ceilingBefore().isEmpty()) {
-            var values = new LinkedHashMap<String, Number>();
-            run.ceilingBefore().forEach(k -> values.put("ceiling k=" + k.batchSize() + " before", k.perSecond()));
-            run.ceilingAfter().forEach(k -> values.put("ceiling k=" + k.batchSize() + " after", k.perSecond()));
-            values.put("worker from start", run.perSecondFromStart());
-            values.put("worker while deciding", run.perSecondDeciding());
-            charts.add(new Chart.Bars(
-                    "drain-vs-ceiling",
-                    "Worker drain rate against the ceiling",
-                    "commands/s",
-                    false,
-                    Map.of("commands/s", values),
-                    Chart.Scale.AUTO));
+        if (run.ceilingBefore().isEmpty()) {
+            return List.of(lagCurve(run));
         }
-        return charts;
+        run.ceilingBefore().forEach(k -> rates.put("ceiling k=" + k.batchSize() + " before", k.perSecond()));
+        run.ceilingAfter().forEach(k -> rates.put("ceiling k=" + k.batchSize() + " after", k.perSecond()));
+        rates.put("worker from start", run.perSecondFromStart());
+        rates.put("worker while deciding", run.perSecondDeciding());
+        return List.of(lagCurve(run), rateBars("drain-vs-ceiling", "Worker drain rate against the ceiling", rates));
     }
 
-    /** The ceiling measured alone: the rate and the time of one transaction by batch size. */
-    private List<Chart> ceilingCharts() {
-        var rate = new LinkedHashMap<String, Number>();
-        var p50 = new LinkedHashMap<String, Number>();
-        var p99 = new LinkedHashMap<String, Number>();
-        for (var k : ceiling) {
-            rate.put("k=" + k.batchSize(), k.perSecond());
-            p50.put("k=" + k.batchSize(), k.batchLatency().p50Ms());
-            p99.put("k=" + k.batchSize(), k.batchLatency().p99Ms());
-        }
-        var latency = new LinkedHashMap<String, Map<String, Number>>();
-        latency.put("p50", p50);
-        latency.put("p99", p99);
-        // batch sizes from 1 to 1,000 move both figures by decades: a log axis when they do
-        return ceiling.isEmpty()
-                ? List.of()
-                : List.of(
-                        new Chart.Bars(
-                                "ceiling-rate",
-                                "Ceiling: commands per second by batch size",
-                                "commands/s",
-                                false,
-                                Map.of("commands/s", rate),
-                                Chart.Scale.AUTO),
-                        new Chart.Bars(
-                                "ceiling-batch-latency",
-                                "Ceiling: time of one transaction by batch size",
-                                "ms",
-                                false,
-                                latency,
-                                Chart.Scale.AUTO));
+    private static Chart rateBars(String file, String title, Map<String, Number> rates) {
+        return new Chart.Bars(file, title, "commands/s", false, Map.of("commands/s", rates), Chart.Scale.AUTO);
     }
 }

@@ -1,10 +1,7 @@
 package dev.orderpipeline.lab.group;
 
 import dev.orderpipeline.lab.compare.CheckoutCosts;
-import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
-import dev.orderpipeline.lab.measure.ResourceUsage;
-import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.Column;
@@ -21,8 +18,8 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The grid: throughput against workers per key distribution and partition count, where the time and the CPU went,
- * and for the cells with an event, the pauses it caused.
+ * The grid: throughput against workers per key distribution and partition count, where the time went and what a
+ * checkout cost, and for the cells with an event, the pauses it caused.
  */
 public record GroupReport(ReportHeader header, GroupSettings settings, List<GroupCell> cells) implements LabReport {
 
@@ -123,16 +120,11 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
                         Column.of("End-to-end p99", cell -> Cells.duration(cell.endToEnd(), Latency::p99Ms)),
                         Column.of("End-to-end max", cell -> Cells.duration(cell.endToEnd(), Latency::maxMs)),
                         Column.of("Busiest partition", cell -> percent(cell.busiestPartitionShare())),
-                        Column.of("Workers CPU %", cell -> cpu(cell.resources(), StackTarget.WORKER)),
-                        Column.of("Broker CPU %", cell -> cpu(cell.resources(), StackTarget.BROKER)),
-                        Column.of("PostgreSQL CPU %", cell -> cpu(cell.resources(), CheckoutCost.POSTGRESQL)),
-                        Column.of("Lab CPU %", cell -> cpu(cell.resources(), StackTarget.LAB)),
                         Column.of("Duplicates (results)", cell -> Long.toString(cell.duplicates())),
                         Column.of("Duplicates (worker counters)", cell -> Cells.integer(cell.duplicatesCounted())),
                         Column.of("Invariants", cell -> Cells.invariants(cell.invariants()))),
                 cells,
-                "CPU: average over the cell in percent of one core, all processes of a kind together (a worker an"
-                        + " event started is not counted). Busiest partition: its share of the cell's commands."
+                "Busiest partition: its share of the cell's commands."
                         + " Duplicates (results): results flagged duplicate on checkout.results; worker counters:"
                         + " checkout.commands{outcome=duplicate} of the workers alive at the end (a killed worker's"
                         + " count is lost with it). n/a: not recorded.");
@@ -141,39 +133,32 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
     Table rebalanceTable(List<Disrupted> disrupted) {
         return Table.of(
                 "Rebalances",
-                List.<Column<Disrupted>>of(
+                List.of(
                         Column.of("Cell", Disrupted::label),
                         Column.of(
                                 "Group type",
                                 run -> Objects.requireNonNullElse(run.cell().groupType(), "n/a")),
-                        Column.of(
-                                "Event at",
-                                run -> Cells.decimal(run.disruption().atSeconds(), 1) + " s"),
-                        Column.of("Ready at", run -> at(run.disruption().readyAtSeconds())),
-                        Column.of("Final owners at", run -> at(run.disruption().reassignedAtSeconds())),
-                        Column.of(
+                        event("Event at", event -> at(event.atSeconds())),
+                        event("Ready at", event -> at(event.readyAtSeconds())),
+                        event("Final owners at", event -> at(event.reassignedAtSeconds())),
+                        event(
                                 "Moved partitions",
-                                run -> run.disruption().moved().isEmpty()
+                                event -> event.moved().isEmpty()
                                         ? "none"
-                                        : run.disruption().moved().toString()),
-                        Column.of(
-                                "Pause, moved",
-                                run -> Cells.seconds(run.disruption().longestMovedMillis(), 2)),
-                        Column.of(
-                                "Pause, stayed",
-                                run -> Cells.seconds(run.disruption().longestStayedMillis(), 2)),
-                        Column.of(
+                                        : event.moved().toString()),
+                        event("Pause, moved", event -> Cells.seconds(event.longestMovedMillis(), 2)),
+                        event("Pause, stayed", event -> Cells.seconds(event.longestStayedMillis(), 2)),
+                        event(
                                 "Killed worker's partitions",
-                                run -> run.disruption().killed() == null
+                                event -> event.killed() == null
                                         ? "-"
-                                        : run.disruption().killedPartitions().toString()),
-                        Column.of("Pause, killed worker's partitions", run -> {
-                            var millis = run.disruption().longestKilledMillis();
-                            return millis == null ? "-" : Cells.seconds(millis, 2);
-                        }),
-                        Column.of(
-                                "Gap before",
-                                run -> Cells.seconds(run.disruption().gapBeforeMillis(), 2))),
+                                        : event.killedPartitions().toString()),
+                        event(
+                                "Pause, killed worker's partitions",
+                                event -> event.longestKilledMillis() == null
+                                        ? "-"
+                                        : Cells.seconds(event.longestKilledMillis(), 2)),
+                        event("Gap before", event -> Cells.seconds(event.gapBeforeMillis(), 2))),
                 disrupted,
                 "Group type as the broker reports it. Ready at: when the worker the event started (add, restart)"
                         + " answered ready. Killed worker's partitions: the ones it owned before the kill; a worker"
@@ -182,25 +167,16 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
                         + " gap between commits.");
     }
 
+    private static Column<Disrupted> event(String heading, Function<Disruption, String> cell) {
+        return Column.of(heading, run -> cell.apply(run.disruption()));
+    }
+
     private static String at(@Nullable Double seconds) {
         return seconds == null ? Cells.NOT_AVAILABLE : Cells.decimal(seconds, 1) + " s";
     }
 
     private static String percent(@Nullable Double share) {
         return share == null ? Cells.NOT_AVAILABLE : String.format(Locale.ROOT, "%.0f%%", share * 100);
-    }
-
-    /** CPU % of one kind of process; PostgreSQL's is the whole server's. */
-    private static String cpu(@Nullable ResourceUsage resources, String kind) {
-        if (resources == null) {
-            return Cells.NOT_AVAILABLE;
-        }
-        return kind.equals(CheckoutCost.POSTGRESQL)
-                ? Cells.decimal(resources.database().cpuAvgPercent(), 0)
-                : resources
-                        .process(kind)
-                        .map(process -> Cells.decimal(process.cpuAvgPercent(), 0))
-                        .orElse(Cells.NOT_AVAILABLE);
     }
 
     private Optional<GroupCell> cell(int partitions, int workers, String keys, String event, String protocol) {
@@ -316,16 +292,7 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
             }
         }
         return new Chart.Panels(
-                "rebalance-lag",
-                "Lag during the cell",
-                "",
-                "seconds since the first send",
-                "commands",
-                Chart.Scale.LINEAR,
-                Chart.Scale.LINEAR,
-                true,
-                panels.size(),
-                panels);
+                "rebalance-lag", "Lag during the cell", "seconds since the first send", "commands", panels);
     }
 
     /** The same label within a second is one event: both protocols' cells kill at about the same time. */

@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Samples the processes under test while a run goes on: CPU time and resident memory of each app process from
- * {@code /proc/<pid>/stat} and {@code /status}, PostgreSQL's active and lock-waiting sessions of the run's database
- * from {@code pg_stat_activity}, the WAL the server wrote from start to stop, and the database server's CPU when it
+ * {@code /proc/<pid>/stat} and {@code /status}, PostgreSQL's lock-waiting sessions of the run's database from
+ * {@code pg_stat_activity}, the WAL the server wrote from start to stop, and the database server's CPU when it
  * runs on this machine: the postmaster's own and reaped children's time plus that of its live children, so backends
  * that come and go are all counted.
  */
@@ -34,11 +34,10 @@ public final class ResourceSampler implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ResourceSampler.class);
 
-    /** Sessions of the run's database working on a statement, and those waiting on a lock; the sampler's aside. */
-    private static final String SESSIONS = """
-            SELECT count(*) FILTER (WHERE state = 'active'), count(*) FILTER (WHERE wait_event_type = 'Lock')
-            FROM pg_stat_activity
-            WHERE datname = current_database() AND pid <> pg_backend_pid()
+    /** Sessions of the run's database waiting on a lock. */
+    private static final String LOCK_WAITS = """
+            SELECT count(*) FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'
             """;
 
     private static final String WAL_POSITION = """
@@ -58,11 +57,10 @@ public final class ResourceSampler implements AutoCloseable {
     // written by the timer thread only, read after it stopped; the database server's tree under pid 0
     private final Map<Long, Long> firstTicks = new HashMap<>();
     private final Map<Long, Long> lastTicks = new HashMap<>();
-    private final Map<String, Double> cpuMax = new HashMap<>();
     private final Map<String, Long> rssMaxKiB = new HashMap<>();
     private long firstNanos;
     private long lastNanos;
-    private int peakActiveSessions = -1;
+    private boolean sessionsSampled;
     private double lockWaitSeconds;
     private @Nullable String walStart;
     private @Nullable Long walBytes;
@@ -133,20 +131,13 @@ public final class ResourceSampler implements AutoCloseable {
         try {
             var now = System.nanoTime();
             var seconds = samples == 0 ? 0 : (now - lastNanos) / 1e9;
-            var cpuByKind = new HashMap<String, Double>();
             for (var process : watched) {
-                ticks(
-                        process.pid(),
-                        process.kind(),
-                        ProcStat.read(process.pid()).map(ProcStat::ticks),
-                        seconds,
-                        cpuByKind);
+                ticks(process.pid(), ProcStat.read(process.pid()).map(ProcStat::ticks));
                 ProcStat.residentKiB(process.pid()).ifPresent(rss -> rssMaxKiB.merge(process.kind(), rss, Math::max));
             }
             if (postmasterPid > 0) {
-                ticks(0, CheckoutCost.POSTGRESQL, databaseTicks(), seconds, cpuByKind);
+                ticks(0, databaseTicks());
             }
-            cpuByKind.forEach((kind, cpu) -> cpuMax.merge(kind, cpu, Math::max));
             sampleSessions(seconds);
             if (samples == 0) {
                 firstNanos = now;
@@ -158,24 +149,21 @@ public final class ResourceSampler implements AutoCloseable {
         }
     }
 
-    /** Notes the CPU ticks of {@code key} now, and its share of a core since the last sample under its kind. */
-    private void ticks(long key, String kind, Optional<Long> ticks, double seconds, Map<String, Double> cpuByKind) {
+    /** Notes the CPU ticks of {@code key} now. */
+    private void ticks(long key, Optional<Long> ticks) {
         ticks.ifPresent(now -> {
-            var previous = lastTicks.put(key, now);
+            lastTicks.put(key, now);
             firstTicks.putIfAbsent(key, now);
-            if (previous != null && seconds > 0) {
-                cpuByKind.merge(kind, percent(now - previous, seconds), Double::sum);
-            }
         });
     }
 
     private void sampleSessions(double seconds) {
         if (database != null) {
             try (var statement = database.createStatement();
-                    var rows = statement.executeQuery(SESSIONS)) {
+                    var rows = statement.executeQuery(LOCK_WAITS)) {
                 rows.next();
-                peakActiveSessions = Math.max(peakActiveSessions, rows.getInt(1));
-                lockWaitSeconds += rows.getInt(2) * seconds;
+                sessionsSampled = true;
+                lockWaitSeconds += rows.getInt(1) * seconds;
             } catch (SQLException ex) {
                 log.debug("Could not count the database's sessions", ex);
             }
@@ -220,21 +208,11 @@ public final class ResourceSampler implements AutoCloseable {
         kinds.forEach((kind, members) -> {
             var used = members.stream().mapToLong(member -> used(member.pid())).sum();
             processes.add(new ResourceUsage.ProcessUsage(
-                    kind,
-                    members.size(),
-                    round(seconds > 0 ? percent(used, seconds) : 0),
-                    round(cpuMax.getOrDefault(kind, 0.0)),
-                    round(rssMaxKiB.getOrDefault(kind, 0L) / 1024.0),
-                    cpuSeconds(used)));
+                    kind, members.size(), round(rssMaxKiB.getOrDefault(kind, 0L) / 1024.0), cpuSeconds(used)));
         });
-        var databaseKnown = firstTicks.containsKey(0L) && seconds > 0;
-        var sessionsKnown = peakActiveSessions >= 0;
         var databaseUsage = new ResourceUsage.DatabaseUsage(
-                sessionsKnown ? peakActiveSessions : null,
-                databaseKnown ? round(percent(used(0), seconds)) : null,
-                databaseKnown ? round(cpuMax.getOrDefault(CheckoutCost.POSTGRESQL, 0.0)) : null,
-                databaseKnown ? cpuSeconds(used(0)) : null,
-                sessionsKnown ? Math.round(lockWaitSeconds * 1000) / 1000.0 : null,
+                firstTicks.containsKey(0L) && seconds > 0 ? cpuSeconds(used(0)) : null,
+                sessionsSampled ? Math.round(lockWaitSeconds * 1000) / 1000.0 : null,
                 walBytes);
         return new ResourceUsage(processes, databaseUsage, samples);
     }
@@ -258,10 +236,6 @@ public final class ResourceSampler implements AutoCloseable {
             return -1;
         }
         return backend.get().parentPid();
-    }
-
-    private static double percent(long ticks, double seconds) {
-        return ticks * 100.0 / ProcStat.TICKS_PER_SECOND / seconds;
     }
 
     private static double round(double value) {

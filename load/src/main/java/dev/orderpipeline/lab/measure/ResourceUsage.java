@@ -5,8 +5,7 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the processes under test used during a run, sampled from {@code /proc} every ~200 ms. CPU is in percent of
- * one core (200 = two cores busy).
+ * What the processes under test used during a run, sampled from {@code /proc} every ~200 ms.
  *
  * @param processes per kind of app process (order-api, checkout-worker, kafka-broker); empty when the lab did not
  *     start them
@@ -18,38 +17,32 @@ public record ResourceUsage(List<ProcessUsage> processes, DatabaseUsage database
     }
 
     /**
-     * One kind of process ({@code order-api}): how many were watched, their CPU together (averaged over the run, and
-     * in the busiest sample interval) and the largest resident set of any one of them.
+     * One kind of process ({@code order-api}): how many were watched, the largest resident set of any one of them and
+     * their CPU time together.
      *
      * @param cpuSeconds CPU time of all of them over the run; {@code null} in reports written before it was kept
      */
     public record ProcessUsage(
             String kind,
             int processes,
-            double cpuAvgPercent,
-            double cpuMaxPercent,
             double rssMaxMiB,
             @Nullable Double cpuSeconds) {}
 
     /**
      * PostgreSQL during the run; a figure the lab could not read is {@code null} (shown as n/a).
      *
-     * @param peakActiveSessions most sessions of the run's database in state {@code active} at one sample
-     * @param cpuAvgPercent CPU of all server processes (postmaster and its children), averaged over the run
+     * @param cpuSeconds CPU time of all server processes (postmaster and its children) over the run
      * @param lockWaitSeconds session-seconds spent waiting on a lock, estimated: at each sample the sessions of the
      *     run's database whose {@code wait_event_type} is {@code Lock}, times the time since the previous sample
      * @param walBytes WAL written from the first sample to the last, by the whole server (every database on it)
      */
     public record DatabaseUsage(
-            @Nullable Integer peakActiveSessions,
-            @Nullable Double cpuAvgPercent,
-            @Nullable Double cpuMaxPercent,
             @Nullable Double cpuSeconds,
             @Nullable Double lockWaitSeconds,
             @Nullable Long walBytes) {
 
         public static DatabaseUsage unknown() {
-            return new DatabaseUsage(null, null, null, null, null, null);
+            return new DatabaseUsage(null, null, null);
         }
     }
 

@@ -14,7 +14,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntToLongFunction;
-import java.util.function.LongConsumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -108,10 +107,9 @@ public final class ResultsListener implements AutoCloseable {
     /**
      * The one way the lab times decisions as they come: waits until {@code expected} results of the tracked orders
      * arrived or the deadline ({@link System#nanoTime()}) passed, then times each of {@code orders} from {@code
-     * startedAt} (by its index) to its result, handing each result's arrival to {@code arrived}.
+     * startedAt} (by its index) to its result.
      */
-    public Decisions decisions(
-            List<UUID> orders, long expected, long deadline, IntToLongFunction startedAt, LongConsumer arrived) {
+    public Decisions decisions(List<UUID> orders, long expected, long deadline, IntToLongFunction startedAt) {
         while (receivedAt.size() < expected && System.nanoTime() - deadline < 0) {
             pause(20, "checkout results");
         }
@@ -122,7 +120,6 @@ public final class ResultsListener implements AutoCloseable {
             var at = received.get(orders.get(index));
             if (at != null) {
                 latency.recordNanos(at - startedAt.applyAsLong(index));
-                arrived.accept(at);
                 last = Math.max(last, at);
             }
         }

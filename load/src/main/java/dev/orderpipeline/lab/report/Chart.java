@@ -123,35 +123,15 @@ public sealed interface Chart {
     }
 
     /**
-     * Small multiples: one panel per rate, strategy or scenario, all with the same axes and the same colour for a
-     * series name in every panel, one legend for all. Many series read this way; on one plot they are a tangle.
+     * Small multiples: one panel per scenario side by side, sharing the y axis, the same colour for a series name in
+     * every panel and one legend for all. Many series read this way; on one plot they are a tangle.
      *
-     * @param columns panels per row
-     * @param sharedY one y range for every panel (comparable at a glance), or each its own
-     * @param note a line under the title, e.g. which line style means what; empty for none
+     * @param xAxis what every panel's x axis shows, under the title; each panel's x axis is labelled with its title
      */
-    record Panels(
-            String file,
-            String title,
-            String note,
-            String xAxis,
-            String yAxis,
-            Scale xScale,
-            Scale yScale,
-            boolean sharedY,
-            int columns,
-            List<Panel> panels)
-            implements Chart {
+    record Panels(String file, String title, String xAxis, String yAxis, List<Panel> panels) implements Chart {
 
         public Panels {
             panels = List.copyOf(panels);
-            if (columns < 1) {
-                throw new IllegalArgumentException("columns must be at least 1, not " + columns);
-            }
-        }
-
-        public int rows() {
-            return (panels.size() + columns - 1) / columns;
         }
     }
 

@@ -13,7 +13,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.text.DecimalFormat;
 import java.text.DecimalFormatSymbols;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,10 +26,10 @@ import org.jfree.chart.LegendItemCollection;
 import org.jfree.chart.axis.CategoryLabelPositions;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
-import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.block.BlockBorder;
 import org.jfree.chart.block.RectangleConstraint;
 import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.CombinedRangeXYPlot;
 import org.jfree.chart.plot.IntervalMarker;
 import org.jfree.chart.plot.Marker;
 import org.jfree.chart.plot.PlotOrientation;
@@ -45,7 +44,6 @@ import org.jfree.chart.ui.Layer;
 import org.jfree.chart.ui.RectangleAnchor;
 import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.chart.ui.RectangleInsets;
-import org.jfree.chart.ui.Size2D;
 import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.Range;
 import org.jfree.data.category.DefaultCategoryDataset;
@@ -58,11 +56,6 @@ final class ChartRenderer {
 
     static final int WIDTH = 960;
     static final int HEIGHT = 480;
-    /** Panels grids of more columns than this get a wider image, so each panel keeps readable ticks. */
-    static final int WIDE_COLUMNS = 3;
-
-    static final int WIDE_WIDTH = 1200;
-    static final int PANEL_HEIGHT = 250;
 
     /**
      * Fourteen series colours a reader tells apart on thin lines (Tableau 10, then near-black, dark red, deep purple
@@ -100,7 +93,6 @@ final class ChartRenderer {
     private static final Color WINDOW_COLOUR = new Color(0xE15759);
     private static final Font LEGEND_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
     private static final Font EVENT_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 10);
-    private static final Font PANEL_TITLE_FONT = new Font(Font.SANS_SERIF, Font.BOLD, 12);
     private static final Font LABEL_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
     private static final Font TICK_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 10);
     /** Lines with at most this many points per series show their points: a rate sweep of five is five measurements. */
@@ -142,7 +134,7 @@ final class ChartRenderer {
         return switch (chart) {
             case Chart.Bars bars -> single(bars(bars));
             case Chart.Lines lines -> single(lines(lines));
-            case Chart.Panels panels -> panels(panels);
+            case Chart.Panels panels -> single(panels(panels));
         };
     }
 
@@ -201,15 +193,11 @@ final class ChartRenderer {
                 renderer.setSeriesPaint(series, colour(series));
             }
             if (scale == Chart.Scale.LOG) {
+                // bars grow from the smallest value's half, not from zero, which a log axis has no place for
+                var base = smallestPositive(values) / 2;
+                renderer.setBase(base);
                 var axis = logAxis(bars.valueAxis());
-                var floor = Math.pow(10, Math.floor(Math.log10(smallestPositive(values))));
-                axis.setSmallestValue(floor);
-                // a bound set by hand switches the axis' auto range off: the top must be set too, or it stays at 1
-                var largest =
-                        values.stream().mapToDouble(Number::doubleValue).max().orElse(1);
-                axis.setRange(floor, Math.pow(10, Math.ceil(Math.log10(largest))));
-                renderer.setBase(floor);
-                renderer.setIncludeBaseInRange(false);
+                axis.setSmallestValue(base);
                 plot.setRangeAxis(axis);
             }
         }
@@ -241,92 +229,30 @@ final class ChartRenderer {
         return chart;
     }
 
-    /** A panel grid, drawn panel by panel into one image, with one title, one legend and the same axes in each. */
-    private static Drawing panels(Chart.Panels grid) {
-        var width = grid.columns() > WIDE_COLUMNS ? WIDE_WIDTH : WIDTH;
+    /** Panels side by side on one shared y axis, with one legend: a plot per panel, combined. */
+    private static JFreeChart panels(Chart.Panels grid) {
         var colours = new LinkedHashMap<String, Color>();
-        var plots = panelPlots(grid, colours);
-        var probe = graphics(new BufferedImage(width, 1, BufferedImage.TYPE_INT_RGB));
-        var title = new TextTitle(grid.title(), JFreeChart.DEFAULT_TITLE_FONT);
-        title.setPadding(new RectangleInsets(6, 4, 2, 4));
-        var titleHeight = title.arrange(probe, within(width)).getHeight();
-        var note = grid.note().isEmpty() ? null : new TextTitle(grid.note(), LABEL_FONT);
-        var noteHeight = note == null ? 0 : note.arrange(probe, within(width)).getHeight();
-        var legend = colours.size() > 1 ? legend(colours) : null;
-        Size2D legendSize = new Size2D(0, 0);
-        if (legend != null) {
-            legend.setPadding(new RectangleInsets(4, 4, 6, 4));
-            legendSize = legend.arrange(probe, within(width));
-        }
-        probe.dispose();
-        var top = titleHeight + noteHeight;
-        // one row alone gets the height of a chart of its own, several share it out
-        var panelHeight = grid.rows() == 1 ? HEIGHT - top - legendSize.getHeight() : PANEL_HEIGHT;
-        var height = (int) Math.ceil(top + grid.rows() * panelHeight + legendSize.getHeight());
-        var image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
-        var g2 = graphics(image);
-        title.draw(g2, new Rectangle2D.Double(0, 0, width, titleHeight));
-        if (note != null) {
-            note.draw(g2, new Rectangle2D.Double(0, titleHeight, width, noteHeight));
-        }
-        var cellWidth = (double) width / grid.columns();
-        for (var index = 0; index < plots.size(); index++) {
-            var column = index % grid.columns();
-            var row = index / grid.columns();
-            plots.get(index)
-                    .draw(
-                            g2,
-                            new Rectangle2D.Double(
-                                    column * cellWidth, top + row * panelHeight, cellWidth, panelHeight));
-        }
-        Rectangle2D legendArea = null;
-        if (legend != null) {
-            legendArea = new Rectangle2D.Double(
-                    (width - legendSize.getWidth()) / 2,
-                    height - legendSize.getHeight(),
-                    legendSize.getWidth(),
-                    legendSize.getHeight());
-            legend.draw(g2, legendArea);
-        }
-        g2.dispose();
-        return new Drawing(image, plots, legendArea);
-    }
-
-    /** One plot per panel: axis labels only on the outer panels, x over the data's range, y shared if asked. */
-    private static List<JFreeChart> panelPlots(Chart.Panels grid, Map<String, Color> colours) {
-        var points = grid.panels().stream()
-                .flatMap(panel -> panel.values().values().stream())
-                .toList();
-        var ys = ys(points);
-        var yScale = grid.yScale().resolve(ys);
-        var xs = xs(points);
-        var xScale = grid.xScale().resolve(xs);
-        var xRange = xs.stream().mapToDouble(Double::doubleValue).summaryStatistics();
-        var plots = new ArrayList<JFreeChart>();
-        for (var index = 0; index < grid.panels().size(); index++) {
-            var panel = grid.panels().get(index);
-            var chart = xyChart(
-                    panel.title(),
-                    index / grid.columns() == grid.rows() - 1 ? grid.xAxis() : null,
-                    index % grid.columns() == 0 ? grid.yAxis() : null,
-                    panel.values(),
-                    xScale,
-                    yScale,
-                    panel.events(),
-                    colours);
-            var plot = chart.getXYPlot();
-            chart.getTitle().setFont(PANEL_TITLE_FONT);
+        var combined = new CombinedRangeXYPlot(new NumberAxis(grid.yAxis()));
+        for (var panel : grid.panels()) {
+            var plot = xyChart(
+                            null,
+                            panel.title(),
+                            null,
+                            panel.values(),
+                            Chart.Scale.LINEAR,
+                            Chart.Scale.LINEAR,
+                            panel.events(),
+                            colours)
+                    .getXYPlot();
             plot.getDomainAxis().setLabelFont(LABEL_FONT);
-            plot.getRangeAxis().setLabelFont(LABEL_FONT);
-            if (xRange.getMax() > xRange.getMin() && xScale == Chart.Scale.LINEAR) {
-                plot.getDomainAxis().setRange(xRange.getMin(), xRange.getMax());
-            }
-            if (grid.sharedY()) {
-                shareRange(plot.getRangeAxis(), ys, yScale);
-            }
-            plots.add(chart);
+            combined.add(plot);
         }
-        return List.copyOf(plots);
+        combined.getRangeAxis().setTickLabelFont(TICK_FONT);
+        combined.setFixedLegendItems(legendItems(colours));
+        var chart = new JFreeChart(grid.title(), JFreeChart.DEFAULT_TITLE_FONT, combined, colours.size() > 1);
+        chart.addSubtitle(new TextTitle("x: " + grid.xAxis(), LABEL_FONT));
+        compactLegend(chart, colours.size());
+        return chart;
     }
 
     /**
@@ -334,7 +260,7 @@ final class ChartRenderer {
      * markers. {@code colours} maps each run to its colour and is shared between the panels of a grid.
      */
     private static JFreeChart xyChart(
-            String title,
+            @Nullable String title,
             @Nullable String xLabel,
             @Nullable String yLabel,
             Map<String, List<Chart.Point>> values,
@@ -463,24 +389,6 @@ final class ChartRenderer {
             legend.setPosition(RectangleEdge.RIGHT);
             legend.setHorizontalAlignment(HorizontalAlignment.LEFT);
         }
-    }
-
-    private static void shareRange(ValueAxis axis, List<Double> values, Chart.Scale scale) {
-        if (values.isEmpty()) {
-            return;
-        }
-        var high = values.stream().mapToDouble(Double::doubleValue).max().orElse(1);
-        if (scale == Chart.Scale.LOG) {
-            var low = smallestPositive(values);
-            axis.setRange(low / 1.5, high * 1.5);
-        } else if (high > 0) {
-            axis.setRange(0, high * 1.05);
-        }
-    }
-
-    /** Up to the image's width, as high as needed: the one constraint every title and legend can arrange in. */
-    private static RectangleConstraint within(double width) {
-        return new RectangleConstraint(new Range(0, width), new Range(0, 10 * HEIGHT));
     }
 
     private static double smallestPositive(Collection<? extends Number> values) {

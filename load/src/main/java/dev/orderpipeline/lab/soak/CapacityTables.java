@@ -2,19 +2,14 @@ package dev.orderpipeline.lab.soak;
 
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.report.Cells;
-import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.Column;
 import dev.orderpipeline.lab.report.Table;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
-/** The capacity model as a reader sees it: the rates by cores with what bounds each, its inputs, and a chart. */
+/** The capacity model as a reader sees it: the rates by cores with what bounds each, and its inputs. */
 final class CapacityTables {
-
-    static final String CHART_FILE = "capacity-model";
 
     private static final String ASSUMPTIONS = "Assumptions. Each of order-api, the broker, the workers and PostgreSQL"
             + " has the column's cores to itself, and a checkout costs each what it cost in the run named (the CPU per"
@@ -101,32 +96,6 @@ final class CapacityTables {
                 List.of("Bound", "Rate", "Measured as", "Invariants"),
                 rows,
                 "Run after the soak's runs on the same stack. The CPU per checkout comes from the runs above.");
-    }
-
-    /** Checkouts/s by cores, a line per strategy, a panel per key distribution; both axes logarithmic. */
-    static Chart chart(CapacityModel model) {
-        var byKeys = new LinkedHashMap<String, Map<String, List<Chart.Point>>>();
-        for (var estimate : model.estimates()) {
-            var points = estimate.rates().stream()
-                    .map(rate -> new Chart.Point(rate.cores(), rate.perSecond()))
-                    .toList();
-            byKeys.computeIfAbsent(estimate.keys(), keys -> new LinkedHashMap<>())
-                    .put(estimate.strategy(), points);
-        }
-        var panels = byKeys.entrySet().stream()
-                .map(keys -> new Chart.Panel(keys.getKey(), keys.getValue(), List.of()))
-                .toList();
-        return new Chart.Panels(
-                CHART_FILE,
-                "Capacity model: sustainable checkouts/s by cores per component",
-                "from this run's CPU per checkout, partition drain and hot-row ceiling; assumptions in the report",
-                "cores per component",
-                "checkouts/s",
-                Chart.Scale.LOG,
-                Chart.Scale.LOG,
-                true,
-                Math.min(2, panels.size()),
-                panels);
     }
 
     private static String rate(CapacityModel.Rate rate) {

@@ -72,7 +72,7 @@ final class LagRecorder {
                 }
             }
             var max = lag.stream().mapToLong(Long::longValue).reduce(0, Math::max);
-            return new SoakRun.KafkaFigures(accepted, decided, max, atLastArrival, secondsToZero(), lag);
+            return new SoakRun.KafkaFigures(accepted, decided, max, atLastArrival, secondsToZero());
         }
     }
 

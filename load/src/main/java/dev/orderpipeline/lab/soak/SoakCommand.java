@@ -22,8 +22,8 @@ import picocli.CommandLine.Option;
         name = "soak",
         description = {
             "Sustained open-model load on one hot product (or spread keys, --keys) with a large stock: checkouts start at a target rate"
-                    + " (not when earlier ones are answered) for a given duration, per strategy and rate; throughput"
-                    + " and latency per second, and the rate where each strategy saturates (achieved rate below the"
+                    + " (not when earlier ones are answered) for a given duration, per strategy and rate; achieved rate,"
+                    + " latency and CPU per checkout, and the rate where each strategy saturates (achieved rate below the"
                     + " target, p99 over the limit, or arrivals dropped at the in-flight bound).",
             "Orders are created before the timed phase, which is checkouts only.",
             "With --drain-probe, then a capacity model: from the CPU per checkout and two probes (how fast one partition"

@@ -154,13 +154,12 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
             listener.track(orders);
         }
         var durationSeconds = duration.toNanos() / 1e9;
-        var timeline = new Timeline((int) Math.ceil(durationSeconds) + (int) drainTimeout.toSeconds() + 1);
 
         progress.phase(label + " load", schedule.arrivals());
         var sampler = target.sample(ResourceSampler.DEFAULT_INTERVAL, List.of());
         var start = System.nanoTime() + LEAD.toNanos();
         var lag = asynchronous ? LagRecorder.start(target.bootstrapServers(), workerGroup, start) : null;
-        var arrivals = new SoakArrivals(strategy, backlog, schedule, timeline, start);
+        var arrivals = new SoakArrivals(strategy, backlog);
         var latency = drive(label, schedule, arrivals, start, lag);
         var accepted = arrivals.statuses.snapshot().getOrDefault("202", 0L);
         var decisions = listener == null
@@ -169,8 +168,7 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
                         orders,
                         accepted,
                         System.nanoTime() + ResultsListener.GRACE.toNanos(),
-                        index -> start + schedule.offsetNanos(index),
-                        at -> timeline.decided(at - start));
+                        index -> start + schedule.offsetNanos(index));
         var lagFigures = lag == null ? null : lag.stop(accepted, decisions == null ? 0 : decisions.received());
         var kafka = decisions == null ? null : lagFigures;
         var finalLatency = decisions == null ? null : decisions.latency();
@@ -205,7 +203,6 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
                 latency,
                 finalLatency,
                 arrivals.statuses.snapshot(),
-                timeline.seconds(),
                 !reasons.isEmpty(),
                 reasons,
                 resources,
@@ -231,33 +228,26 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
         return load.latency();
     }
 
-    /** Checkouts of the prepared orders, counted into the run's timeline. */
+    /** Checkouts of the prepared orders, counted. */
     private final class SoakArrivals implements OpenLoad.Arrivals {
 
         private final String strategy;
         private final Backlog backlog;
-        private final OpenModelSchedule schedule;
-        private final Timeline timeline;
         private final StatusCounts statuses = new StatusCounts();
         private final AtomicLong started = new AtomicLong();
         private final AtomicLong succeeded = new AtomicLong();
         private final AtomicLong errors = new AtomicLong();
         private final AtomicLong dropped = new AtomicLong();
         private final AtomicLong lastAnswer = new AtomicLong();
-        private final long start;
 
-        SoakArrivals(String strategy, Backlog backlog, OpenModelSchedule schedule, Timeline timeline, long start) {
+        SoakArrivals(String strategy, Backlog backlog) {
             this.strategy = strategy;
             this.backlog = backlog;
-            this.schedule = schedule;
-            this.timeline = timeline;
-            this.start = start;
         }
 
         @Override
         public void send(int index, long dueNanos) {
             started.incrementAndGet();
-            timeline.started(schedule.second(index));
             var apis = target.apis();
             try {
                 var status = apis.get(index % apis.size())
@@ -266,7 +256,6 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
                 var success = status.startsWith("2");
                 statuses.add(status);
                 (success ? succeeded : errors).incrementAndGet();
-                timeline.answered(end - start, end - dueNanos, success);
                 lastAnswer.accumulateAndGet(end, Math::max);
             } finally {
                 progress.advance();
@@ -276,7 +265,6 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
         @Override
         public void dropped(int index) {
             dropped.incrementAndGet();
-            timeline.dropped(schedule.second(index));
             progress.advance();
         }
     }

@@ -15,23 +15,20 @@ import dev.orderpipeline.lab.report.Table;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
-import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a soak found: per strategy and rate the sustained figures, where each strategy saturates, and time series; and
- * what its costs predict with more cores.
+ * What a soak found: per strategy and rate the sustained figures and where each strategy saturates; and what its costs
+ * predict with more cores.
  *
  * @param capacity {@code null} when the probes did not run (no {@code --drain-probe})
  */
@@ -67,7 +64,6 @@ public record SoakReport(
         Stream.of(headlineTable(), kafkaTable())
                 .filter(table -> !table.rows().isEmpty())
                 .forEach(tables::add);
-        tables.add(cpuTable());
         tables.addAll(CheckoutCosts.table("Run", runs, SoakRun::label, SoakRun::cost));
         tables.add(invariantsTable());
         if (capacity != null) {
@@ -128,39 +124,6 @@ public record SoakReport(
 
     private static SoakRun.KafkaFigures kafka(SoakRun run) {
         return Objects.requireNonNull(run.kafka());
-    }
-
-    /** Where the CPU went, per kind of process: which part of the pipeline saturates first. */
-    Table cpuTable() {
-        var kinds = new LinkedHashSet<String>();
-        runs.forEach(run -> run.resources().processes().forEach(process -> kinds.add(process.kind())));
-        var columns = new ArrayList<String>(List.of("Run"));
-        kinds.forEach(kind -> columns.add(kind + " %"));
-        columns.add("postgresql %");
-        columns.add("total %");
-        columns.add("PostgreSQL active sessions (peak)");
-        var rows = new ArrayList<List<String>>();
-        for (var run : runs) {
-            var row = new ArrayList<String>(List.of(run.label()));
-            var total = 0.0;
-            for (var kind : kinds) {
-                var usage = run.resources().process(kind);
-                row.add(usage.map(u -> Cells.decimal(u.cpuAvgPercent(), 0)).orElse(Cells.NOT_AVAILABLE));
-                total += usage.map(u -> u.cpuAvgPercent()).orElse(0.0);
-            }
-            var database = run.resources().database();
-            row.add(Cells.decimal(database.cpuAvgPercent(), 0));
-            total += database.cpuAvgPercent() == null ? 0 : database.cpuAvgPercent();
-            row.add(Cells.decimal(total, 0));
-            row.add(Cells.integer(database.peakActiveSessions()));
-            rows.add(row);
-        }
-        return new Table(
-                "CPU per kind of process",
-                columns,
-                rows,
-                "Average over the run in percent of one core (200 = two cores busy), all processes of a kind"
-                        + " together; lab is the lab's own JVM (the load generator). PostgreSQL counts the whole server.");
     }
 
     Table invariantsTable() {
@@ -314,37 +277,14 @@ public record SoakReport(
         if (runs.isEmpty()) {
             return charts;
         }
-        // one panel per key distribution and rate, one line per strategy: 60 lines on one plot read as none
-        var rates = (int) runs.stream().mapToInt(SoakRun::targetRate).distinct().count();
-        charts.add(new Chart.Panels(
-                "throughput-over-time",
-                "Successful checkouts per second",
-                "",
-                "second",
-                "answers/s",
-                Chart.Scale.LINEAR,
-                Chart.Scale.LINEAR,
-                false,
-                rates,
-                panels(run -> Map.of(run.strategy(), succeededPerSecond(run)))));
-        charts.add(new Chart.Panels(
-                "latency-over-time",
-                "Latency per second (from the scheduled start)",
-                "solid: p99, dashed: p50",
-                "second",
-                "ms",
-                Chart.Scale.LINEAR,
-                Chart.Scale.AUTO,
-                true,
-                rates,
-                panels(run -> {
-                    var lines = new LinkedHashMap<String, List<Chart.Point>>();
-                    lines.put(run.strategy() + " p99", perSecond(run, SoakRun.SoakSecond::p99Ms));
-                    lines.put(run.strategy() + " p50", perSecond(run, SoakRun.SoakSecond::p50Ms));
-                    return lines;
-                })));
-        charts.add(latencyChart(rates));
-        charts.addAll(rates > 1 ? costPanels() : CheckoutCosts.chart(runs, SoakRun::label, SoakRun::cost));
+        if (runs.stream().mapToInt(SoakRun::targetRate).distinct().count() == 1) {
+            var bars = new LinkedHashMap<String, Map<String, Number>>();
+            Latency.PERCENTILES.forEach((name, percentile) -> bars.putAll(
+                    CompareReport.series(name, runs, SoakRun::label, run -> percentile.applyAsDouble(run.latency()))));
+            charts.add(new Chart.Bars("latency", "Checkout latency per run", "ms", false, bars, Chart.Scale.AUTO));
+            charts.addAll(CheckoutCosts.chart(runs, SoakRun::label, SoakRun::cost));
+            return charts;
+        }
         var achieved = new LinkedHashMap<String, List<Chart.Point>>();
         var tails = new LinkedHashMap<String, List<Chart.Point>>();
         for (var run : runs) {
@@ -359,117 +299,12 @@ public record SoakReport(
                                 run.targetRate(), run.finalLatency().p99Ms()));
             }
         }
-        if (settings.rates().size() > 1) {
-            // rates double from one run to the next: a log axis spaces them evenly
-            charts.add(new Chart.Lines(
-                            "achieved-rate",
-                            "Achieved against target rate",
-                            "target checkouts/s",
-                            "answers/s",
-                            achieved)
-                    .withScales(Chart.Scale.LOG, Chart.Scale.LOG));
-            charts.add(new Chart.Lines("p99-by-rate", "p99 against target rate", "target checkouts/s", "ms", tails)
-                    .withScales(Chart.Scale.LOG, Chart.Scale.AUTO));
-        }
-        if (capacity != null) {
-            charts.add(CapacityTables.chart(capacity));
-        }
+        // rates double from one run to the next: a log axis spaces them evenly
+        charts.add(new Chart.Lines(
+                        "achieved-rate", "Achieved against target rate", "target checkouts/s", "answers/s", achieved)
+                .withScales(Chart.Scale.LOG, Chart.Scale.LOG));
+        charts.add(new Chart.Lines("p99-by-rate", "p99 against target rate", "target checkouts/s", "ms", tails)
+                .withScales(Chart.Scale.LOG, Chart.Scale.AUTO));
         return charts;
-    }
-
-    /**
-     * Percentiles per run: with several rates, a panel per strategy and key distribution with the percentiles over
-     * the rate (bars of 30 runs have labels nobody reads); with one rate, bars per run.
-     */
-    private Chart latencyChart(int rates) {
-        var title = "Checkout latency per run";
-        if (rates > 1) {
-            var byRun = new LinkedHashMap<String, Map<String, List<Chart.Point>>>();
-            for (var run : runs) {
-                var lines = byRun.computeIfAbsent(run.strategy() + ", " + run.keys(), key -> new LinkedHashMap<>());
-                Latency.PERCENTILES.forEach((name, percentile) -> lines.computeIfAbsent(name, key -> new ArrayList<>())
-                        .add(new Chart.Point(run.targetRate(), percentile.applyAsDouble(run.latency()))));
-            }
-            var panels = new ArrayList<Chart.Panel>();
-            byRun.forEach((name, values) -> panels.add(new Chart.Panel(name, values, List.of())));
-            return new Chart.Panels(
-                    "latency",
-                    title,
-                    "",
-                    "target checkouts/s",
-                    "ms",
-                    Chart.Scale.LOG,
-                    Chart.Scale.AUTO,
-                    true,
-                    (int) runs.stream().map(SoakRun::strategy).distinct().count(),
-                    panels);
-        }
-        var bars = new LinkedHashMap<String, Map<String, Number>>();
-        Latency.PERCENTILES.forEach((name, percentile) -> {
-            var values = new LinkedHashMap<String, Number>();
-            runs.forEach(run -> values.put(run.label(), percentile.applyAsDouble(run.latency())));
-            bars.put(name, values);
-        });
-        return new Chart.Bars("latency", title, "ms", false, bars, Chart.Scale.AUTO);
-    }
-
-    /** CPU ms per checkout over the rate, a line per component, a panel per strategy and key distribution. */
-    private List<Chart> costPanels() {
-        var byRun = new LinkedHashMap<String, Map<String, List<Chart.Point>>>();
-        for (var run : runs) {
-            var cost = run.cost();
-            if (cost == null) {
-                continue;
-            }
-            var lines = byRun.computeIfAbsent(run.strategy() + ", " + run.keys(), key -> new LinkedHashMap<>());
-            cost.cpuMsByComponent().forEach((component, millis) -> {
-                if (millis != null) {
-                    lines.computeIfAbsent(component, key -> new ArrayList<>())
-                            .add(new Chart.Point(run.targetRate(), millis));
-                }
-            });
-        }
-        if (byRun.isEmpty()) {
-            return List.of();
-        }
-        var panels = new ArrayList<Chart.Panel>();
-        byRun.forEach((name, values) -> panels.add(new Chart.Panel(name, values, List.of())));
-        return List.of(new Chart.Panels(
-                CheckoutCosts.CHART_FILE,
-                CheckoutCosts.CHART_TITLE,
-                "",
-                "target checkouts/s",
-                "CPU ms",
-                Chart.Scale.LOG,
-                Chart.Scale.LINEAR,
-                true,
-                (int) runs.stream().map(SoakRun::strategy).distinct().count(),
-                panels));
-    }
-
-    /** The runs' series grouped into a panel per key distribution and rate, in the order the runs ran. */
-    private List<Chart.Panel> panels(Function<SoakRun, Map<String, List<Chart.Point>>> series) {
-        var grouped = new LinkedHashMap<String, Map<String, List<Chart.Point>>>();
-        for (var run : runs) {
-            grouped.computeIfAbsent(run.keys() + " @ " + run.targetRate() + "/s", key -> new LinkedHashMap<>())
-                    .putAll(series.apply(run));
-        }
-        var panels = new ArrayList<Chart.Panel>();
-        grouped.forEach((title, values) -> panels.add(new Chart.Panel(title, values, List.of())));
-        return panels;
-    }
-
-    private static List<Chart.Point> succeededPerSecond(SoakRun run) {
-        return run.timeline().stream()
-                .map(second -> new Chart.Point(second.second(), second.succeeded()))
-                .toList();
-    }
-
-    /** One point per second of a run; latency only for the seconds in which something was answered. */
-    private static List<Chart.Point> perSecond(SoakRun run, ToDoubleFunction<SoakRun.SoakSecond> value) {
-        return run.timeline().stream()
-                .filter(second -> second.succeeded() + second.errors() > 0)
-                .map(second -> new Chart.Point(second.second(), value.applyAsDouble(second)))
-                .toList();
     }
 }

@@ -45,7 +45,6 @@ public record SoakRun(
         Latency latency,
         @Nullable Latency finalLatency,
         Map<String, Long> httpStatuses,
-        List<SoakSecond> timeline,
         boolean saturated,
         List<String> saturationReasons,
         ResourceUsage resources,
@@ -55,7 +54,6 @@ public record SoakRun(
 
     public SoakRun {
         httpStatuses = Collections.unmodifiableMap(new TreeMap<>(httpStatuses));
-        timeline = List.copyOf(timeline);
         saturationReasons = List.copyOf(saturationReasons);
     }
 
@@ -70,31 +68,11 @@ public record SoakRun(
             long decided,
             long maxLag,
             long lagAtLastArrival,
-            @Nullable Double secondsToZeroLag,
-            List<Long> lag) {
-
-        public KafkaFigures {
-            lag = List.copyOf(lag);
-        }
+            @Nullable Double secondsToZeroLag) {
 
         /** Bounded lag: at the last arrival, at most about a second of arrivals were waiting. */
         public boolean keptUp(int rate) {
             return decided >= accepted && lagAtLastArrival <= Math.max(rate, 100);
         }
     }
-
-    /**
-     * One second of a run (from the first scheduled arrival): arrivals sent or dropped by the second they were due;
-     * answers, kafka decisions and the answers' latency by the second they came in.
-     */
-    public record SoakSecond(
-            int second,
-            long started,
-            long succeeded,
-            long errors,
-            long dropped,
-            long decided,
-            double p50Ms,
-            double p99Ms,
-            double maxMs) {}
 }

@@ -128,9 +128,7 @@ class CartsEndToEndTests {
                 ReportWriter.HTML_FILE,
                 "checkout-latency.png",
                 "final-latency.png",
-                "aborted-transactions.png",
-                "http-statuses.png",
-                "invariants.png")) {
+                "aborted-transactions.png")) {
             assertThat(output.resolve(file)).isNotEmptyFile();
         }
     }

@@ -71,8 +71,7 @@ class CartsReportTests {
         var saga = strategy.equals(CompareExperiment.SAGA);
         var toDecision = new Latency(300, 20, 400, 350, 700, 800, 1_250, 1_300, 1_310);
         var toAnswer = saga ? new Latency(300, 5, 60, 55, 90, 100, 140, 150, 151) : toDecision;
-        var resources =
-                new ResourceUsage(List.of(), new ResourceUsage.DatabaseUsage(9, 30.5, 80.0, 3.56, 0.75, 1L), 40);
+        var resources = new ResourceUsage(List.of(), new ResourceUsage.DatabaseUsage(3.56, 0.75, 1L), 40);
         var verdict = RunVerdict.of(books, LINES, 0);
         return new StrategyRun(
                 strategy,
@@ -152,7 +151,7 @@ class CartsReportTests {
                 .map(match -> match.group(1))
                 .toList();
         assertThat(images)
-                .contains("final-latency.png", "aborted-transactions.png", "invariants.png")
+                .contains("final-latency.png", "aborted-transactions.png")
                 .allSatisfy(png ->
                         assertThat(Files.readAllBytes(folder.resolve(png))).startsWith(0x89, 'P', 'N', 'G'));
     }

@@ -28,9 +28,9 @@ final class CompareFixtures {
         var answer = new Latency(300, 1.5, 80.2, 50, 150, 300, 2170, 2400, 2500);
         var resources = new ResourceUsage(
                 List.of(
-                        new ResourceUsage.ProcessUsage("order-api", 1, 66.4, 148.8, 281, 1.66),
-                        new ResourceUsage.ProcessUsage("checkout-worker", 1, 5.0, 20.0, 250, 0.125)),
-                new ResourceUsage.DatabaseUsage(9, 30.5, 80.0, 3.56, 0.75, 120_000L),
+                        new ResourceUsage.ProcessUsage("order-api", 1, 281, 1.66),
+                        new ResourceUsage.ProcessUsage("checkout-worker", 1, 250, 0.125)),
+                new ResourceUsage.DatabaseUsage(3.56, 0.75, 120_000L),
                 40);
         return new StrategyRun(
                 strategy,

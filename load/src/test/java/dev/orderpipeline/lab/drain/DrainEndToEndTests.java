@@ -97,7 +97,6 @@ class DrainEndToEndTests {
                 ReportWriter.MARKDOWN_FILE,
                 ReportWriter.HTML_FILE,
                 "drain-lag.png",
-                "drain-rate.png",
                 "drain-vs-ceiling.png")) {
             assertThat(output.resolve(file)).isNotEmptyFile();
         }

@@ -9,11 +9,11 @@ class CheckoutCostTests {
 
     private static final ResourceUsage USAGE = new ResourceUsage(
             List.of(
-                    new ResourceUsage.ProcessUsage("order-api", 2, 40, 90, 300, 1.2),
-                    new ResourceUsage.ProcessUsage("kafka-broker", 1, 5, 10, 400, 0.15),
-                    new ResourceUsage.ProcessUsage("checkout-worker", 1, 20, 60, 250, 0.6),
-                    new ResourceUsage.ProcessUsage("lab", 1, 80, 150, 500, 2.4)),
-            new ResourceUsage.DatabaseUsage(12, 50.0, 120.0, 1.8, 0.45, 1_536_000L),
+                    new ResourceUsage.ProcessUsage("order-api", 2, 300, 1.2),
+                    new ResourceUsage.ProcessUsage("kafka-broker", 1, 400, 0.15),
+                    new ResourceUsage.ProcessUsage("checkout-worker", 1, 250, 0.6),
+                    new ResourceUsage.ProcessUsage("lab", 1, 500, 2.4)),
+            new ResourceUsage.DatabaseUsage(1.8, 0.45, 1_536_000L),
             25);
 
     @Test
@@ -32,7 +32,7 @@ class CheckoutCostTests {
     @Test
     void leavesWhatWasNotMeasuredNullAndTotalsTheRest() {
         var apiOnly = new ResourceUsage(
-                List.of(new ResourceUsage.ProcessUsage("order-api", 1, 40, 90, 300, 0.9)),
+                List.of(new ResourceUsage.ProcessUsage("order-api", 1, 300, 0.9)),
                 ResourceUsage.DatabaseUsage.unknown(),
                 10);
 
@@ -50,8 +50,8 @@ class CheckoutCostTests {
     @Test
     void readsAProcessFromAReportWrittenBeforeCpuSecondsWereKeptAsNotMeasured() {
         var old = new ResourceUsage(
-                List.of(new ResourceUsage.ProcessUsage("order-api", 1, 40, 90, 300, null)),
-                new ResourceUsage.DatabaseUsage(3, 20.0, 40.0, 0.6, null, null),
+                List.of(new ResourceUsage.ProcessUsage("order-api", 1, 300, null)),
+                new ResourceUsage.DatabaseUsage(0.6, null, null),
                 10);
 
         assertThat(CheckoutCost.of(old, 200)).isEqualTo(new CheckoutCost(200, null, null, null, 3.0, 3.0, null, null));

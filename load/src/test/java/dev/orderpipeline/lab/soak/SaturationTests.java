@@ -59,6 +59,6 @@ class SaturationTests {
     }
 
     private static SoakRun.KafkaFigures kafka(long accepted, long decided) {
-        return new SoakRun.KafkaFigures(accepted, decided, 10, 0, 1.0, List.of());
+        return new SoakRun.KafkaFigures(accepted, decided, 10, 0, 1.0);
     }
 }

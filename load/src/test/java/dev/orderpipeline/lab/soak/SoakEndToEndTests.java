@@ -140,8 +140,7 @@ class SoakEndToEndTests {
                 ReportWriter.JSON_FILE,
                 ReportWriter.MARKDOWN_FILE,
                 ReportWriter.HTML_FILE,
-                CheckoutCosts.CHART_FILE + ".png",
-                CapacityTables.CHART_FILE + ".png")) {
+                CheckoutCosts.CHART_FILE + ".png")) {
             assertThat(output.resolve(file)).isNotEmptyFile();
         }
     }

@@ -50,8 +50,8 @@ final class SoakFixtures {
     /** 1.5 ms of the API and 3 ms of PostgreSQL per checkout, at every rate; achieved 70 % of the rate if saturated. */
     static SoakRun run(String strategy, String keys, int rate, boolean saturated) {
         var resources = new ResourceUsage(
-                List.of(new ResourceUsage.ProcessUsage("order-api", 1, 15, 30, 300, 0.0045 * rate)),
-                new ResourceUsage.DatabaseUsage(5, 30.0, 60.0, 0.009 * rate, 0.0, 3000L * rate),
+                List.of(new ResourceUsage.ProcessUsage("order-api", 1, 300, 0.0045 * rate)),
+                new ResourceUsage.DatabaseUsage(0.009 * rate, 0.0, 3000L * rate),
                 15);
         return run(strategy, keys, rate, saturated ? rate * 0.7 : rate - 1, saturated, resources, 3L * rate);
     }
@@ -64,10 +64,6 @@ final class SoakFixtures {
             boolean saturated,
             ResourceUsage resources,
             long decided) {
-        var timeline = new ArrayList<SoakRun.SoakSecond>();
-        for (var second = 0; second < 3; second++) {
-            timeline.add(new SoakRun.SoakSecond(second, rate, rate - 1, 0, 0, 0, 12.5, saturated ? 1500 : 80, 1800));
-        }
         return new SoakRun(
                 strategy + (keys.equals("hot") ? "" : " " + keys) + " @ " + rate + "/s",
                 strategy,
@@ -85,14 +81,10 @@ final class SoakFixtures {
                 new Latency(3L * rate, 2, 20, 12.5, 40, 60, saturated ? 1500 : 80, 1700, 1800),
                 strategy.equals("kafka") ? new Latency(3L * rate, 5, 30, 25, 50, 70, 90, 100, 110) : null,
                 Map.of(strategy.equals("kafka") ? "202" : "200", 3L * rate - 3, "503", 3L),
-                timeline,
                 saturated,
                 saturated ? List.of("p99 1500 ms over 1000 ms") : List.of(),
                 resources,
-                strategy.equals("kafka")
-                        ? new SoakRun.KafkaFigures(
-                                3L * rate - 3, 3L * rate - 3, 120, 40, 0.5, List.of(0L, 120L, 40L, 0L))
-                        : null,
+                strategy.equals("kafka") ? new SoakRun.KafkaFigures(3L * rate - 3, 3L * rate - 3, 120, 40, 0.5) : null,
                 invariants(0, 0),
                 CheckoutCost.of(resources, decided));
     }
@@ -132,11 +124,11 @@ final class SoakFixtures {
     static ResourceUsage usage(@Nullable Double databaseCpuSeconds) {
         return new ResourceUsage(
                 List.of(
-                        new ResourceUsage.ProcessUsage(StackTarget.API, 1, 50, 90, 300, 5.0),
-                        new ResourceUsage.ProcessUsage(StackTarget.WORKER, 1, 5, 20, 250, 0.5),
-                        new ResourceUsage.ProcessUsage(StackTarget.BROKER, 1, 10, 30, 400, 1.0),
-                        new ResourceUsage.ProcessUsage(StackTarget.LAB, 1, 40, 80, 200, 4.0)),
-                new ResourceUsage.DatabaseUsage(12, 30.0, 60.0, databaseCpuSeconds, 0.25, 8_000_000L),
+                        new ResourceUsage.ProcessUsage(StackTarget.API, 1, 300, 5.0),
+                        new ResourceUsage.ProcessUsage(StackTarget.WORKER, 1, 250, 0.5),
+                        new ResourceUsage.ProcessUsage(StackTarget.BROKER, 1, 400, 1.0),
+                        new ResourceUsage.ProcessUsage(StackTarget.LAB, 1, 200, 4.0)),
+                new ResourceUsage.DatabaseUsage(databaseCpuSeconds, 0.25, 8_000_000L),
                 50);
     }
 
