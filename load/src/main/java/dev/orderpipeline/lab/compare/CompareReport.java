@@ -207,7 +207,23 @@ public record CompareReport(
         if (runs.stream().anyMatch(run -> run.finalLatency() != null)) {
             charts.add(new Chart.Bars("final-latency", "Time to final outcome", "ms", false, percentileSeries(true)));
         }
-        if (settings.carts() != null) {
+        // the books of every strategy side by side: where they do not add up, the strategy oversold or lost updates
+        var carts = settings.carts() != null;
+        var invariants = new LinkedHashMap<String, Map<String, Number>>();
+        invariants.putAll(
+                series("units sold (completed)", run -> run.invariants().completedQuantity()));
+        if (carts) {
+            invariants.putAll(series("held", run -> run.invariants().held()));
+        }
+        invariants.putAll(series("stock left", run -> run.invariants().stockLeft()));
+        invariants.putAll(series("initial stock", run -> run.invariants().initialStock()));
+        charts.add(new Chart.Bars(
+                "invariants",
+                "Invariants: units sold + " + (carts ? "held + " : "") + "stock left should equal the initial stock",
+                "units",
+                false,
+                invariants));
+        if (carts) {
             var aborted = new LinkedHashMap<String, Map<String, Number>>();
             // the series every strategy has first: the chart orders strategies as its first series names them
             aborted.putAll(series(

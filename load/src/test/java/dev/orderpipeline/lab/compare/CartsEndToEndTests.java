@@ -128,7 +128,8 @@ class CartsEndToEndTests {
                 ReportWriter.HTML_FILE,
                 "checkout-latency.png",
                 "final-latency.png",
-                "aborted-transactions.png")) {
+                "aborted-transactions.png",
+                "invariants.png")) {
             assertThat(output.resolve(file)).isNotEmptyFile();
         }
     }

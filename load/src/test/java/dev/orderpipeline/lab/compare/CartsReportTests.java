@@ -151,7 +151,7 @@ class CartsReportTests {
                 .map(match -> match.group(1))
                 .toList();
         assertThat(images)
-                .contains("final-latency.png", "aborted-transactions.png")
+                .contains("final-latency.png", "aborted-transactions.png", "invariants.png")
                 .allSatisfy(png ->
                         assertThat(Files.readAllBytes(folder.resolve(png))).startsWith(0x89, 'P', 'N', 'G'));
     }

@@ -120,6 +120,7 @@ class CompareEndToEndTests {
                 ReportWriter.HTML_FILE,
                 "checkout-latency.png",
                 "final-latency.png",
+                "invariants.png",
                 CheckoutCosts.CHART_FILE + ".png")) {
             assertThat(output.resolve(file)).isNotEmptyFile();
         }

@@ -79,7 +79,8 @@ class CompareReportTests {
         var images = imageReferences(html, Pattern.compile("<img [^>]*src=\"([^\"]+)\""));
 
         assertThat(images)
-                .containsExactlyInAnyOrder("checkout-latency.png", "final-latency.png", "cost-per-checkout.png");
+                .containsExactlyInAnyOrder(
+                        "checkout-latency.png", "final-latency.png", "invariants.png", "cost-per-checkout.png");
         for (var image : images) {
             var png = folder.resolve(image);
             assertThat(png).isRegularFile();
