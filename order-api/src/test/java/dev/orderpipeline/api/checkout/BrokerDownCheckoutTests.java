@@ -19,6 +19,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
@@ -50,6 +52,7 @@ import org.springframework.test.context.DynamicPropertySource;
             "spring.lifecycle.timeout-per-shutdown-phase=5s",
         })
 @DirtiesContext
+@Execution(ExecutionMode.CONCURRENT) // its own broker and database: it runs beside the other classes
 class BrokerDownCheckoutTests {
 
     private static final String DATABASE_URL = Postgres.forTests().createDatabase("order_api_broker_down");

@@ -21,6 +21,8 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -45,6 +47,7 @@ import org.springframework.test.context.DynamicPropertySource;
             "orderpipeline.health.broker.timeout=1s",
         })
 @DirtiesContext
+@Execution(ExecutionMode.CONCURRENT) // its own broker and database: it runs beside the other classes
 class CheckoutOutcomeUnknownTests {
 
     private static final String DATABASE_URL = Postgres.forTests().createDatabase("order_api_outcome_unknown");

@@ -18,6 +18,8 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -43,6 +45,7 @@ import org.springframework.test.context.DynamicPropertySource;
             "spring.lifecycle.timeout-per-shutdown-phase=5s",
         })
 @DirtiesContext
+@Execution(ExecutionMode.CONCURRENT) // its own broker and database: it runs beside the other classes
 class CheckoutPublishingReadinessTests {
 
     private static final String DATABASE_URL = Postgres.forTests().createDatabase("order_api_publishing_readiness");

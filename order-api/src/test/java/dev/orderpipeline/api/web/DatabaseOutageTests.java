@@ -15,6 +15,8 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -44,6 +46,7 @@ import org.springframework.test.context.DynamicPropertySource;
         })
 @EmbeddedKafka
 @DirtiesContext
+@Execution(ExecutionMode.CONCURRENT) // its own broker and database: it runs beside the other classes
 class DatabaseOutageTests {
 
     private static final String DATABASE_URL = Postgres.forTests().createDatabase("order_api_outage");
