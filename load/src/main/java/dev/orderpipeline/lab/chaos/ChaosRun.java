@@ -31,26 +31,6 @@ public record ChaosRun(
         List<Check> checks,
         List<String> notes) {
 
-    ChaosRun withChecks(List<Check> judged) {
-        return new ChaosRun(
-                runTag,
-                faults,
-                arrivalsEndedAt,
-                faultsEndedAt,
-                phases,
-                acceptance,
-                retries,
-                products,
-                idempotency,
-                poison,
-                topics,
-                decoy,
-                carts,
-                timeline,
-                judged,
-                notes);
-    }
-
     public boolean holds() {
         return checks.stream().allMatch(Check::holds);
     }

@@ -12,20 +12,20 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The faults, by the names the command line and report use: the planned length of a window, the injection, the
- * criteria.
+ * The faults, by the names the command line and report use: the planned length of a window (a kill and a freeze cost
+ * the group session), the injection, the criteria.
  */
 public enum FaultKind {
     WORKER_KILL(
             "worker-kill",
             "kill -9 #",
-            settings -> settings.recovery().plusSeconds(50),
+            settings -> settings.recovery().plus(settings.groupSession()).plusSeconds(5),
             ProcessFaults::killAndStart,
             ChaosCriteria::cartsMidSaga),
     WORKER_KILL_RESTART(
             "worker-kill-restart",
             "kill -9 and restart under its name",
-            settings -> settings.recovery().plusSeconds(50),
+            settings -> settings.recovery().plus(settings.groupSession()).plusSeconds(5),
             ProcessFaults::killAndRestartUnderItsName,
             ChaosCriteria::cartsMidSaga),
     BROKER_RESTART(
@@ -51,7 +51,10 @@ public enum FaultKind {
     WORKER_FREEZE(
             "worker-freeze",
             "worker frozen",
-            settings -> settings.recovery().plusSeconds(40).plus(settings.workerFreeze()),
+            settings -> settings.recovery()
+                    .plus(settings.groupSession())
+                    .minusSeconds(5)
+                    .plus(settings.workerFreeze()),
             ProcessFaults::freezeMidTransaction,
             ChaosCriteria::decisionsResume,
             ChaosCriteria::frozenTransactionEnded,

@@ -51,7 +51,8 @@ final class ChaosFixtures {
                 5,
                 Duration.ofMinutes(1),
                 0.0,
-                Duration.ofSeconds(20));
+                Duration.ofSeconds(20),
+                null);
     }
 
     /** An order of product {@code product % 2}, returned by index. */
