@@ -135,7 +135,6 @@ public final class ChaosCommand extends LabCommand {
         return new ChaosSettings(
                 rate,
                 products,
-                null,
                 faults.stream()
                         .map(String::strip)
                         .filter(name -> !name.isEmpty())

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
@@ -330,16 +331,14 @@ public final class ChaosExperiment {
 
     private void awaitDeadLetters(GroupWatch topics, int expected) {
         progress.phase("waiting for " + expected + " dead letters", 0);
-        var deadline = System.nanoTime() + DEAD_LETTER_WAIT.toNanos();
-        var found = 0L;
-        while (System.nanoTime() - deadline < 0) {
-            found = TopicEvidence.poisonDeadLetters(topics, target.bootstrapServers(), runTag);
-            if (found >= expected) {
-                return;
-            }
-            FaultRun.pause(Duration.ofSeconds(2));
+        var found = new AtomicLong();
+        if (FaultRun.poll(DEAD_LETTER_WAIT, Duration.ofSeconds(2), () -> {
+                    found.set(TopicEvidence.poisonDeadLetters(topics, target.bootstrapServers(), runTag));
+                    return found.get() >= expected ? true : null;
+                })
+                == null) {
+            notes.add(found + " of " + expected + " poison records were in the dead-letter topic "
+                    + DEAD_LETTER_WAIT.toSeconds() + " s after the run.");
         }
-        notes.add(found + " of " + expected + " poison records were in the dead-letter topic "
-                + DEAD_LETTER_WAIT.toSeconds() + " s after the run.");
     }
 }

@@ -252,7 +252,6 @@ final class ChaosJudge {
                 retried.size(),
                 earlier.size(),
                 earlier.stream().filter(Attempt::unavailable).count(),
-                earlier.stream().filter(attempt -> !attempt.unavailable()).count(),
                 accepted,
                 conflict,
                 unavailable,

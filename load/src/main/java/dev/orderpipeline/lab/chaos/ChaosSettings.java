@@ -8,13 +8,12 @@ import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One chaos run: the options of {@link ChaosCommand}; {@code stock} null for 40 % to 88 % of the planned checkouts;
+ * One chaos run: the options of {@link ChaosCommand}, each product's stock 40 % to 88 % of its planned checkouts;
  * {@code groupSession}: the workers' consumer session timeout, which a kill costs and the planned windows allow for.
  */
 public record ChaosSettings(
         int rate,
         int products,
-        @Nullable Integer stock,
         List<FaultKind> faults,
         int workerKills,
         Duration brokerDown,
@@ -44,7 +43,6 @@ public record ChaosSettings(
         Require.check(cartShare >= 0 && cartShare <= 1, "cart share must be 0 to 1: " + cartShare);
         Require.check(rate >= 1 && rate <= 10_000, "rate must be 1 to 10000 per second: " + rate);
         Require.check(products >= 1 && products <= 100, "products must be 1 to 100: " + products);
-        Require.check(stock == null || stock >= 0, "stock must not be negative: " + stock);
         Require.check(faults.stream().distinct().count() == faults.size(), "each fault once: " + faults);
         Require.check(
                 workerKills >= 1 && poisonRecords >= PoisonKind.values().length && maxInFlight >= 1 && maxAttempts >= 1,
@@ -91,9 +89,7 @@ public record ChaosSettings(
     public List<Integer> stocks() {
         var perProduct = plannedCheckouts() / (double) products;
         return IntStream.range(0, products)
-                .mapToObj(index -> stock != null
-                        ? stock
-                        : (int) Math.max(1, Math.round(perProduct * (0.4 + 0.6 * index / products))))
+                .mapToObj(index -> (int) Math.max(1, Math.round(perProduct * (0.4 + 0.6 * index / products))))
                 .toList();
     }
 }

@@ -159,7 +159,6 @@ class ChaosCriteriaTests {
         var shortSessions = new ChaosSettings(
                 100,
                 2,
-                null,
                 List.of(FaultKind.WORKER_KILL),
                 1,
                 settings.brokerDown(),

@@ -72,7 +72,6 @@ final class ChaosStacks {
         var settings = new ChaosSettings(
                 rate,
                 3,
-                null,
                 faults,
                 1,
                 Duration.ofSeconds(5),
