@@ -125,9 +125,6 @@ public final class ChaosExperiment {
         var faultsEnd = faults.stream().mapToDouble(FaultWindow::end).max().orElse(clock.now());
         awaitDecisions(load, database, clock, faultsEnd);
         load.unexpectedBodies().forEach(body -> notes.add("Unexpected answer " + body));
-        faults.stream()
-                .filter(fault -> fault.failure() != null)
-                .forEach(fault -> notes.add(fault.name() + " was not carried out as planned: " + fault.failure()));
     }
 
     private ChaosJudge.Evidence evidence(
