@@ -20,6 +20,7 @@ import java.util.Objects;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
@@ -42,7 +43,7 @@ public final class ChaosExperiment {
 
     private static final Duration DEAD_LETTER_WAIT = Duration.ofSeconds(60);
 
-    /** The load prepared ahead of the arrivals while it runs, in seconds of the rate. */
+    /** The load kept prepared ahead of the arrivals outside the fault windows. */
     private static final Duration RESERVE = Duration.ofSeconds(20);
 
     private final StackTarget target;
@@ -52,6 +53,8 @@ public final class ChaosExperiment {
     private final String runTag = UUID.randomUUID().toString().substring(0, 8);
     private final List<String> notes = new ArrayList<>();
     private final Random random = new Random(runTag.hashCode());
+    /** Held while orders are prepared during the load and through each fault window. */
+    private final ReentrantLock preparing = new ReentrantLock();
 
     public ChaosExperiment(StackTarget target, ChaosSettings settings, Progress progress, Duration requestTimeout) {
         this.target = target;
@@ -103,8 +106,15 @@ public final class ChaosExperiment {
             var kind = kinds.get(index);
             progress.item("fault", index + 1, kinds.size(), kind.label());
             for (var number = 1; number <= kind.windows(settings); number++) {
-                progress.phase(kind.windowName(number), 0);
-                var window = run.carryOut(kind, number);
+                FaultWindow window;
+                preparing.lock();
+                try {
+                    prepareFor(load, run.products(), kind.plannedWindow(settings));
+                    progress.phase(kind.windowName(number), 0);
+                    window = run.carryOut(kind, number);
+                } finally {
+                    preparing.unlock();
+                }
                 faults.add(window);
                 recover(window, load, database);
             }
@@ -242,22 +252,36 @@ public final class ChaosExperiment {
     }
 
     /**
-     * Keeps {@link #RESERVE} of load prepared ahead of the arrivals while the load runs, so that faults and recoveries
-     * longer than planned still run under load; a failed batch (the database down) is tried again a second later.
+     * Orders are prepared while the load runs, but never during a fault's window (order creation would meet the fault:
+     * a frozen worker's locks, the API's pool): before each window enough for its plan, and during the warm-up and the
+     * recoveries a reserve of {@link #RESERVE}, so that faults and recoveries longer than planned still run under load.
      */
     private void topUp(ChaosLoad load, List<UUID> products) {
-        var reserve = (int) Math.ceil(settings.rate() * RESERVE.toMillis() / 1000.0);
         while (!Thread.currentThread().isInterrupted()) {
             try {
-                if (load.left() < reserve) {
-                    load.add(prepare(products, load.orders().size(), reserve, Progress.silent()));
+                if (preparing.tryLock()) {
+                    try {
+                        prepareFor(load, products, RESERVE);
+                    } finally {
+                        preparing.unlock();
+                    }
                 }
                 Thread.sleep(Duration.ofSeconds(1));
             } catch (InterruptedException ex) {
                 return;
-            } catch (RuntimeException ex) {
-                log.warn("Could not prepare more orders for the load: {}", ex.getMessage());
             }
+        }
+    }
+
+    /** Enough orders left for {@code length} of load with the planning margin; a failed batch is tried again later. */
+    private void prepareFor(ChaosLoad load, List<UUID> products, Duration length) {
+        var needed = (long) Math.ceil(settings.rate() * length.toMillis() / 1000.0 * ChaosSettings.ORDER_MARGIN);
+        try {
+            if (load.left() < needed) {
+                load.add(prepare(products, load.size(), (int) (needed - load.left()), Progress.silent()));
+            }
+        } catch (IllegalStateException ex) {
+            log.warn("Could not prepare more orders for the load: {}", ex.getMessage());
         }
     }
 

@@ -131,6 +131,10 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         return List.copyOf(orders);
     }
 
+    int size() {
+        return orders.size();
+    }
+
     void add(List<PreparedOrder> more) {
         orders.addAll(more);
     }
