@@ -297,57 +297,41 @@ public final class ChaosExperiment {
                 window.failure() == null ? "" : "; FAILED: " + window.failure()));
         progress.phase(window.name() + ": recovery", 0);
         FaultRun.pause(settings.recovery());
-        try {
-            var undecided = undecidedUntil(load, database, OWED_AFTER, settings.catchUpLimit());
-            if (undecided > 0) {
-                var message = String.format(
-                        Locale.ROOT,
-                        "After %s the pipeline had not caught up within %d s: %d accepted checkouts were still"
-                                + " undecided; the run went on.",
-                        window.name(),
-                        settings.recovery().plus(settings.catchUpLimit()).toSeconds(),
-                        undecided);
-                notes.add(message);
-                progress.note(message);
-            }
-        } catch (IllegalStateException ex) {
-            notes.add("After " + window.name() + " the database could not be read: " + ex.getMessage());
+        var undecided = undecidedUntil(load, database, OWED_AFTER, settings.catchUpLimit());
+        if (undecided > 0) {
+            var message = String.format(
+                    Locale.ROOT,
+                    "After %s the pipeline had not caught up within %d s: %d accepted checkouts were still"
+                            + " undecided; the run went on.",
+                    window.name(),
+                    settings.recovery().plus(settings.catchUpLimit()).toSeconds(),
+                    undecided);
+            notes.add(message);
+            progress.note(message);
         }
     }
 
+    /**
+     * Waits until the checkouts accepted at least {@code age} ago are decided, up to {@code limit}; how many are not
+     * (as far as the database could tell: an ask it could not answer is made again).
+     */
     private static int undecidedUntil(ChaosLoad load, ChaosDatabase database, Duration age, Duration limit) {
-        var deadline = System.nanoTime() + limit.toNanos();
-        while (true) {
-            try {
-                var owed = load.acceptedBefore(age);
-                var decided = database.decidedAmong(owed);
-                load.markDecided(decided);
-                if (owed.size() == decided.size() || System.nanoTime() - deadline > 0) {
-                    return owed.size() - decided.size();
-                }
-            } catch (IllegalStateException ex) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw ex;
-                }
-                log.warn("Could not ask the database whether the pipeline caught up: {}", ex.getMessage());
-            }
-            FaultRun.pause(POLL);
-        }
+        FaultRun.poll(limit, POLL, () -> {
+            load.markDecided(database.decidedAmong(load.acceptedBefore(age)));
+            return load.acceptedBefore(age).isEmpty() ? true : null;
+        });
+        return load.acceptedBefore(age).size();
     }
 
     /** Waits for every accepted checkout, until well past the deadline so that a late one is measured, not cut off. */
     private void awaitDecisions(ChaosLoad load, ChaosDatabase database, RunClock clock, double faultsEnd) {
         var until = faultsEnd + settings.finalDeadline().plus(LATE_GRACE).toMillis() / 1000.0;
-        try {
-            var limit = Duration.ofMillis(Math.max(0, Math.round((until - clock.now()) * 1000)));
-            if (undecidedUntil(load, database, Duration.ZERO, limit) == 0) {
-                return;
-            }
-        } catch (IllegalStateException ex) {
-            // counted below from what the load saw decided
+        var limit = Duration.ofMillis(Math.max(0, Math.round((until - clock.now()) * 1000)));
+        var undecided = undecidedUntil(load, database, Duration.ZERO, limit);
+        if (undecided > 0) {
+            notes.add(undecided + " accepted checkouts were still undecided " + Math.round(until - faultsEnd)
+                    + " s after the end of the faults, when the lab stopped waiting.");
         }
-        notes.add(load.acceptedBefore(Duration.ZERO).size() + " accepted checkouts were still undecided "
-                + Math.round(until - faultsEnd) + " s after the end of the faults, when the lab stopped waiting.");
     }
 
     private void awaitDeadLetters(GroupWatch topics, int expected) {

@@ -26,9 +26,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -99,17 +97,8 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
 
     /** Waits until no request is in flight and no retry is waiting, up to {@code timeout}; true if quiet. */
     boolean awaitQuiet(Duration timeout) {
-        var deadline = System.nanoTime() + timeout.toNanos();
-        if (!load.awaitIdle(timeout)) {
-            return false;
-        }
-        while (pending.get() > 0) {
-            if (System.nanoTime() - deadline > 0) {
-                return false;
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-        }
-        return true;
+        return load.awaitIdle(timeout)
+                && FaultRun.poll(timeout, Duration.ofMillis(50), () -> pending.get() == 0 ? true : null) != null;
     }
 
     /** Seconds since the start when arrivals ended; the time now while running. */

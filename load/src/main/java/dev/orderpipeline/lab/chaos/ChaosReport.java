@@ -35,32 +35,32 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
 
     @Override
     public String summary() {
-        var failed = run.checks().stream().filter(check -> !check.holds()).count();
+        var failed = run.checks().stream()
+                .filter(check -> !check.holds())
+                .map(Check::what)
+                .toList();
+        var carts = run.carts();
         return String.format(
-                        Locale.ROOT,
-                        "A sustained open-model load of %d checkouts/s (the pipeline's checkout) on %d products of limited"
-                                + " stock, with these faults one after the other, each followed by a recovery: %s."
-                                + "%s The load retries a 503 after its Retry-After. Every outcome is read from the"
-                                + " database and the topics after the run. ",
-                        settings.rate(),
-                        settings.products(),
-                        run.faults().stream().map(FaultWindow::name).collect(Collectors.joining(", ")),
-                        run.carts() == null
-                                ? ""
-                                : String.format(
-                                        Locale.ROOT,
-                                        " %.0f %% of the checkouts are carts of 2-3 of the products (%d placed),"
-                                                + " checked out by the reservation saga.",
-                                        settings.cartShare() * 100,
-                                        Objects.requireNonNull(run.carts()).placed()))
-                + (failed == 0
+                Locale.ROOT,
+                "A sustained open-model load of %d checkouts/s (the pipeline's checkout) on %d products of limited"
+                        + " stock, with these faults one after the other, each followed by a recovery: %s.%s The load"
+                        + " retries a 503 after its Retry-After. Every outcome is read from the database and the topics"
+                        + " after the run. %s",
+                settings.rate(),
+                settings.products(),
+                run.faults().stream().map(FaultWindow::name).collect(Collectors.joining(", ")),
+                carts == null
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                " %.0f %% of the checkouts are carts of 2-3 of the products (%d placed), checked out"
+                                        + " by the reservation saga.",
+                                settings.cartShare() * 100,
+                                carts.placed()),
+                failed.isEmpty()
                         ? "All " + run.checks().size() + " criteria hold."
-                        : failed + " of " + run.checks().size() + " criteria do not hold: "
-                                + run.checks().stream()
-                                        .filter(check -> !check.holds())
-                                        .map(ChaosRun.Check::what)
-                                        .collect(Collectors.joining("; "))
-                                + ".");
+                        : failed.size() + " of " + run.checks().size() + " criteria do not hold: "
+                                + String.join("; ", failed) + ".");
     }
 
     @Override
