@@ -12,13 +12,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
@@ -41,12 +43,18 @@ public final class ChaosExperiment {
 
     private static final Duration DEAD_LETTER_WAIT = Duration.ofSeconds(60);
 
+    /** The load kept prepared ahead of the arrivals outside the fault windows. */
+    private static final Duration RESERVE = Duration.ofSeconds(20);
+
     private final StackTarget target;
     private final ChaosSettings settings;
     private final Progress progress;
     private final Duration requestTimeout;
     private final String runTag = UUID.randomUUID().toString().substring(0, 8);
     private final List<String> notes = new ArrayList<>();
+    private final Random random = new Random(runTag.hashCode());
+    /** Held while orders are prepared during the load and through each fault window. */
+    private final ReentrantLock preparing = new ReentrantLock();
 
     public ChaosExperiment(StackTarget target, ChaosSettings settings, Progress progress, Duration requestTimeout) {
         this.target = target;
@@ -57,42 +65,6 @@ public final class ChaosExperiment {
 
     public ChaosRun run() {
         var database = new ChaosDatabase(Objects.requireNonNull(target.database(), "the stack has a database"));
-        var prepared = prepareRun();
-        try (var http = ApiClient.newHttpClient();
-                var topics = new GroupWatch(target.bootstrapServers())) {
-            var clock = RunClock.startingNow();
-            var load = new ChaosLoad(target.apis(), http, requestTimeout, prepared.orders(), settings, clock, progress);
-            List<FaultWindow> faults;
-            try (var running = load.start()) {
-                var run = new FaultRun(
-                        target.stack(),
-                        settings,
-                        clock,
-                        runTag,
-                        topics,
-                        database,
-                        prepared.products(),
-                        prepared.decoys());
-                progress.phase("warm-up", 0);
-                FaultRun.pause(settings.warmup());
-                faults = inject(run, running, database);
-                finish(running, prepared.orders().size(), database, clock, faults);
-            }
-            if (prepared.decoys() != null) {
-                awaitDeadLetters(topics, settings.poisonRecords());
-            }
-            progress.phase("reading the database and the topics", 0);
-            return ChaosJudge.judge(evidence(database, topics, clock, prepared, load, faults));
-        }
-    }
-
-    private record Prepared(
-            List<UUID> products,
-            List<Integer> stocks,
-            List<PreparedOrder> orders,
-            @Nullable Decoys decoys) {}
-
-    private Prepared prepareRun() {
         var stocks = settings.stocks();
         var products = new ArrayList<UUID>();
         for (var index = 0; index < settings.products(); index++) {
@@ -101,7 +73,30 @@ public final class ChaosExperiment {
                     .createProduct("lab chaos " + runTag + " #" + (index + 1), stocks.get(index), PRICE));
         }
         var decoys = settings.faults().contains(FaultKind.POISON) ? prepareDecoys() : null;
-        return new Prepared(products, stocks, prepareOrders(target.apis(), products), decoys);
+        var total = settings.ordersToPrepare();
+        progress.phase("prepare " + total + " orders", total);
+        var orders = prepare(products, 0, total, progress);
+        try (var http = ApiClient.newHttpClient();
+                var topics = new GroupWatch(target.bootstrapServers())) {
+            var clock = RunClock.startingNow();
+            var load = new ChaosLoad(target.apis(), http, requestTimeout, orders, settings, clock, progress);
+            List<FaultWindow> faults;
+            try (var running = load.start()) {
+                var topUp = Thread.ofVirtual().name("chaos-top-up").start(() -> topUp(running, products));
+                var run = new FaultRun(target.stack(), settings, clock, runTag, topics, database, products, decoys);
+                progress.phase("warm-up", 0);
+                FaultRun.pause(settings.warmup());
+                faults = inject(run, running, database);
+                running.stop();
+                topUp.interrupt();
+                finish(running, database, clock, faults);
+            }
+            if (decoys != null) {
+                awaitDeadLetters(topics, settings.poisonRecords());
+            }
+            progress.phase("reading the database and the topics", 0);
+            return ChaosJudge.judge(evidence(database, topics, clock, products, stocks, decoys, load, faults));
+        }
     }
 
     private List<FaultWindow> inject(FaultRun run, ChaosLoad load, ChaosDatabase database) {
@@ -111,8 +106,15 @@ public final class ChaosExperiment {
             var kind = kinds.get(index);
             progress.item("fault", index + 1, kinds.size(), kind.label());
             for (var number = 1; number <= kind.windows(settings); number++) {
-                progress.phase(kind.windowName(number), 0);
-                var window = run.carryOut(kind, number);
+                FaultWindow window;
+                preparing.lock();
+                try {
+                    prepareFor(load, run.products(), kind.plannedWindow(settings));
+                    progress.phase(kind.windowName(number), 0);
+                    window = run.carryOut(kind, number);
+                } finally {
+                    preparing.unlock();
+                }
                 faults.add(window);
                 recover(window, load, database);
             }
@@ -120,16 +122,10 @@ public final class ChaosExperiment {
         return faults;
     }
 
-    private void finish(
-            ChaosLoad load, int prepared, ChaosDatabase database, RunClock clock, List<FaultWindow> faults) {
-        load.stop();
-        if (load.arrivals().exhausted()) {
-            notes.add(String.format(
-                    Locale.ROOT,
-                    "The load ran out of its %d prepared orders at %.0f s, before the faults were over: the later"
-                            + " faults ran with less or no load.",
-                    prepared,
-                    load.arrivalsEndedAt()));
+    private void finish(ChaosLoad load, ChaosDatabase database, RunClock clock, List<FaultWindow> faults) {
+        if (load.ranDry() > 0) {
+            notes.add(load.ranDry() + " arrivals found none of the prepared orders left (preparing more fell"
+                    + " behind): the load was thinner there.");
         }
         progress.phase("settling: retries and the last decisions", 0);
         if (!load.awaitQuiet(Duration.ofMinutes(3))) {
@@ -139,21 +135,18 @@ public final class ChaosExperiment {
         var faultsEnd = faults.stream().mapToDouble(FaultWindow::end).max().orElse(clock.now());
         awaitDecisions(load, database, clock, faultsEnd);
         load.unexpectedBodies().forEach(body -> notes.add("Unexpected answer " + body));
-        faults.stream()
-                .filter(fault -> fault.failure() != null)
-                .forEach(fault -> notes.add(fault.name() + " was not carried out as planned: " + fault.failure()));
     }
 
     private ChaosJudge.Evidence evidence(
             ChaosDatabase database,
             GroupWatch topics,
             RunClock clock,
-            Prepared prepared,
+            List<UUID> products,
+            List<Integer> stocks,
+            @Nullable Decoys decoys,
             ChaosLoad load,
             List<FaultWindow> faults) {
-        var products = prepared.products();
-        var orders = prepared.orders();
-        var decoys = prepared.decoys();
+        var orders = load.orders();
         var decidedAt = new HashMap<UUID, Double>();
         database.decisions(products)
                 .forEach((order, millis) -> decidedAt.put(order, clock.secondsOfEpochMillis(millis)));
@@ -190,7 +183,7 @@ public final class ChaosExperiment {
                 load.arrivals().dropped(),
                 load.arrivalsEndedAt(),
                 decidedAt,
-                database.books(products, prepared.stocks()),
+                database.books(products, stocks),
                 database.idempotency(products),
                 database.repeatedEffects(retried),
                 found.poison(),
@@ -207,50 +200,89 @@ public final class ChaosExperiment {
         var product = target.apis().getFirst().createProduct("lab chaos " + runTag + " decoy", DECOY_STOCK, PRICE);
         var count = Math.max(1, settings.poisonRecords() / PoisonKind.values().length);
         progress.phase("prepare " + count + " decoy orders", count);
+        var users = IntStream.range(0, count)
+                .mapToObj(index -> "chaos-" + runTag + "-decoy-" + index)
+                .toList();
+        var ids = Orders.create(target.apis(), product, users, 1, progress);
         return new Decoys(
-                product, DECOY_STOCK, prepare(target.apis(), product, -1, "chaos-" + runTag + "-decoy-", count));
+                product,
+                DECOY_STOCK,
+                IntStream.range(0, count)
+                        .mapToObj(index -> new PreparedOrder(ids.get(index), 0, users.get(index)))
+                        .toList());
     }
 
-    /** The load's orders: carts spread evenly, the others interleaved so that each product has orders of its own. */
-    private List<PreparedOrder> prepareOrders(List<ApiClient> apis, List<UUID> products) {
-        var total = settings.ordersToPrepare();
+    /**
+     * Orders {@code from} to {@code from + count - 1} of the load: carts spread evenly, the single-product orders
+     * given to the products in turn, so that each product has orders of its own.
+     */
+    private List<PreparedOrder> prepare(List<UUID> products, int from, int count, Progress progress) {
         var share = settings.hasCarts() ? settings.cartShare() : 0.0;
-        var carts = (int) IntStream.range(0, total)
-                .filter(index -> PreparedOrder.isCart(index, share))
-                .count();
-        var random = new Random(runTag.hashCode());
-        var cartLines = IntStream.range(0, carts)
-                .mapToObj(cart -> PreparedOrder.lines(random, products.size()))
-                .toList();
-        progress.phase("prepare " + total + " orders (" + carts + " carts)", total);
-        var placedCarts = PreparedOrder.createCarts(apis, products, cartLines, "chaos-" + runTag + "-cart-", progress)
-                .iterator();
-        var singles = total - carts;
-        var perProduct = new ArrayList<Iterator<PreparedOrder>>();
-        for (var index = 0; index < products.size(); index++) {
-            var count = (singles - index + products.size() - 1) / products.size();
-            perProduct.add(prepare(apis, products.get(index), index, "chaos-" + runTag + "-p" + index + "-", count)
-                    .iterator());
-        }
-        var orders = new ArrayList<PreparedOrder>(total);
-        var single = 0;
-        for (var index = 0; index < total; index++) {
-            orders.add(
+        var lines = new ArrayList<List<Integer>>();
+        for (var index = from; index < from + count; index++) {
+            var singlesBefore = index - (int) Math.floor(index * share);
+            lines.add(
                     PreparedOrder.isCart(index, share)
-                            ? placedCarts.next()
-                            : perProduct.get(single++ % products.size()).next());
+                            ? PreparedOrder.lines(random, products.size())
+                            : List.of(singlesBefore % products.size()));
         }
-        return orders;
+        var ids = Orders.place(
+                target.apis(),
+                count,
+                (api, index) -> {
+                    var units = new LinkedHashMap<UUID, Integer>();
+                    lines.get(index).forEach(product -> units.put(products.get(product), 1));
+                    return units.size() > 1
+                            ? api.createCart(user(from + index), units)
+                            : api.createOrder(
+                                    user(from + index), units.firstEntry().getKey(), 1);
+                },
+                progress);
+        return IntStream.range(0, count)
+                .mapToObj(index -> new PreparedOrder(
+                        ids.get(index),
+                        lines.get(index).getFirst(),
+                        user(from + index),
+                        lines.get(index).size() > 1 ? lines.get(index) : List.of()))
+                .toList();
     }
 
-    private List<PreparedOrder> prepare(
-            List<ApiClient> apis, UUID product, int productIndex, String userPrefix, int count) {
-        var users =
-                IntStream.range(0, count).mapToObj(index -> userPrefix + index).toList();
-        var ids = Orders.create(apis, product, users, 1, progress);
-        return IntStream.range(0, count)
-                .mapToObj(index -> new PreparedOrder(ids.get(index), Math.max(0, productIndex), users.get(index)))
-                .toList();
+    private String user(int index) {
+        return "chaos-" + runTag + "-" + index;
+    }
+
+    /**
+     * Orders are prepared while the load runs, but never during a fault's window (order creation would meet the fault:
+     * a frozen worker's locks, the API's pool): before each window enough for its plan, and during the warm-up and the
+     * recoveries a reserve of {@link #RESERVE}, so that faults and recoveries longer than planned still run under load.
+     */
+    private void topUp(ChaosLoad load, List<UUID> products) {
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                if (preparing.tryLock()) {
+                    try {
+                        prepareFor(load, products, RESERVE);
+                    } finally {
+                        preparing.unlock();
+                    }
+                }
+                Thread.sleep(Duration.ofSeconds(1));
+            } catch (InterruptedException ex) {
+                return;
+            }
+        }
+    }
+
+    /** Enough orders left for {@code length} of load with the planning margin; a failed batch is tried again later. */
+    private void prepareFor(ChaosLoad load, List<UUID> products, Duration length) {
+        var needed = (long) Math.ceil(settings.rate() * length.toMillis() / 1000.0 * ChaosSettings.ORDER_MARGIN);
+        try {
+            if (load.left() < needed) {
+                load.add(prepare(products, load.size(), (int) (needed - load.left()), Progress.silent()));
+            }
+        } catch (IllegalStateException ex) {
+            log.warn("Could not prepare more orders for the load: {}", ex.getMessage());
+        }
     }
 
     /** After a fault: the recovery time, then until the checkouts accepted 2 s before are decided, up to a limit. */
@@ -265,71 +297,53 @@ public final class ChaosExperiment {
                 window.failure() == null ? "" : "; FAILED: " + window.failure()));
         progress.phase(window.name() + ": recovery", 0);
         FaultRun.pause(settings.recovery());
-        try {
-            var undecided = undecidedUntil(load, database, OWED_AFTER, settings.catchUpLimit());
-            if (undecided > 0) {
-                var message = String.format(
-                        Locale.ROOT,
-                        "After %s the pipeline had not caught up within %d s: %d accepted checkouts were still"
-                                + " undecided; the run went on.",
-                        window.name(),
-                        settings.recovery().plus(settings.catchUpLimit()).toSeconds(),
-                        undecided);
-                notes.add(message);
-                progress.note(message);
-            }
-        } catch (IllegalStateException ex) {
-            notes.add("After " + window.name() + " the database could not be read: " + ex.getMessage());
+        var undecided = undecidedUntil(load, database, OWED_AFTER, settings.catchUpLimit());
+        if (undecided > 0) {
+            var message = String.format(
+                    Locale.ROOT,
+                    "After %s the pipeline had not caught up within %d s: %d accepted checkouts were still"
+                            + " undecided; the run went on.",
+                    window.name(),
+                    settings.recovery().plus(settings.catchUpLimit()).toSeconds(),
+                    undecided);
+            notes.add(message);
+            progress.note(message);
         }
     }
 
+    /**
+     * Waits until the checkouts accepted at least {@code age} ago are decided, up to {@code limit}; how many are not
+     * (as far as the database could tell: an ask it could not answer is made again).
+     */
     private static int undecidedUntil(ChaosLoad load, ChaosDatabase database, Duration age, Duration limit) {
-        var deadline = System.nanoTime() + limit.toNanos();
-        while (true) {
-            try {
-                var owed = load.acceptedBefore(age);
-                var decided = database.decidedAmong(owed);
-                load.markDecided(decided);
-                if (owed.size() == decided.size() || System.nanoTime() - deadline > 0) {
-                    return owed.size() - decided.size();
-                }
-            } catch (IllegalStateException ex) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw ex;
-                }
-                log.warn("Could not ask the database whether the pipeline caught up: {}", ex.getMessage());
-            }
-            FaultRun.pause(POLL);
-        }
+        FaultRun.poll(limit, POLL, () -> {
+            load.markDecided(database.decidedAmong(load.acceptedBefore(age)));
+            return load.acceptedBefore(age).isEmpty() ? true : null;
+        });
+        return load.acceptedBefore(age).size();
     }
 
     /** Waits for every accepted checkout, until well past the deadline so that a late one is measured, not cut off. */
     private void awaitDecisions(ChaosLoad load, ChaosDatabase database, RunClock clock, double faultsEnd) {
         var until = faultsEnd + settings.finalDeadline().plus(LATE_GRACE).toMillis() / 1000.0;
-        try {
-            var limit = Duration.ofMillis(Math.max(0, Math.round((until - clock.now()) * 1000)));
-            if (undecidedUntil(load, database, Duration.ZERO, limit) == 0) {
-                return;
-            }
-        } catch (IllegalStateException ex) {
-            // counted below from what the load saw decided
+        var limit = Duration.ofMillis(Math.max(0, Math.round((until - clock.now()) * 1000)));
+        var undecided = undecidedUntil(load, database, Duration.ZERO, limit);
+        if (undecided > 0) {
+            notes.add(undecided + " accepted checkouts were still undecided " + Math.round(until - faultsEnd)
+                    + " s after the end of the faults, when the lab stopped waiting.");
         }
-        notes.add(load.acceptedBefore(Duration.ZERO).size() + " accepted checkouts were still undecided "
-                + Math.round(until - faultsEnd) + " s after the end of the faults, when the lab stopped waiting.");
     }
 
     private void awaitDeadLetters(GroupWatch topics, int expected) {
         progress.phase("waiting for " + expected + " dead letters", 0);
-        var deadline = System.nanoTime() + DEAD_LETTER_WAIT.toNanos();
-        var found = 0L;
-        while (System.nanoTime() - deadline < 0) {
-            found = TopicEvidence.poisonDeadLetters(topics, target.bootstrapServers(), runTag);
-            if (found >= expected) {
-                return;
-            }
-            FaultRun.pause(Duration.ofSeconds(2));
+        var found = new AtomicLong();
+        if (FaultRun.poll(DEAD_LETTER_WAIT, Duration.ofSeconds(2), () -> {
+                    found.set(TopicEvidence.poisonDeadLetters(topics, target.bootstrapServers(), runTag));
+                    return found.get() >= expected ? true : null;
+                })
+                == null) {
+            notes.add(found + " of " + expected + " poison records were in the dead-letter topic "
+                    + DEAD_LETTER_WAIT.toSeconds() + " s after the run.");
         }
-        notes.add(found + " of " + expected + " poison records were in the dead-letter topic "
-                + DEAD_LETTER_WAIT.toSeconds() + " s after the run.");
     }
 }

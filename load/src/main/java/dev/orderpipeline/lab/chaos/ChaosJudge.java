@@ -73,8 +73,8 @@ final class ChaosJudge {
         }
     }
 
-    /** The run's figures, not judged yet, and the accepted checkouts decided after the deadline. */
-    record Findings(ChaosSettings settings, ChaosRun run, long late) {
+    /** The run's figures, not judged yet, the run with the checks given, and the checkouts decided past the deadline. */
+    record Findings(ChaosSettings settings, ChaosRun run, Function<List<Check>, ChaosRun> withChecks, long late) {
 
         long sumOverPhases(ToLongFunction<PhaseFigures> value) {
             return sum(run.phases(), value);
@@ -106,33 +106,38 @@ final class ChaosJudge {
                                         .map(criterion -> (Criterion) all -> criterion.judge(all, kind))),
                         Stream.<Criterion>of(ChaosCriteria::caughtUpAfterEveryFault))
                 .flatMap(Function.identity());
-        return findings.run()
-                .withChecks(criteria.flatMap(criterion -> criterion.judge(findings).stream())
+        return findings.withChecks()
+                .apply(criteria.flatMap(criterion -> criterion.judge(findings).stream())
                         .toList());
     }
 
     static Findings findings(Evidence evidence) {
         var checkouts = new Checkouts(evidence.orders(), evidence.attempts(), evidence.decidedAt());
         var faultsEnd = evidence.faultsEnd();
-        var run = new ChaosRun(
+        var phases = phases(evidence, checkouts);
+        var acceptance = acceptance(evidence, checkouts, faultsEnd);
+        var retries = retries(evidence, checkouts);
+        var timeline = timeline(evidence, checkouts);
+        Function<List<Check>, ChaosRun> withChecks = checks -> new ChaosRun(
                 evidence.runTag(),
                 evidence.faults(),
                 evidence.arrivalsEndedAt(),
                 faultsEnd,
-                phases(evidence, checkouts),
-                acceptance(evidence, checkouts, faultsEnd),
-                retries(evidence, checkouts),
+                phases,
+                acceptance,
+                retries,
                 evidence.books(),
                 evidence.idempotency(),
                 evidence.poison(),
                 evidence.topics(),
                 evidence.decoy(),
                 evidence.carts(),
-                timeline(evidence, checkouts),
-                List.of(),
+                timeline,
+                checks,
                 evidence.notes());
         var deadline = evidence.settings().finalDeadline().toMillis() / 1000.0;
-        return new Findings(evidence.settings(), run, checkouts.late(faultsEnd, deadline));
+        return new Findings(
+                evidence.settings(), withChecks.apply(List.of()), withChecks, checkouts.late(faultsEnd, deadline));
     }
 
     /** Before the first fault, then from each fault's start to the next one's (the last: to the end of the load). */
@@ -247,7 +252,6 @@ final class ChaosJudge {
                 retried.size(),
                 earlier.size(),
                 earlier.stream().filter(Attempt::unavailable).count(),
-                earlier.stream().filter(attempt -> !attempt.unavailable()).count(),
                 accepted,
                 conflict,
                 unavailable,

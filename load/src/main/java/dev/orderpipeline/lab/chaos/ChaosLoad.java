@@ -21,18 +21,18 @@ import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The load of a chaos run, retrying as a careful client; at most {@code maxInFlight} requests on the wire at once, as a
- * client's pool, or the retries swamp the API's accept queue.
+ * client's pool, or the retries swamp the API's accept queue. It runs until stopped, on prepared orders that the
+ * experiment {@link #add adds} to while it runs; an arrival with none left is counted as {@link #ranDry}.
  */
 final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
 
@@ -46,7 +46,7 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
     private final List<ApiClient> apis;
     private final HttpClient http;
     private final Duration requestTimeout;
-    private final List<PreparedOrder> orders;
+    private final List<PreparedOrder> orders = new CopyOnWriteArrayList<>();
     private final int maxAttempts;
     private final RunClock clock;
     private final Progress progress;
@@ -55,6 +55,7 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
     private final Semaphore onTheWire;
 
     private final AtomicInteger pending = new AtomicInteger();
+    private final AtomicInteger ranDry = new AtomicInteger();
 
     private final Queue<Attempt> attempts = new ConcurrentLinkedQueue<>();
     private final Queue<String> unexpectedBodies = new ConcurrentLinkedQueue<>();
@@ -75,13 +76,13 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         this.apis = List.copyOf(apis);
         this.http = http;
         this.requestTimeout = requestTimeout;
-        this.orders = List.copyOf(orders);
+        this.orders.addAll(orders);
         this.maxAttempts = settings.maxAttempts();
         this.clock = clock;
         this.progress = progress;
-        // open-ended: the load runs until it is stopped or the orders run out
+        // open-ended: the load runs until it is stopped
         var schedule = new OpenModelSchedule(settings.rate(), Duration.ofDays(1));
-        this.load = new OpenLoad(schedule, orders.size(), settings.maxInFlight(), this);
+        this.load = new OpenLoad(schedule, Integer.MAX_VALUE, settings.maxInFlight(), this);
         this.onTheWire = new Semaphore(settings.maxInFlight());
     }
 
@@ -96,20 +97,11 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
 
     /** Waits until no request is in flight and no retry is waiting, up to {@code timeout}; true if quiet. */
     boolean awaitQuiet(Duration timeout) {
-        var deadline = System.nanoTime() + timeout.toNanos();
-        if (!load.awaitIdle(timeout)) {
-            return false;
-        }
-        while (pending.get() > 0) {
-            if (System.nanoTime() - deadline > 0) {
-                return false;
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-        }
-        return true;
+        return load.awaitIdle(timeout)
+                && FaultRun.poll(timeout, Duration.ofMillis(50), () -> pending.get() == 0 ? true : null) != null;
     }
 
-    /** Seconds since the start when arrivals ended (stopped, or orders ran out); the time now while running. */
+    /** Seconds since the start when arrivals ended; the time now while running. */
     double arrivalsEndedAt() {
         var ended = load.endedNanos();
         return ended == 0 ? clock.now() : clock.seconds(ended);
@@ -121,6 +113,29 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
 
     int pending() {
         return pending.get();
+    }
+
+    /** The orders so far, by index. */
+    List<PreparedOrder> orders() {
+        return List.copyOf(orders);
+    }
+
+    int size() {
+        return orders.size();
+    }
+
+    void add(List<PreparedOrder> more) {
+        orders.addAll(more);
+    }
+
+    /** Prepared orders no arrival has taken yet. */
+    long left() {
+        return orders.size() - load.scheduled();
+    }
+
+    /** Arrivals that found no prepared order left, and were not sent. */
+    int ranDry() {
+        return ranDry.get();
     }
 
     List<Attempt> attempts() {
@@ -152,6 +167,10 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
 
     @Override
     public void send(int index, long dueNanos) {
+        if (index >= orders.size()) {
+            ranDry.incrementAndGet();
+            return;
+        }
         pending.incrementAndGet();
         attempt(index, 1);
     }

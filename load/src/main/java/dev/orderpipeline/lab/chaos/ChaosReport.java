@@ -14,7 +14,9 @@ import dev.orderpipeline.lab.report.Column;
 import dev.orderpipeline.lab.report.LabReport;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.Table;
+import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,32 +35,32 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
 
     @Override
     public String summary() {
-        var failed = run.checks().stream().filter(check -> !check.holds()).count();
+        var failed = run.checks().stream()
+                .filter(check -> !check.holds())
+                .map(Check::what)
+                .toList();
+        var carts = run.carts();
         return String.format(
-                        Locale.ROOT,
-                        "A sustained open-model load of %d checkouts/s (the pipeline's checkout) on %d products of limited"
-                                + " stock, with these faults one after the other, each followed by a recovery: %s."
-                                + "%s The load retries a 503 after its Retry-After. Every outcome is read from the"
-                                + " database and the topics after the run. ",
-                        settings.rate(),
-                        settings.products(),
-                        run.faults().stream().map(FaultWindow::name).collect(Collectors.joining(", ")),
-                        run.carts() == null
-                                ? ""
-                                : String.format(
-                                        Locale.ROOT,
-                                        " %.0f %% of the checkouts are carts of 2-3 of the products (%d placed),"
-                                                + " checked out by the reservation saga.",
-                                        settings.cartShare() * 100,
-                                        Objects.requireNonNull(run.carts()).placed()))
-                + (failed == 0
+                Locale.ROOT,
+                "A sustained open-model load of %d checkouts/s (the pipeline's checkout) on %d products of limited"
+                        + " stock, with these faults one after the other, each followed by a recovery: %s.%s The load"
+                        + " retries a 503 after its Retry-After. Every outcome is read from the database and the topics"
+                        + " after the run. %s",
+                settings.rate(),
+                settings.products(),
+                run.faults().stream().map(FaultWindow::name).collect(Collectors.joining(", ")),
+                carts == null
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                " %.0f %% of the checkouts are carts of 2-3 of the products (%d placed), checked out"
+                                        + " by the reservation saga.",
+                                settings.cartShare() * 100,
+                                carts.placed()),
+                failed.isEmpty()
                         ? "All " + run.checks().size() + " criteria hold."
-                        : failed + " of " + run.checks().size() + " criteria do not hold: "
-                                + run.checks().stream()
-                                        .filter(check -> !check.holds())
-                                        .map(ChaosRun.Check::what)
-                                        .collect(Collectors.joining("; "))
-                                + ".");
+                        : failed.size() + " of " + run.checks().size() + " criteria do not hold: "
+                                + String.join("; ", failed) + ".");
     }
 
     @Override
@@ -116,36 +118,12 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
     }
 
     private Table phases() {
-        var columns = new ArrayList<Column<PhaseFigures>>(List.of(
-                Column.<PhaseFigures>of("Phase", PhaseFigures::name),
-                Column.of("From", phase -> Cells.decimal(phase.from(), 1)),
-                Column.of(
-                        "Fault",
-                        phase -> run.faults().stream()
-                                .filter(fault -> fault.name().equals(phase.name()))
-                                .findFirst()
-                                .map(fault -> window(fault, ""))
-                                .orElse("-")),
-                Column.of("First decision after", phase -> seconds(phase.firstDecisionAfter())),
-                Column.of("First 202 after", phase -> seconds(phase.firstAcceptAfter())),
-                Column.of(
-                        "Caught up after",
-                        phase -> phase.fault() == null
-                                ? "-"
-                                : phase.caughtUpAfter() == null ? "never" : seconds(phase.caughtUpAfter())),
-                Column.of("Longest stall", phase -> seconds(phase.longestStall())),
-                Column.of("Valid commands dead-lettered", phase -> Long.toString(phase.validDeadLettered())),
-                count("202", phase -> phase.count("202")),
-                count("503", phase -> phase.count("503")),
-                count("5xx", PhaseFigures::serverErrors),
-                count("409", phase -> phase.count("409")),
-                count("Other", PhaseFigures::other),
-                count("Retries", PhaseFigures::retries),
-                Column.of("Max 202 to final", phase -> seconds(phase.maxTimeToFinal()))));
-        if (run.carts() != null) {
-            columns.add(Column.of("Carts accepted", phase -> count(phase.cartsAccepted())));
-            columns.add(Column.of("Carts mid-saga at the fault", phase -> count(phase.cartsMidSaga())));
+        var columns = new ArrayList<>(components(PhaseFigures.class, run.phases()));
+        for (var status : List.of("202", "503", "409")) {
+            columns.add(Column.count(status, phase -> phase.count(status)));
         }
+        columns.add(Column.count("5xx", PhaseFigures::serverErrors));
+        columns.add(Column.count("Other", PhaseFigures::other));
         return Table.of(
                 "Faults and recovery",
                 columns,
@@ -153,49 +131,54 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                 "Seconds since the load started. A phase runs from its fault's start to the next fault's start. After"
                         + " the fault's end: the first decision committed (processed_command), the first 202, and when"
                         + " every checkout accepted before the end was decided. Longest stall: the longest time a"
-                        + " product had an accepted checkout waiting and no decision. Valid commands dead-lettered:"
-                        + " real commands of the run in checkout.commands.dlt, by the dead letter's timestamp (must be"
-                        + " 0). Statuses count the requests sent in the phase; Other: timeouts and I/O errors."
+                        + " product had an accepted checkout waiting and no decision. Valid dead-lettered: real"
+                        + " commands of the run in checkout.commands.dlt, by the dead letter's timestamp (must be 0)."
+                        + " Statuses count the requests sent in the phase; Other: timeouts and I/O errors."
                         + (run.carts() == null
                                 ? ""
-                                : " Carts mid-saga at the fault: carts in flight while the fault lasted (accepted before"
-                                        + " its end, decided after its start, or never), the sagas it cut through."));
-    }
-
-    private static String count(@Nullable Long value) {
-        return value == null ? "-" : Long.toString(value);
+                                : " Carts mid-saga: carts in flight while the fault lasted (accepted before its end,"
+                                        + " decided after its start, or never), the sagas it cut through."));
     }
 
     /**
-     * A record's figures, one row per component named in words; lists and maps (samples, times, reasons) stay in
-     * report.json.
+     * A column per component of {@code type} that holds a value in some row and is not a list or a map, headed by its
+     * name in words; seconds for a {@code Double}.
      */
+    static <R extends Record> List<Column<R>> components(Class<R> type, List<R> rows) {
+        return Arrays.stream(type.getRecordComponents())
+                .filter(component -> !Collection.class.isAssignableFrom(component.getType())
+                        && !Map.class.isAssignableFrom(component.getType())
+                        && rows.stream().anyMatch(row -> value(component, row) != null))
+                .map(component -> Column.<R>of(words(component.getName()), row -> cell(value(component, row))))
+                .toList();
+    }
+
+    /** A record's figures, one row per component named in words; lists and maps stay in report.json. */
     static Table figures(String title, Record figures, String note) {
         var values = new LinkedHashMap<String, String>();
         for (var component : figures.getClass().getRecordComponents()) {
-            Object value;
-            try {
-                value = component.getAccessor().invoke(figures);
-            } catch (ReflectiveOperationException ex) {
-                throw new IllegalStateException(ex);
-            }
+            var value = value(component, figures);
             if (!(value instanceof Collection<?> || value instanceof Map<?, ?>)) {
-                var name = component
-                        .getName()
-                        .replaceAll("(?<=[a-z0-9])(?=[A-Z])", " ")
-                        .toLowerCase(Locale.ROOT);
-                values.put(name, value instanceof Double time ? seconds(time) : String.valueOf(value));
+                values.put(words(component.getName()), cell(value));
             }
         }
         return Table.figures(title, values, note);
     }
 
-    private static <T> Column<T> count(String heading, ToLongFunction<T> value) {
-        return Column.of(heading, row -> Long.toString(value.applyAsLong(row)));
+    private static @Nullable Object value(RecordComponent component, Record row) {
+        try {
+            return component.getAccessor().invoke(row);
+        } catch (ReflectiveOperationException ex) {
+            throw new IllegalStateException(ex);
+        }
     }
 
-    private static String window(FaultWindow fault, String unit) {
-        return Cells.decimal(fault.start(), 1) + "-" + Cells.decimal(fault.end(), 1) + unit;
+    private static String words(String name) {
+        return name.replaceAll("(?<=[a-z0-9])(?=[A-Z])", " ").toLowerCase(Locale.ROOT);
+    }
+
+    private static String cell(@Nullable Object value) {
+        return value instanceof Double time ? seconds(time) : value == null ? Cells.NOT_AVAILABLE : value.toString();
     }
 
     private Table faults() {
@@ -203,7 +186,9 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                 "What each fault did",
                 List.of(
                         Column.<FaultWindow>of("Fault", FaultWindow::name),
-                        Column.of("Window", fault -> window(fault, " s")),
+                        Column.of(
+                                "Window",
+                                fault -> Cells.decimal(fault.start(), 1) + "-" + Cells.decimal(fault.end(), 1) + " s"),
                         Column.of(
                                 "What happened",
                                 fault -> fault.failure() == null ? fault.detail() : "FAILED: " + fault.failure())),
@@ -217,15 +202,15 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                 List.of(
                         Column.<InvariantReport>of(
                                 "Product", book -> book.productId().toString().substring(0, 8)),
-                        count("Initial", InvariantReport::initialStock),
-                        count("Completed", InvariantReport::completedOrders),
-                        count("Rejected", InvariantReport::rejectedOrders),
-                        count("Stock left", InvariantReport::stockLeft),
-                        count("Drift", InvariantReport::drift),
+                        Column.count("Initial", InvariantReport::initialStock),
+                        Column.count("Completed", InvariantReport::completedOrders),
+                        Column.count("Rejected", InvariantReport::rejectedOrders),
+                        Column.count("Stock left", InvariantReport::stockLeft),
+                        Column.count("Drift", InvariantReport::drift),
                         Column.of("Oversold", book -> Cells.yesNo(book.oversold())),
-                        count("Payments", InvariantReport::payments),
-                        count("Double payments", InvariantReport::doublePayments),
-                        count("Not final", InvariantReport::ordersNotFinal)),
+                        Column.count("Payments", InvariantReport::payments),
+                        Column.count("Double payments", InvariantReport::doublePayments),
+                        Column.count("Not final", InvariantReport::ordersNotFinal)),
                 run.products(),
                 "Not final: orders never accepted (the load stopped before their turn, or gave up) and, if any, lost"
                         + " ones; the verdict counts the lost ones among the accepted checkouts.");
@@ -246,8 +231,8 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                 List.of(
                         Column.<PoisonFigures>of("Kind", poison -> poison.kind().label()),
                         Column.of("Topic", poison -> poison.kind().topic()),
-                        count("Sent", PoisonFigures::sent),
-                        count("Dead-lettered", PoisonFigures::deadLettered),
+                        Column.count("Sent", PoisonFigures::sent),
+                        Column.count("Dead-lettered", PoisonFigures::deadLettered),
                         Column.of("Last one after", poison -> seconds(poison.lastDeadLetteredAfter())),
                         Column.of("dlt-reason (ids and numbers masked)", poison -> reasons(poison.reasons()))),
                 run.poison(),

@@ -31,26 +31,6 @@ public record ChaosRun(
         List<Check> checks,
         List<String> notes) {
 
-    ChaosRun withChecks(List<Check> judged) {
-        return new ChaosRun(
-                runTag,
-                faults,
-                arrivalsEndedAt,
-                faultsEndedAt,
-                phases,
-                acceptance,
-                retries,
-                products,
-                idempotency,
-                poison,
-                topics,
-                decoy,
-                carts,
-                timeline,
-                judged,
-                notes);
-    }
-
     public boolean holds() {
         return checks.stream().allMatch(Check::holds);
     }
@@ -160,7 +140,6 @@ public record ChaosRun(
             long ordersRetried,
             long retries,
             long afterUnavailable,
-            long afterNoAnswer,
             long endedAccepted,
             long endedConflict,
             long endedUnavailable,
@@ -183,14 +162,10 @@ public record ChaosRun(
 
     /** What the topics hold about the run; the untagged dead letters are real commands, not poison. */
     public record TopicFigures(
-            long commandRecords,
             long commandOrders,
             long commandOrdersNotDecided,
             long decidedNotInTopic,
-            long resultRecords,
-            long resultOrders,
             long duplicateResults,
-            long deadLetters,
             long untaggedDeadLetters,
             Map<String, Long> untaggedReasons,
             List<Double> untaggedDeadLetteredAt) {

@@ -1,17 +1,19 @@
 package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.lab.Require;
-import dev.orderpipeline.lab.load.OpenLoad;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
-/** One chaos run: the options of {@link ChaosCommand}; {@code stock} null for 40 % to 88 % of the planned checkouts. */
+/**
+ * One chaos run: the options of {@link ChaosCommand}, each product's stock 40 % to 88 % of its planned checkouts;
+ * {@code groupSession}: the workers' consumer session timeout, which a kill costs and the planned windows allow for.
+ */
 public record ChaosSettings(
         int rate,
         int products,
-        @Nullable Integer stock,
         List<FaultKind> faults,
         int workerKills,
         Duration brokerDown,
@@ -26,17 +28,21 @@ public record ChaosSettings(
         int maxAttempts,
         Duration replayLimit,
         double cartShare,
-        Duration workerFreeze) {
+        Duration workerFreeze,
+        @Nullable Duration groupSession) {
 
     /** Orders prepared beyond the plan: faults and recoveries often take longer than planned. */
     static final double ORDER_MARGIN = 1.3;
 
+    /** The consumer groups' session timeout when a report predates the setting: Kafka's default. */
+    static final Duration DEFAULT_GROUP_SESSION = Duration.ofSeconds(45);
+
     public ChaosSettings {
         faults = List.copyOf(faults);
+        groupSession = Objects.requireNonNullElse(groupSession, DEFAULT_GROUP_SESSION);
         Require.check(cartShare >= 0 && cartShare <= 1, "cart share must be 0 to 1: " + cartShare);
         Require.check(rate >= 1 && rate <= 10_000, "rate must be 1 to 10000 per second: " + rate);
         Require.check(products >= 1 && products <= 100, "products must be 1 to 100: " + products);
-        Require.check(stock == null || stock >= 0, "stock must not be negative: " + stock);
         Require.check(faults.stream().distinct().count() == faults.size(), "each fault once: " + faults);
         Require.check(
                 workerKills >= 1 && poisonRecords >= PoisonKind.values().length && maxInFlight >= 1 && maxAttempts >= 1,
@@ -50,43 +56,17 @@ public record ChaosSettings(
                 catchUpLimit,
                 finalDeadline,
                 replayLimit,
-                workerFreeze)) {
+                workerFreeze,
+                groupSession)) {
             Require.check(duration.isPositive(), "durations must be positive: " + duration);
         }
         Require.check(!warmup.isNegative(), "warm-up must not be negative: " + warmup);
     }
 
-    /**
-     * The run docs/reliability.md reports: every default fault, 30 % carts so that every fault meets sagas in flight.
-     */
-    public static ChaosSettings defaults() {
-        return new ChaosSettings(
-                150,
-                5,
-                null,
-                List.of(
-                        FaultKind.WORKER_KILL,
-                        FaultKind.WORKER_KILL_RESTART,
-                        FaultKind.BROKER_RESTART,
-                        FaultKind.DATABASE_RESTART,
-                        FaultKind.DATABASE_READ_ONLY,
-                        FaultKind.LOCK_TIMEOUT_STORM,
-                        FaultKind.REPLAY,
-                        FaultKind.POISON),
-                3,
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(15),
-                Duration.ofSeconds(20),
-                1000,
-                Duration.ofSeconds(20),
-                Duration.ofSeconds(15),
-                Duration.ofSeconds(120),
-                Duration.ofSeconds(30),
-                OpenLoad.DEFAULT_MAX_IN_FLIGHT,
-                20,
-                Duration.ofMinutes(5),
-                0.3,
-                Duration.ofSeconds(30));
+    /** Never null: a report without it read back with the default. */
+    @Override
+    public Duration groupSession() {
+        return Objects.requireNonNull(groupSession);
     }
 
     /** Whether the load has carts: a share of them, and two products at least to make one of. */
@@ -109,9 +89,7 @@ public record ChaosSettings(
     public List<Integer> stocks() {
         var perProduct = plannedCheckouts() / (double) products;
         return IntStream.range(0, products)
-                .mapToObj(index -> stock != null
-                        ? stock
-                        : (int) Math.max(1, Math.round(perProduct * (0.4 + 0.6 * index / products))))
+                .mapToObj(index -> (int) Math.max(1, Math.round(perProduct * (0.4 + 0.6 * index / products))))
                 .toList();
     }
 }

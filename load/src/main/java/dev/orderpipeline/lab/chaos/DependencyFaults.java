@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -165,8 +166,9 @@ final class DependencyFaults {
 
     /** The reset runs however the rest went: a database left read-only would fail every later fault and run. */
     private static Outcome withSetting(ChaosDatabase database, String set, String reset, During during) {
-        long atStart;
-        Locks locks;
+        long atStart = 0;
+        var locks = Locks.NONE;
+        @Nullable Exception failure = null;
         try {
             try (var connection = labSession(database)) {
                 execute(connection, set);
@@ -174,13 +176,20 @@ final class DependencyFaults {
             }
             locks = during.run();
         } catch (SQLException | RuntimeException ex) {
-            resetQuietly(database, reset, ex);
-            throw new IllegalStateException("the database fault failed: " + ex.getMessage(), ex);
+            failure = ex;
         }
         try (var connection = labSession(database)) {
             execute(connection, reset);
-            return new Outcome(atStart, terminate(connection), locks);
+            var atEnd = terminate(connection);
+            if (failure != null) {
+                throw new IllegalStateException("the database fault failed: " + failure.getMessage(), failure);
+            }
+            return new Outcome(atStart, atEnd, locks);
         } catch (SQLException ex) {
+            log.error("Could not reset the database setting; reset it by hand", ex);
+            if (failure != null) {
+                ex.addSuppressed(failure);
+            }
             throw new IllegalStateException("could not reset the database setting: " + ex.getMessage(), ex);
         }
     }
@@ -215,16 +224,6 @@ final class DependencyFaults {
         } catch (SQLException ex) {
             connection.close();
             throw ex;
-        }
-    }
-
-    private static void resetQuietly(ChaosDatabase database, String reset, Exception cause) {
-        try (var connection = labSession(database)) {
-            execute(connection, reset);
-            terminate(connection);
-        } catch (SQLException | RuntimeException ex) {
-            log.error("Could not reset the database setting after a failed fault; reset it by hand", ex);
-            cause.addSuppressed(ex);
         }
     }
 

@@ -12,20 +12,21 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The faults, by the names the command line and report use: the planned length of a window, the injection, the
- * criteria.
+ * The faults, by the names the command line and report use: the planned length of a window (a kill costs the group
+ * session; the freeze's plan keeps the stock of its run from selling out before the takeover is measured), the
+ * injection, the criteria.
  */
 public enum FaultKind {
     WORKER_KILL(
             "worker-kill",
             "kill -9 #",
-            settings -> settings.recovery().plusSeconds(50),
+            settings -> settings.recovery().plus(settings.groupSession()).plusSeconds(5),
             ProcessFaults::killAndStart,
             ChaosCriteria::cartsMidSaga),
     WORKER_KILL_RESTART(
             "worker-kill-restart",
             "kill -9 and restart under its name",
-            settings -> settings.recovery().plusSeconds(50),
+            settings -> settings.recovery().plus(settings.groupSession()).plusSeconds(5),
             ProcessFaults::killAndRestartUnderItsName,
             ChaosCriteria::cartsMidSaga),
     BROKER_RESTART(
@@ -117,8 +118,13 @@ public enum FaultKind {
         return this == WORKER_KILL ? windowName + number : windowName;
     }
 
+    /** One window and the recovery after it. */
+    Duration plannedWindow(ChaosSettings settings) {
+        return plannedWindow.apply(settings);
+    }
+
     Duration planned(ChaosSettings settings) {
-        return plannedWindow.apply(settings).multipliedBy(windows(settings));
+        return plannedWindow(settings).multipliedBy(windows(settings));
     }
 
     public static FaultKind named(String label) {

@@ -8,6 +8,7 @@ import dev.orderpipeline.lab.chaos.ChaosRun.Takeover;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,6 +63,28 @@ record FaultRun(
             throw new IllegalStateException("no checkout-worker runs");
         }
         return workers;
+    }
+
+    /**
+     * Asks {@code answer} every {@code every} until it answers, or {@code limit} passed (null then); an ask that fails
+     * (the cluster electing, the database down) counts as no answer.
+     */
+    static <T> @Nullable T poll(Duration limit, Duration every, Supplier<@Nullable T> answer) {
+        var deadline = System.nanoTime() + limit.toNanos();
+        while (true) {
+            try {
+                var answered = answer.get();
+                if (answered != null) {
+                    return answered;
+                }
+            } catch (IllegalStateException ex) {
+                log.debug("Asked again: {}", ex.getMessage());
+            }
+            if (System.nanoTime() - deadline > 0) {
+                return null;
+            }
+            pause(every);
+        }
     }
 
     static void pause(Duration duration) {

@@ -1,11 +1,7 @@
 package dev.orderpipeline.lab.chaos;
 
-import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.pipeline.ApiClient;
-import dev.orderpipeline.lab.pipeline.Orders;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Random;
@@ -55,25 +51,5 @@ record PreparedOrder(UUID orderId, int product, String userId, List<Integer> car
         var all = new ArrayList<>(IntStream.range(0, products).boxed().toList());
         Collections.shuffle(all, random);
         return List.copyOf(all.subList(0, size));
-    }
-
-    static List<PreparedOrder> createCarts(
-            List<ApiClient> apis,
-            List<UUID> products,
-            List<List<Integer>> carts,
-            String userPrefix,
-            Progress progress) {
-        var ids = Orders.place(
-                apis,
-                carts.size(),
-                (api, index) -> {
-                    var units = new LinkedHashMap<UUID, Integer>();
-                    carts.get(index).forEach(product -> units.put(products.get(product), 1));
-                    return api.createCart(userPrefix + index, units);
-                },
-                progress);
-        return IntStream.range(0, carts.size())
-                .mapToObj(index -> PreparedOrder.cart(ids.get(index), userPrefix + index, carts.get(index)))
-                .toList();
     }
 }

@@ -345,21 +345,15 @@ final class ProcessFaults {
      * limit.
      */
     private static @Nullable Double awaitInSync(FaultRun run, int node, double since) {
-        var deadline = System.nanoTime() + run.settings().catchUpLimit().toNanos();
-        while (System.nanoTime() - deadline < 0) {
-            try {
-                if (run.topics().topics().stream()
-                        .flatMap(topic -> topic.partitions().stream())
-                        .filter(partition -> ids(partition.replicas()).contains(node))
-                        .allMatch(partition -> ids(partition.isr()).contains(node))) {
-                    return ChaosJudge.round(run.clock().now() - since);
-                }
-            } catch (IllegalStateException ex) {
-                // the cluster is still electing: asked again
-            }
-            FaultRun.pause(FaultRun.POLL);
-        }
-        return null;
+        return FaultRun.poll(
+                run.settings().catchUpLimit(),
+                FaultRun.POLL,
+                () -> run.topics().topics().stream()
+                                .flatMap(topic -> topic.partitions().stream())
+                                .filter(partition -> ids(partition.replicas()).contains(node))
+                                .allMatch(partition -> ids(partition.isr()).contains(node))
+                        ? ChaosJudge.round(run.clock().now() - since)
+                        : null);
     }
 
     private static List<Integer> ids(List<Node> nodes) {
@@ -369,10 +363,10 @@ final class ProcessFaults {
     /** Waits for a decision after {@code overAtMillis} on every partition, then measures from {@code faultAtMillis}. */
     static List<PartitionStall> measure(FaultRun run, Collection<Integer> held, long faultAtMillis, long overAtMillis) {
         var byPartition = byPartition(run);
-        var deadline = System.nanoTime() + run.settings().catchUpLimit().toNanos();
-        while (System.nanoTime() - deadline < 0 && !decidedAfter(run, byPartition, overAtMillis)) {
-            FaultRun.pause(FaultRun.POLL);
-        }
+        FaultRun.poll(
+                run.settings().catchUpLimit(),
+                FaultRun.POLL,
+                () -> decidedAfter(run, byPartition, overAtMillis) ? true : null);
         var times = run.database().decisionTimes(run.products(), faultAtMillis, System.currentTimeMillis());
         var stalls = new ArrayList<PartitionStall>();
         byPartition.forEach((partition, products) -> stalls.add(new PartitionStall(

@@ -102,7 +102,6 @@ final class TopicEvidence {
         var poison = new ArrayList<PoisonFigures>();
         poisonSent.forEach((kind, sent) -> poison.add(scan.figures(kind, sent)));
         var topics = new TopicFigures(
-                scan.commandRecords,
                 scan.commandOrders.size(),
                 scan.commandOrders.stream()
                         .filter(order -> !decided.contains(order))
@@ -110,10 +109,7 @@ final class TopicEvidence {
                 decided.stream()
                         .filter(order -> !scan.commandOrders.contains(order))
                         .count(),
-                scan.resultRecords,
-                scan.resultOrders.size(),
                 scan.duplicateResults,
-                scan.poison.values().stream().mapToLong(Long::longValue).sum(),
                 scan.untaggedAt.size(),
                 scan.untaggedReasons,
                 scan.untaggedAt);
@@ -140,14 +136,10 @@ final class TopicEvidence {
         private final Set<UUID> orders;
         private final double poisonStartedAt;
         private final RunClock clock;
-        /** Records keyed by the run's products, poison included. */
-        private long commandRecords;
         /** The run's orders named by valid commands, and its carts named by cart checkouts. */
         private final Set<UUID> commandOrders = new HashSet<>();
 
-        private long resultRecords;
         private long duplicateResults;
-        private final Set<UUID> resultOrders = new HashSet<>();
         private final Map<PoisonKind, Long> poison = new EnumMap<>(PoisonKind.class);
         private final Map<PoisonKind, Map<String, Long>> reasons = new EnumMap<>(PoisonKind.class);
         private final Map<PoisonKind, Double> last = new EnumMap<>(PoisonKind.class);
@@ -168,7 +160,6 @@ final class TopicEvidence {
             if (!keys.contains(text(record.key()))) {
                 return;
             }
-            commandRecords++;
             var orderId = header(record, TopicFaults.TAG_HEADER) == null
                     ? parse(json(record.value()).path("orderId").asString(""))
                     : null;
@@ -187,8 +178,6 @@ final class TopicEvidence {
         void result(ConsumerRecord<String, String> record) {
             var orderId = parse(text(record.key()));
             if (orderId != null && orders.contains(orderId)) {
-                resultRecords++;
-                resultOrders.add(orderId);
                 duplicateResults += json(record.value()).path("duplicate").asBoolean(false) ? 1 : 0;
             }
         }

@@ -27,6 +27,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -82,17 +83,17 @@ final class TopicFaults {
     private static Done follow(FaultRun run, String group, List<Replayed> replayed, double start, double ready) {
         var records = replayed.stream().mapToLong(Replayed::records).sum();
         var limit = run.settings().replayLimit();
-        var deadline = System.nanoTime() + limit.toNanos();
-        for (var behind = behind(run, replayed); behind > 0; behind = behind(run, replayed)) {
-            if (System.nanoTime() - deadline > 0) {
-                return new Done(
-                        run.clock().now(),
-                        "group " + group + " and its saga groups still " + behind + " of " + records
-                                + " records behind",
-                        "the replay did not reach the end within " + limit.toSeconds() + " s",
-                        null);
-            }
-            FaultRun.pause(POLL);
+        var behind = new AtomicLong();
+        if (FaultRun.poll(limit, POLL, () -> {
+                    behind.set(behind(run, replayed));
+                    return behind.get() == 0 ? true : null;
+                })
+                == null) {
+            return new Done(
+                    run.clock().now(),
+                    "group " + group + " and its saga groups still " + behind + " of " + records + " records behind",
+                    "the replay did not reach the end within " + limit.toSeconds() + " s",
+                    null);
         }
         var caughtUp = run.clock().now();
         return run.done(String.format(

@@ -27,7 +27,7 @@ class BrokerKillEndToEndTests {
             throws IOException {
         // one worker: the brokers fail over here, not the workers
         try (var cluster = ChaosStacks.start(workDirectory, 3, 1)) {
-            var run = ChaosStacks.run(cluster, List.of(FaultKind.BROKER_KILL), 20, 0.3);
+            var run = ChaosStacks.run(cluster, List.of(FaultKind.BROKER_KILL), ChaosStacks.RATE, 0.3);
 
             assertHolds(run);
             var takeover = Objects.requireNonNull(run.faults().getFirst().takeover());

@@ -151,18 +151,40 @@ class ChaosCriteriaTests {
     void plansTheLoadFromWhatEachFaultSaysItTakes() {
         var settings = ChaosFixtures.settings(FaultKind.WORKER_KILL, FaultKind.BROKER_RESTART, FaultKind.POISON);
 
-        // warm-up 5 s; a kill 50 s + recovery 5 s; broker 15 s + down 10 s + recovery; poison 10 s + recovery
+        // warm-up 5 s; a kill the 45 s group session + 5 s + recovery 5 s; broker 15 s + down 10 s + recovery;
+        // poison 10 s + recovery
         assertThat(settings.plannedLoad()).isEqualTo(Duration.ofSeconds(5 + 55 + 30 + 15));
         assertThat(settings.plannedCheckouts()).isEqualTo(100 * 105);
+        // a stack with shorter sessions plans shorter kills
+        var shortSessions = new ChaosSettings(
+                100,
+                2,
+                List.of(FaultKind.WORKER_KILL),
+                1,
+                settings.brokerDown(),
+                settings.databaseDown(),
+                settings.databaseFault(),
+                10,
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(5),
+                settings.catchUpLimit(),
+                settings.finalDeadline(),
+                100,
+                5,
+                settings.replayLimit(),
+                0.0,
+                settings.workerFreeze(),
+                Duration.ofSeconds(10));
+        assertThat(shortSessions.plannedLoad()).isEqualTo(Duration.ofSeconds(5 + 10 + 5 + 5));
     }
 
     @Test
     void givesEachKillAWindowOfItsOwnAndOtherFaultsOne() {
-        var settings = ChaosSettings.defaults();
+        var settings = new ChaosCommand().settings();
 
         assertThat(FaultKind.WORKER_KILL.windows(settings)).isEqualTo(3);
         assertThat(FaultKind.WORKER_KILL.windowName(2)).isEqualTo("kill -9 #2");
-        // each kill 50 s and its recovery of 15 s
+        // each kill the 45 s group session + 5 s and its recovery of 15 s
         assertThat(FaultKind.WORKER_KILL.planned(settings)).isEqualTo(Duration.ofSeconds(3 * 65));
         assertThat(FaultKind.BROKER_RESTART.windows(settings)).isEqualTo(1);
         assertThat(FaultKind.BROKER_RESTART.windowName(1)).isEqualTo("broker restart");

@@ -25,7 +25,7 @@ final class ChaosFixtures {
     final Map<UUID, Double> decidedAt = new HashMap<>();
     final List<PoisonFigures> poison = new ArrayList<>();
     RepeatedEffects retriedEffects = new RepeatedEffects(0, 0);
-    TopicFigures topics = new TopicFigures(0, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), List.of());
+    TopicFigures topics = new TopicFigures(0, 0, 0, 0, 0, Map.of(), List.of());
     List<InvariantReport> books = List.of();
     IdempotencyRows idempotency = IdempotencyRows.NONE;
 
@@ -36,7 +36,6 @@ final class ChaosFixtures {
         return new ChaosSettings(
                 100,
                 2,
-                null,
                 List.of(faults),
                 1,
                 Duration.ofSeconds(10),
@@ -51,7 +50,8 @@ final class ChaosFixtures {
                 5,
                 Duration.ofMinutes(1),
                 0.0,
-                Duration.ofSeconds(20));
+                Duration.ofSeconds(20),
+                null);
     }
 
     /** An order of product {@code product % 2}, returned by index. */
@@ -120,7 +120,7 @@ final class ChaosFixtures {
         books = list;
         var orderCount = decidedAt.size();
         idempotency = new IdempotencyRows(orderCount, orderCount, 0);
-        topics = new TopicFigures(orderCount, orderCount, 0, 0, orderCount, orderCount, 0, 0, 0, Map.of(), List.of());
+        topics = new TopicFigures(orderCount, 0, 0, 0, 0, Map.of(), List.of());
     }
 
     ChaosJudge.Evidence evidence(ChaosSettings settings, double arrivalsEndedAt) {

@@ -143,10 +143,6 @@ class ChaosJudgeTests {
         run.soundBooks();
         run.topics = new ChaosRun.TopicFigures(
                 2,
-                2,
-                1,
-                0,
-                1,
                 1,
                 0,
                 0,

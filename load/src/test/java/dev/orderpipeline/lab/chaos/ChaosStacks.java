@@ -33,10 +33,18 @@ final class ChaosStacks {
 
     /**
      * A killed member holds its partitions until its session expires (45 s by default); a shorter session keeps the
-     * kill tests short. The experiment itself runs with the defaults.
+     * kill tests short, and the runs plan their windows by it. The experiment itself runs with the defaults.
      */
+    private static final Duration SESSION = Duration.ofSeconds(10);
+
     private static final List<String> SHORT_SESSIONS =
-            List.of("--spring.kafka.consumer.properties.session.timeout.ms=10000");
+            List.of("--spring.kafka.consumer.properties.session.timeout.ms=" + SESSION.toMillis());
+
+    /**
+     * The checkouts per second of the shared runs and the broker kill: enough for carts in flight at every kill, 503s
+     * while the broker is down and decisions on every partition, while the classes run side by side on two cores.
+     */
+    static final int RATE = 10;
 
     private ChaosStacks() {}
 
@@ -57,13 +65,13 @@ final class ChaosStacks {
 
     /**
      * A small run of {@code faults} at {@code rate} checkouts/s with a {@code cartShare} of carts: a few thousand
-     * checkouts, short fault windows, so that a class stays within a few minutes on two cores.
+     * checkouts at most, short fault windows planned by the short session, so that a class stays within a few minutes
+     * on two cores.
      */
     static ChaosRun run(StackTarget target, List<FaultKind> faults, int rate, double cartShare) {
         var settings = new ChaosSettings(
                 rate,
                 3,
-                null,
                 faults,
                 1,
                 Duration.ofSeconds(5),
@@ -78,7 +86,8 @@ final class ChaosStacks {
                 20,
                 Duration.ofMinutes(2),
                 cartShare,
-                Duration.ofSeconds(20));
+                Duration.ofSeconds(20),
+                SESSION);
         return new ChaosExperiment(target, settings, Progress.silent(), Duration.ofSeconds(30)).run();
     }
 
@@ -104,14 +113,14 @@ final class ChaosStacks {
 
         private final Map<List<FaultKind>, SharedRun> made = new HashMap<>();
 
-        /** The run of {@code faults} at 20 checkouts/s with a {@code cartShare} of carts. */
+        /** The run of {@code faults} at {@link #RATE} with a {@code cartShare} of carts. */
         SharedRun of(StackTarget target, List<FaultKind> faults, double cartShare) {
             return made.computeIfAbsent(faults, kinds -> {
                 var pids = target.stack().workers().stream()
                         .map(worker -> worker.pid())
                         .toList();
                 try {
-                    return new SharedRun(pids, run(target, kinds, 20, cartShare), null);
+                    return new SharedRun(pids, run(target, kinds, RATE, cartShare), null);
                 } catch (RuntimeException ex) {
                     return new SharedRun(pids, null, ex);
                 }
