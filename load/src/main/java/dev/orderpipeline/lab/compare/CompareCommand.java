@@ -25,8 +25,8 @@ import picocli.CommandLine.Spec;
                     + " one product) or a cart (carts: LINES of PRODUCTS products, pairs of carts listing the same"
                     + " products in opposite orders, the shape that deadlocks unsorted row locks) each, all checkouts"
                     + " released at once; then the invariants as the database has them (oversell, drift, double"
-                    + " payments, orders not final), latency, HTTP statuses, CPU and memory of the processes,"
-                    + " PostgreSQL's active sessions, and for carts aborted transactions and deadlocks.",
+                    + " payments, orders not final), latency, HTTP statuses, CPU per checkout of each"
+                    + " process and PostgreSQL's lock waits, and for carts aborted transactions and deadlocks.",
             "Writes report.json, report.md and report.html with PNG charts to the output folder."
         })
 public final class CompareCommand extends LabCommand {
