@@ -9,7 +9,7 @@ import java.util.Objects;
 /** A chart of a report, saved as {@code <file>.png} beside it. */
 public sealed interface Chart {
 
-    /** The file name without extension; also the chart's anchor in the HTML. */
+    /** The file name without extension. */
     String file();
 
     String title();
