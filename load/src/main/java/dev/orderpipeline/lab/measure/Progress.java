@@ -1,5 +1,6 @@
 package dev.orderpipeline.lab.measure;
 
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
@@ -23,7 +24,7 @@ public final class Progress implements AutoCloseable {
     private static final String GAP = "  ";
     private static final String CLEAR_LINE = "\r\u001b[K";
 
-    private final @Nullable PrintStream out;
+    private final PrintStream out;
     private final boolean terminal;
     private final String command;
     private final LongSupplier nanoTime;
@@ -41,14 +42,14 @@ public final class Progress implements AutoCloseable {
      */
     private record Item(String name, int number, int count, long firstStartedNanos, long startedNanos) {}
 
-    Progress(@Nullable PrintStream out, boolean terminal, String command, LongSupplier nanoTime, boolean ticking) {
+    Progress(PrintStream out, boolean terminal, String command, LongSupplier nanoTime, boolean ticking) {
         this.out = out;
         this.terminal = terminal;
         this.command = command;
         this.nanoTime = nanoTime;
         this.startedNanos = nanoTime.getAsLong();
         this.phaseStartedNanos = startedNanos;
-        if (out == null || !ticking) {
+        if (!ticking) {
             timer = null;
             return;
         }
@@ -65,7 +66,7 @@ public final class Progress implements AutoCloseable {
 
     /** No output at all (tests). */
     public static Progress silent() {
-        return new Progress(null, false, "", System::nanoTime, false);
+        return new Progress(new PrintStream(OutputStream.nullOutputStream()), false, "", System::nanoTime, false);
     }
 
     /**
@@ -78,7 +79,7 @@ public final class Progress implements AutoCloseable {
         var first = previous != null && number > 1 ? previous.firstStartedNanos() : now;
         var name = noun + ' ' + number + '/' + count;
         item = new Item(label.isEmpty() ? name : name + GAP + label, number, count, first, now);
-        if (out != null && !terminal) {
+        if (!terminal) {
             // in a log, each part starts with a line of its own: where the run is and how long it has left
             out.println(command + GAP + where(now));
             out.flush();
@@ -104,10 +105,8 @@ public final class Progress implements AutoCloseable {
 
     /** A line that stays: a finished step or a warning. */
     public synchronized void note(String line) {
-        if (out != null) {
-            out.println(terminal ? CLEAR_LINE + line : line);
-            out.flush();
-        }
+        out.println(terminal ? CLEAR_LINE + line : line);
+        out.flush();
     }
 
     /** Ends the progress line; later output starts on a clean line. */
@@ -116,7 +115,7 @@ public final class Progress implements AutoCloseable {
         if (timer != null) {
             timer.shutdownNow();
         }
-        if (out != null && terminal) {
+        if (terminal) {
             out.print(CLEAR_LINE);
             out.flush();
         }
@@ -141,11 +140,7 @@ public final class Progress implements AutoCloseable {
         if (total > 0 || count > 0) {
             text.append(GAP).append(count);
             if (total > 0) {
-                text.append('/')
-                        .append(total)
-                        .append(' ')
-                        .append(Math.min(100, count * 100 / total))
-                        .append('%');
+                text.append(String.format(Locale.ROOT, "/%d %d%%", total, Math.min(100, count * 100 / total)));
             }
             var seconds = (now - phaseStartedNanos) / 1e9;
             text.append(GAP).append(String.format(Locale.ROOT, "%.0f/s", seconds > 0 ? count / seconds : 0));
@@ -184,21 +179,17 @@ public final class Progress implements AutoCloseable {
     /** {@code 41s}, {@code 12m04s}, {@code 1h02m}. */
     static String clock(Duration duration) {
         var seconds = duration.toSeconds();
-        if (seconds < 60) {
-            return seconds + "s";
-        }
-        return seconds < 3600
-                ? String.format(Locale.ROOT, "%dm%02ds", seconds / 60, seconds % 60)
-                : String.format(Locale.ROOT, "%dh%02dm", seconds / 3600, seconds % 3600 / 60);
+        return seconds < 60
+                ? seconds + "s"
+                : seconds < 3600
+                        ? String.format(Locale.ROOT, "%dm%02ds", seconds / 60, seconds % 60)
+                        : String.format(Locale.ROOT, "%dh%02dm", seconds / 3600, seconds % 3600 / 60);
     }
 
     private synchronized void print() {
-        if (out != null && phase != null) {
-            if (terminal) {
-                out.print(CLEAR_LINE + line());
-            } else {
-                out.println(line());
-            }
+        if (phase != null) {
+            // in place on a terminal, a line of its own in a log
+            out.print(terminal ? CLEAR_LINE + line() : line() + System.lineSeparator());
             out.flush();
         }
     }

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * runs on this machine: the postmaster's own and reaped children's time plus that of its live children, so backends
  * that come and go are all counted.
  */
-public final class ResourceSampler implements AutoCloseable {
+public final class ResourceSampler {
 
     /** A process to watch, by kind (samples of one kind add up). */
     public record Watched(String kind, long pid) {}
@@ -99,19 +99,13 @@ public final class ResourceSampler implements AutoCloseable {
         try {
             if (!timer.awaitTermination(10, TimeUnit.SECONDS)) {
                 log.warn("The resource sampler did not stop within 10 s");
+                timer.shutdownNow();
             }
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
         sample();
         var written = walStart == null ? null : wal(walStart);
-        close();
-        return usage(written == null ? null : Long.valueOf(written));
-    }
-
-    @Override
-    public void close() {
-        timer.shutdownNow();
         if (sessions != null) {
             try {
                 sessions.close();
@@ -119,6 +113,7 @@ public final class ResourceSampler implements AutoCloseable {
                 log.debug("Closing the sampling connection failed", ex);
             }
         }
+        return usage(written == null ? null : Long.valueOf(written));
     }
 
     private synchronized void sample() {

@@ -64,9 +64,6 @@ final class ChartRenderer {
             new Color(0x7F3C8D),
             new Color(0x0B3D91));
 
-    /** Lines with at most this many points per series show their points: a rate sweep of five is five measurements. */
-    private static final int SHAPES_MAX_POINTS = 12;
-
     private static final Color WINDOW = new Color(0x28E15759, true);
     private static final Color INVISIBLE = new Color(0, true);
 
@@ -132,10 +129,6 @@ final class ChartRenderer {
                     values.stream().mapToDouble(Number::doubleValue).min().orElse(1) / 2);
             plot.setRangeAxis(logAxis(bars.valueAxis()));
         }
-        if (bars.values().size() == 1 && bars.values().containsKey(bars.valueAxis())) {
-            // one series named as the axis: a legend would only repeat the axis label (a lone "200" it would not)
-            chart.removeLegend();
-        }
         return chart;
     }
 
@@ -168,29 +161,24 @@ final class ChartRenderer {
 
     /** Panels side by side on one shared y axis, with one legend: a plot per panel, combined. */
     private static JFreeChart panels(Chart.Panels grid) {
-        var colours = new LinkedHashMap<String, Color>();
         var combined = new CombinedRangeXYPlot(new NumberAxis(grid.yAxis()));
         for (var panel : grid.panels()) {
-            var plot = ChartFactory.createXYLineChart(
-                            null,
-                            panel.title(),
-                            null,
-                            dataset(panel.values(), Chart.Scale.LINEAR, Chart.Scale.LINEAR),
-                            PlotOrientation.VERTICAL,
-                            false,
-                            false,
-                            false)
-                    .getXYPlot();
-            decorate(plot, panel.events(), colours);
-            combined.add(plot);
+            var values = dataset(panel.values(), Chart.Scale.LINEAR, Chart.Scale.LINEAR);
+            combined.add(
+                    new XYPlot(values, new NumberAxis(panel.title()), null, new XYLineAndShapeRenderer(true, false)));
+        }
+        var chart = new JFreeChart(grid.title(), JFreeChart.DEFAULT_TITLE_FONT, combined, true);
+        chart.addSubtitle(new TextTitle("x: " + grid.xAxis()));
+        // the theme before the colours, which it would replace with its own
+        ChartFactory.getChartTheme().apply(chart);
+        var colours = new LinkedHashMap<String, Color>();
+        for (var panel = 0; panel < grid.panels().size(); panel++) {
+            decorate(combined.getSubplots().get(panel), grid.panels().get(panel).events(), colours);
         }
         // one entry per series, not one per series and panel
         var legend = new LegendItemCollection();
         colours.forEach((series, colour) -> legend.add(new LegendItem(series, colour)));
         combined.setFixedLegendItems(legend);
-        var chart = new JFreeChart(grid.title(), JFreeChart.DEFAULT_TITLE_FONT, combined, colours.size() > 1);
-        chart.addSubtitle(new TextTitle("x: " + grid.xAxis()));
-        chart.setBackgroundPaint(Color.WHITE);
         return chart;
     }
 
@@ -219,7 +207,6 @@ final class ChartRenderer {
         for (var series = 0; series < dataset.getSeriesCount(); series++) {
             var name = dataset.getSeriesKey(series).toString();
             renderer.setSeriesPaint(series, colours.computeIfAbsent(name, key -> colour(colours.size())));
-            renderer.setSeriesShapesVisible(series, dataset.getItemCount(series) <= SHAPES_MAX_POINTS);
         }
         for (var event : events) {
             // the line or window under the data, its label above every line: a label is never crossed out

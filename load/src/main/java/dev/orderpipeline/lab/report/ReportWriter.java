@@ -7,11 +7,14 @@ import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -60,13 +63,27 @@ public final class ReportWriter {
     public static String console(LabReport report) {
         var text = new StringBuilder();
         for (var table : report.tables()) {
-            text.append(System.lineSeparator()).append(table.title()).append(System.lineSeparator());
-            var widths = widths(table);
-            appendRow(text, table.columns(), widths);
-            appendRow(text, widths.stream().map("-"::repeat).toList(), widths);
-            table.rows().forEach(row -> appendRow(text, row, widths));
+            var widths = IntStream.range(0, table.columns().size())
+                    .map(column -> Stream.concat(Stream.of(table.columns()), table.rows().stream())
+                            .mapToInt(row -> row.get(column).length())
+                            .max()
+                            .orElseThrow())
+                    .toArray();
+            var lines = new ArrayList<>(List.of(
+                    table.columns(), Arrays.stream(widths).mapToObj("-"::repeat).toList()));
+            lines.addAll(table.rows());
+            text.append("\n").append(table.title()).append("\n");
+            for (var line : lines) {
+                for (var column = 0; column < line.size(); column++) {
+                    var cell = line.get(column);
+                    var pad = " ".repeat(widths[column] - cell.length());
+                    // the first column names the run; numbers read better right-aligned
+                    text.append(column == 0 ? cell + pad : "  " + pad + cell);
+                }
+                text.append("\n");
+            }
             if (!table.note().isEmpty()) {
-                text.append(table.note()).append(System.lineSeparator());
+                text.append(table.note()).append("\n");
             }
         }
         return text.toString();
@@ -79,7 +96,7 @@ public final class ReportWriter {
         out.append(report.summary()).append("\n\n");
         out.append(keyValues("Parameters", Parameters.of(report.settings())));
         out.append(keyValues("Target", header.target()));
-        out.append(keyValues("Machine", machine(header.machine())));
+        out.append(keyValues("Machine", Parameters.of(header.machine())));
         out.append(keyValues("Versions", header.versions()));
         out.append("Started " + header.startedAt() + ", finished " + header.finishedAt() + ".\n\n");
         for (var table : report.tables()) {
@@ -110,36 +127,5 @@ public final class ReportWriter {
 
     private static String row(List<String> cells) {
         return "| " + cells.stream().map(text -> text.replace("|", "\\|")).collect(Collectors.joining(" | ")) + " |\n";
-    }
-
-    private static Map<String, String> machine(Machine machine) {
-        return Map.of(
-                "cores", Integer.toString(machine.cores()),
-                "memory", machine.memoryMiB() + " MiB",
-                "cpu", machine.cpuModel(),
-                "os", machine.os(),
-                "jdk", machine.jdk());
-    }
-
-    private static List<Integer> widths(Table table) {
-        var widths = new ArrayList<Integer>();
-        for (var column = 0; column < table.columns().size(); column++) {
-            var width = table.columns().get(column).length();
-            for (var row : table.rows()) {
-                width = Math.max(width, row.get(column).length());
-            }
-            widths.add(width);
-        }
-        return widths;
-    }
-
-    private static void appendRow(StringBuilder text, List<String> cells, List<Integer> widths) {
-        for (var column = 0; column < cells.size(); column++) {
-            var cell = cells.get(column);
-            var pad = " ".repeat(widths.get(column) - cell.length());
-            // the first column names the run; numbers read better right-aligned
-            text.append(column == 0 ? cell + pad : pad + cell);
-            text.append(column == cells.size() - 1 ? System.lineSeparator() : "  ");
-        }
     }
 }
