@@ -1,7 +1,6 @@
 package dev.orderpipeline.lab.measure;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -57,21 +56,16 @@ record ProcStat(long pid, String command, long parentPid, long ticks, long reape
 
     /** Resident memory of a live process in KiB ({@code VmRSS} of {@code /proc/<pid>/status}). */
     static OptionalLong residentKiB(long pid) {
-        try {
-            for (var line :
-                    Files.readAllLines(PROC.resolve(Long.toString(pid)).resolve("status"), StandardCharsets.UTF_8)) {
-                if (line.startsWith("VmRSS:")) {
-                    return OptionalLong.of(Long.parseLong(
-                            line.substring("VmRSS:".length()).replace("kB", "").strip()));
-                }
-            }
-            return OptionalLong.empty();
+        try (var lines = Files.lines(PROC.resolve(Long.toString(pid)).resolve("status"))) {
+            return lines.filter(line -> line.startsWith("VmRSS:"))
+                    // "VmRSS:    123456 kB"
+                    .mapToLong(line -> Long.parseLong(line.replaceAll("\\D", "")))
+                    .findFirst();
         } catch (IOException | RuntimeException ex) {
             return OptionalLong.empty();
         }
     }
 
-    /** The live children of a process. */
     static List<ProcStat> children(long parentPid) {
         return ProcessHandle.of(parentPid).stream()
                 .flatMap(ProcessHandle::children)

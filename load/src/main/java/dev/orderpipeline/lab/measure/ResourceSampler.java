@@ -38,12 +38,9 @@ public final class ResourceSampler {
             WHERE datname = current_database() AND wait_event_type = 'Lock'
             """;
 
+    /** The WAL position in bytes from the server's first: it grows across restarts, so two give what was written. */
     private static final String WAL_POSITION = """
-            SELECT pg_current_wal_lsn()::text
-            """;
-
-    private static final String WAL_WRITTEN_SINCE = """
-            SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), ?::pg_lsn)::bigint
+            SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint
             """;
 
     /** The key of the database server's whole process tree among the watched pids. */
@@ -53,7 +50,7 @@ public final class ResourceSampler {
     private final Database source;
     private final @Nullable Connection sessions;
     private final long postmasterPid;
-    private final @Nullable String walStart;
+    private final @Nullable Long walStart;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("lab-resource-sampler").daemon().factory());
 
@@ -80,7 +77,7 @@ public final class ResourceSampler {
         }
         this.sessions = connection;
         this.postmasterPid = postmaster;
-        this.walStart = wal(null);
+        this.walStart = walPosition();
     }
 
     /** Takes a first sample now and then one every {@code interval} until {@link #stop()}. */
@@ -105,7 +102,7 @@ public final class ResourceSampler {
             Thread.currentThread().interrupt();
         }
         sample();
-        var written = walStart == null ? null : wal(walStart);
+        var walEnd = walPosition();
         if (sessions != null) {
             try {
                 sessions.close();
@@ -113,7 +110,7 @@ public final class ResourceSampler {
                 log.debug("Closing the sampling connection failed", ex);
             }
         }
-        return usage(written == null ? null : Long.valueOf(written));
+        return usage(walStart == null || walEnd == null ? null : walEnd - walStart);
     }
 
     private synchronized void sample() {
@@ -168,20 +165,15 @@ public final class ResourceSampler {
     }
 
     /**
-     * The WAL position now, or with {@code since} the bytes written from that position on, as text; read on a session
-     * of its own, so that a server restarted meanwhile (the chaos run's fault) still answers. {@code null} when the
-     * server has no position to give (a standby) or cannot be reached.
+     * Read on a session of its own, so that a server restarted meanwhile (the chaos run's fault) still answers;
+     * {@code null} when the server has no position to give (a standby) or cannot be reached.
      */
-    private @Nullable String wal(@Nullable String since) {
+    private @Nullable Long walPosition() {
         try (var connection = source.connect();
-                var statement = connection.prepareStatement(since == null ? WAL_POSITION : WAL_WRITTEN_SINCE)) {
-            if (since != null) {
-                statement.setString(1, since);
-            }
-            try (var rows = statement.executeQuery()) {
-                rows.next();
-                return rows.getString(1);
-            }
+                var statement = connection.createStatement();
+                var rows = statement.executeQuery(WAL_POSITION)) {
+            rows.next();
+            return rows.getLong(1);
         } catch (SQLException ex) {
             log.info("Cannot read the WAL (a standby?): WAL bytes will show as n/a: {}", ex.getMessage());
             return null;

@@ -44,7 +44,6 @@ public record Table(String title, List<String> columns, List<List<String>> rows,
                 note);
     }
 
-    /** The same table under another title. */
     public Table titled(String otherTitle) {
         return new Table(otherTitle, columns, rows, note);
     }

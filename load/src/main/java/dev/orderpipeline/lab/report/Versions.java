@@ -8,14 +8,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.common.utils.AppInfoParser;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Versions worth writing next to figures: the lab's, Kafka's client, PostgreSQL, the code's commit. The JDK is the
- * {@link Machine}'s; the apps run from jars built from that commit.
+ * Versions worth writing next to figures: PostgreSQL's and the code's commit. The JDK is the {@link Machine}'s; the
+ * lab, the apps and the Kafka they run are built from that commit, their versions pinned in its poms.
  */
 public final class Versions {
 
@@ -24,9 +22,6 @@ public final class Versions {
     /** The commit needs the repository, the PostgreSQL version a database the lab can read. */
     public static Map<String, String> collect(@Nullable Path projectDirectory, @Nullable Database database) {
         var versions = new LinkedHashMap<String, String>();
-        versions.put(
-                "lab", Objects.requireNonNullElse(Versions.class.getPackage().getImplementationVersion(), "dev"));
-        versions.put("kafkaClients", AppInfoParser.getVersion());
         if (database != null) {
             try {
                 versions.put("postgresql", database.serverVersion());
