@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
                     + " released at once; then the invariants as the database has them (oversell, drift, double"
                     + " payments, orders not final), latency, HTTP statuses, CPU per checkout of each"
                     + " process and PostgreSQL's lock waits, and for carts aborted transactions and deadlocks.",
-            "Writes report.json, report.md and report.html with PNG charts to the output folder."
+            "Writes report.json and report.md with PNG charts to the output folder."
         })
 public final class CompareCommand extends LabCommand {
 

@@ -125,7 +125,6 @@ class CartsEndToEndTests {
         for (var file : List.of(
                 ReportWriter.JSON_FILE,
                 ReportWriter.MARKDOWN_FILE,
-                ReportWriter.HTML_FILE,
                 "checkout-latency.png",
                 "final-latency.png",
                 "aborted-transactions.png",

@@ -117,7 +117,6 @@ class CompareEndToEndTests {
         for (var file : List.of(
                 ReportWriter.JSON_FILE,
                 ReportWriter.MARKDOWN_FILE,
-                ReportWriter.HTML_FILE,
                 "checkout-latency.png",
                 "final-latency.png",
                 "invariants.png",

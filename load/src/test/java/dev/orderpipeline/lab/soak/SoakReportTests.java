@@ -64,7 +64,7 @@ class SoakReportTests {
         assertThat(folder.resolve("latency.png")).isRegularFile();
         assertThat(Files.readString(folder.resolve(ReportWriter.MARKDOWN_FILE)))
                 .contains("## Sustained load", "| kafka @ 100/s | 100 | 99.0 |", "![Checkout latency per run]");
-        assertThat(Files.readString(folder.resolve(ReportWriter.HTML_FILE))).contains("src=\"latency.png\"");
+        assertThat(Files.readString(folder.resolve(ReportWriter.MARKDOWN_FILE))).contains("(latency.png)");
     }
 
     @Test
