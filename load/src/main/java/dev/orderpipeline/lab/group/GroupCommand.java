@@ -20,8 +20,8 @@ import picocli.CommandLine.Option;
         description = {
             "Partitions x worker processes x key distribution x event x group protocol: per cell a backlog of"
                     + " --commands checkouts sent at --rate and drained by the group to lag zero; throughput,"
-                    + " end-to-end p50/p99 (command record to result record), lag per partition over time, cost"
-                    + " per checkout, duplicates, invariants.",
+                    + " end-to-end p50/p99 (command record to result record), the busiest partition's"
+                    + " share, cost per checkout, duplicates, invariants.",
             "Events, fired when --event-at of the backlog is committed: none; add (a worker joins); kill (kill -9 of"
                     + " one); restart (kill -9 of one, started again at once under its name, its static group"
                     + " membership). With an event: the pause on the partitions that moved, on those that stayed and"

@@ -51,14 +51,6 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
         var disrupted = disrupted();
         if (!disrupted.isEmpty()) {
             tables.add(rebalanceTable(disrupted));
-            tables.add(new Table(
-                    "What happened",
-                    List.of("Cell", "Event"),
-                    disrupted.stream()
-                            .flatMap(
-                                    cell -> cell.disruption().notes().stream().map(note -> List.of(cell.label(), note)))
-                            .toList(),
-                    ""));
         }
         tables.addAll(CheckoutCosts.table("Cell", cells, GroupCell::label, GroupCell::cost));
         return tables;
@@ -197,17 +189,6 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
             for (var keys : settings.keys()) {
                 throughputChart(keys.label(), protocol).ifPresent(charts::add);
             }
-            // lag per partition for the widest cell of each distribution: where the backlog waited
-            for (var keys : settings.keys()) {
-                cell(
-                                settings.partitionCounts().getLast(),
-                                settings.workerCounts().getLast(),
-                                keys.label(),
-                                GroupSettings.NONE,
-                                protocol)
-                        .filter(cell -> !cell.lag().isEmpty())
-                        .ifPresent(cell -> charts.add(lagChart(cell)));
-            }
         }
         var disrupted = disrupted();
         if (!disrupted.isEmpty()) {
@@ -238,26 +219,6 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
                         "worker processes",
                         "commands/s",
                         series));
-    }
-
-    static Chart lagChart(GroupCell cell) {
-        var series = new LinkedHashMap<String, List<Chart.Point>>();
-        for (var partition = 0; partition < cell.partitions(); partition++) {
-            var points = new ArrayList<Chart.Point>();
-            for (var point : cell.lag()) {
-                if (partition < point.lagByPartition().size()) {
-                    points.add(new Chart.Point(
-                            point.seconds(), point.lagByPartition().get(partition)));
-                }
-            }
-            series.put("partition " + partition, points);
-        }
-        return new Chart.Lines(
-                "lag-p" + cell.partitions() + "-w" + cell.workers() + "-" + fileName(cell.keys()),
-                "Lag per partition: " + cell.label(),
-                "seconds since the first send",
-                "commands waiting",
-                series);
     }
 
     /**
