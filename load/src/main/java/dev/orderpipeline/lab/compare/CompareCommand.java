@@ -63,9 +63,6 @@ public final class CompareCommand extends LabCommand {
     @Nullable
     Integer lines;
 
-    @Option(order = 5, names = "--quantity", paramLabel = "N", description = "Units per order line.")
-    int quantity = 1;
-
     @Option(order = 7, names = "--repetitions", paramLabel = "N", description = "Runs per strategy.")
     int repetitions = 1;
 
@@ -129,7 +126,6 @@ public final class CompareCommand extends LabCommand {
         return new CompareSettings(
                 initialStock,
                 parallel,
-                quantity,
                 named,
                 repetitions,
                 delay.millis(),

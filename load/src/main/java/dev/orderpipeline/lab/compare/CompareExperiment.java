@@ -12,6 +12,7 @@ import dev.orderpipeline.lab.pipeline.PreparedCheckout;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
+import dev.orderpipeline.lab.report.Cells;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -118,7 +119,7 @@ public final class CompareExperiment implements Experiment<CompareSettings, Stra
                 run.invariants().stockLeft(),
                 run.invariants().drift(),
                 run.elapsedSeconds(),
-                Experiment.violated(run.invariants().violations()));
+                Cells.violatedNote(run.invariants()));
     }
 
     private StrategyRun runOne(String strategy, int repetition, String label, int initialStock, int parallel) {
@@ -194,7 +195,7 @@ public final class CompareExperiment implements Experiment<CompareSettings, Stra
     private List<UUID> place(List<UUID> products, List<String> users) {
         var carts = settings.carts();
         if (carts == null) {
-            return Orders.create(target.apis(), products.getFirst(), users, settings.quantity(), progress);
+            return Orders.create(target.apis(), products.getFirst(), users, 1, progress);
         }
         var shapes = CartShapes.of(products, users.size(), carts.lines());
         return Orders.place(
@@ -202,7 +203,7 @@ public final class CompareExperiment implements Experiment<CompareSettings, Stra
                 users.size(),
                 (api, index) -> {
                     var lines = new LinkedHashMap<UUID, Integer>();
-                    shapes.get(index).forEach(product -> lines.put(product, settings.quantity()));
+                    shapes.get(index).forEach(product -> lines.put(product, 1));
                     return api.createCart(users.get(index), lines);
                 },
                 progress);

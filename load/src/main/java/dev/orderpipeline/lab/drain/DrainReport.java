@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.drain;
 
 import dev.orderpipeline.lab.measure.Latency;
+import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.Column;
@@ -113,7 +114,7 @@ public record DrainReport(
 
     Table drainTable() {
         var run = drain();
-        var worker = run.resources().process("checkout-worker").orElse(null);
+        var worker = run.resources().process(StackTarget.WORKER).orElse(null);
         var invariants = run.invariants();
         var figures = new LinkedHashMap<String, String>();
         figures.put("Commands", Long.toString(run.commands()));
@@ -206,27 +207,9 @@ public record DrainReport(
                 .withEvents(List.of(new Chart.Event(run.startToReadySeconds(), "worker ready")));
     }
 
+    /** The lag curve; the rates against the ceiling are the tables'. */
     @Override
     public List<Chart> charts() {
-        var rates = new LinkedHashMap<String, Number>();
-        if (run == null) {
-            ceiling.forEach(k -> rates.put("k=" + k.batchSize(), k.perSecond()));
-            // batch sizes from 1 to 1,000 move the rate by decades: a log axis when they do
-            return ceiling.isEmpty()
-                    ? List.of()
-                    : List.of(rateBars("ceiling-rate", "Ceiling: commands per second by batch size", rates));
-        }
-        if (run.ceilingBefore().isEmpty()) {
-            return List.of(lagCurve(run));
-        }
-        run.ceilingBefore().forEach(k -> rates.put("ceiling k=" + k.batchSize() + " before", k.perSecond()));
-        run.ceilingAfter().forEach(k -> rates.put("ceiling k=" + k.batchSize() + " after", k.perSecond()));
-        rates.put("worker from start", run.perSecondFromStart());
-        rates.put("worker while deciding", run.perSecondDeciding());
-        return List.of(lagCurve(run), rateBars("drain-vs-ceiling", "Worker drain rate against the ceiling", rates));
-    }
-
-    private static Chart rateBars(String file, String title, Map<String, Number> rates) {
-        return new Chart.Bars(file, title, "commands/s", false, Map.of("commands/s", rates), Chart.Scale.AUTO);
+        return run == null ? List.of() : List.of(lagCurve(run));
     }
 }

@@ -73,27 +73,11 @@ public final class SoakCommand extends LabCommand {
     int maxInFlight = OpenLoad.DEFAULT_MAX_IN_FLIGHT;
 
     @Option(
-            order = 7,
-            names = "--stock",
-            paramLabel = "N",
-            description = "Units of each product; default: one per arrival on it, so no checkout runs out of stock.",
-            showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
-    @Nullable
-    Integer stock;
-
-    @Option(
             order = 9,
             names = "--p99-limit-ms",
             paramLabel = "MS",
             description = "A p99 above this counts as saturated (for kafka: of the time to the decision too).")
     int p99LimitMillis = 1000;
-
-    @Option(
-            order = 11,
-            names = "--worker-group",
-            paramLabel = "GROUP",
-            description = "The workers' consumer group, whose lag is followed during kafka runs.")
-    String workerGroup = "checkout-worker";
 
     @Option(
             order = 12,
@@ -127,7 +111,6 @@ public final class SoakCommand extends LabCommand {
                 rates.isEmpty() ? List.of(rate) : rates,
                 Duration.ofSeconds(durationSeconds),
                 maxInFlight,
-                stock,
                 delay.millis(),
                 Duration.ofMillis(p99LimitMillis),
                 Duration.ofSeconds(warmup.size()));
@@ -137,7 +120,6 @@ public final class SoakCommand extends LabCommand {
                         progress,
                         results,
                         Duration.ofSeconds(targetOptions.requestTimeoutSeconds()),
-                        workerGroup,
                         drainCommands == 0 ? null : new CapacityModel.Probes(drainCommands, hotRowWriters))
                 .run();
         return new SoakReport(header(target), settings, outcome.runs(), outcome.skipped(), outcome.capacity());

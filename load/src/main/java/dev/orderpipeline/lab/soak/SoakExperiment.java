@@ -41,27 +41,24 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
     private final Progress progress;
     private final @Nullable ResultsListener results;
     private final Duration drainTimeout;
-    private final String workerGroup;
     private final CapacityModel.@Nullable Probes probes;
 
-    /**
-     * @param workerGroup the workers' consumer group, whose lag kafka runs follow and which the drain probe uses
-     * @param probes the capacity model's probes, run after the runs; {@code null}: no model
-     */
+    /** The consumer group the stack's workers join, whose lag kafka runs follow and which the drain probe uses. */
+    static final String WORKER_GROUP = "checkout-worker";
+
+    /** @param probes the capacity model's probes, run after the runs; {@code null}: no model */
     public SoakExperiment(
             StackTarget target,
             SoakSettings settings,
             Progress progress,
             @Nullable ResultsListener results,
             Duration requestTimeout,
-            String workerGroup,
             CapacityModel.@Nullable Probes probes) {
         this.target = target;
         this.settings = settings;
         this.progress = progress;
         this.results = results;
         this.drainTimeout = requestTimeout.plusSeconds(5);
-        this.workerGroup = workerGroup;
         this.probes = probes;
     }
 
@@ -82,7 +79,7 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
         return new Outcome(
                 runs,
                 skipped,
-                probes == null ? null : CapacityModel.measure(target, workerGroup, probes, runs, progress));
+                probes == null ? null : CapacityModel.measure(target, WORKER_GROUP, probes, runs, progress));
     }
 
     @Override
@@ -137,15 +134,8 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
         var schedule = new OpenModelSchedule(rate, duration);
         progress.phase(label + " prepare", schedule.arrivals());
         var tag = "soak-" + UUID.randomUUID().toString().substring(0, 8);
-        var fixed = settings.stock();
         var backlog = new BacklogWriter(target.database().dataSource())
-                .create(
-                        tag,
-                        keys,
-                        schedule.arrivals(),
-                        orders -> fixed != null ? fixed : orders,
-                        tag.hashCode(),
-                        progress);
+                .create(tag, keys, schedule.arrivals(), orders -> orders, tag.hashCode(), progress);
         var orders =
                 IntStream.range(0, backlog.size()).mapToObj(backlog::orderId).toList();
         var asynchronous = Strategies.isAsynchronous(strategy);
@@ -158,7 +148,7 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
         progress.phase(label + " load", schedule.arrivals());
         var sampler = target.sample(ResourceSampler.DEFAULT_INTERVAL, List.of());
         var start = System.nanoTime() + LEAD.toNanos();
-        var lag = asynchronous ? LagRecorder.start(target.bootstrapServers(), workerGroup, start) : null;
+        var lag = asynchronous ? LagRecorder.start(target.bootstrapServers(), WORKER_GROUP, start) : null;
         var arrivals = new SoakArrivals(strategy, backlog);
         var latency = drive(label, schedule, arrivals, start, lag);
         var accepted = arrivals.statuses.snapshot().getOrDefault("202", 0L);

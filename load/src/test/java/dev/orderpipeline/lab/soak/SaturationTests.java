@@ -16,7 +16,6 @@ class SaturationTests {
             Duration.ofSeconds(10),
             50,
             null,
-            null,
             Duration.ofSeconds(1),
             Duration.ZERO);
 

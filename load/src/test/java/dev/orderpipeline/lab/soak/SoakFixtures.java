@@ -34,7 +34,6 @@ final class SoakFixtures {
                 Duration.ofSeconds(3),
                 2000,
                 null,
-                null,
                 Duration.ofSeconds(1),
                 Duration.ZERO);
         var header = new ReportHeader(
