@@ -76,8 +76,14 @@ public final class CompareCommand extends LabCommand {
     @Mixin
     Options.Strategies strategies = new Options.Strategies();
 
-    @Mixin
-    Options.Delay delay = new Options.Delay();
+    @Option(
+            order = 8,
+            names = "--delay-ms",
+            paramLabel = "MS",
+            description = "Check-to-write delay passed to the API as ?delayMs= (a slow payment call); default: the"
+                    + " API's own.")
+    @Nullable
+    Integer delayMillis;
 
     @Mixin
     Options.Warmup warmup = new Options.Warmup(100);
@@ -128,7 +134,7 @@ public final class CompareCommand extends LabCommand {
                 parallel,
                 named,
                 repetitions,
-                delay.millis(),
+                delayMillis,
                 Duration.ofSeconds(finalTimeoutSeconds),
                 warmup.size(),
                 carts);

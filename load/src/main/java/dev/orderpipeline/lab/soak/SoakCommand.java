@@ -58,9 +58,6 @@ public final class SoakCommand extends LabCommand {
     Options.Keys keys = new Options.Keys(new KeyDistribution.Hot());
 
     @Mixin
-    Options.Delay delay = new Options.Delay();
-
-    @Mixin
     Options.Warmup warmup = new Options.Warmup(5);
 
     @Option(
@@ -71,13 +68,6 @@ public final class SoakCommand extends LabCommand {
                     + " connections one API holds (its server.tomcat.max-connections): past those, a request waits"
                     + " unseen in the kernel's accept queue until it times out.")
     int maxInFlight = OpenLoad.DEFAULT_MAX_IN_FLIGHT;
-
-    @Option(
-            order = 9,
-            names = "--p99-limit-ms",
-            paramLabel = "MS",
-            description = "A p99 above this counts as saturated (for kafka: of the time to the decision too).")
-    int p99LimitMillis = 1000;
 
     @Option(
             order = 12,
@@ -111,8 +101,7 @@ public final class SoakCommand extends LabCommand {
                 rates.isEmpty() ? List.of(rate) : rates,
                 Duration.ofSeconds(durationSeconds),
                 maxInFlight,
-                delay.millis(),
-                Duration.ofMillis(p99LimitMillis),
+                SoakSettings.P99_LIMIT,
                 Duration.ofSeconds(warmup.size()));
         var outcome = new SoakExperiment(
                         target,

@@ -241,7 +241,7 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
             var apis = target.apis();
             try {
                 var status = apis.get(index % apis.size())
-                        .checkout(backlog.orderId(index), backlog.userId(index), strategy, settings.delayMillis());
+                        .checkout(backlog.orderId(index), backlog.userId(index), strategy, null);
                 var end = System.nanoTime();
                 var success = status.startsWith("2");
                 statuses.add(status);

@@ -18,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
@@ -109,11 +108,6 @@ public record SoakReport(
                         Column.of("to decision p99", run -> Cells.duration(run.finalLatency(), Latency::p99Ms)),
                         Column.count("Max lag", run -> kafka(run).maxLag()),
                         Column.count("Lag at last arrival", run -> kafka(run).lagAtLastArrival()),
-                        Column.of(
-                                "Lag 0 after",
-                                run -> Optional.ofNullable(kafka(run).secondsToZeroLag())
-                                        .map(seconds -> Cells.decimal(seconds, 1) + " s")
-                                        .orElse(Cells.NOT_AVAILABLE)),
                         Column.of("Kept up", run -> Cells.yesNo(kafka(run).keptUp(run.targetRate())))),
                 runs.stream().filter(run -> run.kafka() != null).toList(),
                 "Lag: the workers' consumer group on checkout.commands, read every second. Kept up: every accepted"

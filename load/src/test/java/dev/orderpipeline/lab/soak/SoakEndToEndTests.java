@@ -44,7 +44,6 @@ class SoakEndToEndTests {
                 Duration.ofSeconds(2),
                 // above the 200 arrivals: a first kafka run on a busy machine may answer slowly, and none is dropped
                 400,
-                null,
                 Duration.ofSeconds(5),
                 Duration.ofSeconds(1));
         var probes = new CapacityModel.Probes(3_000, List.of(1, 4));
