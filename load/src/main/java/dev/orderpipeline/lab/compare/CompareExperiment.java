@@ -30,8 +30,15 @@ import org.slf4j.LoggerFactory;
  * Runs a compare: per strategy (and repetition) fresh products, {@code parallel} buyers with an order or a cart each
  * (prepared, not timed), all checkouts released at once by a latch and spread round-robin over the API replicas,
  * then a wait until the database has every order final, then the database's verdict.
+ *
+ * @param results the lab's consumer of checkout results, for kafka's time to outcome; {@code null} leaves that column
+ *     n/a
  */
-public final class CompareExperiment implements Experiment<CompareSettings, StrategyRun> {
+public record CompareExperiment(
+        StackTarget target,
+        CompareSettings settings,
+        Progress progress,
+        @Nullable ResultsListener results) implements Experiment<CompareSettings, StrategyRun> {
 
     private static final Logger log = LoggerFactory.getLogger(CompareExperiment.class);
     private static final BigDecimal PRICE = new BigDecimal("10.00");
@@ -42,23 +49,6 @@ public final class CompareExperiment implements Experiment<CompareSettings, Stra
 
     /** The production checkout of a cart: a reservation saga over the products' partitions, the pipeline's. */
     static final String SAGA = "saga";
-
-    private final StackTarget target;
-    private final CompareSettings settings;
-    private final Progress progress;
-    private final @Nullable ResultsListener results;
-
-    /**
-     * @param results the lab's consumer of checkout results, for kafka's time to outcome; {@code null} leaves that
-     *     column n/a
-     */
-    public CompareExperiment(
-            StackTarget target, CompareSettings settings, Progress progress, @Nullable ResultsListener results) {
-        this.target = target;
-        this.settings = settings;
-        this.progress = progress;
-        this.results = results;
-    }
 
     /** The pipeline's name for the saga; the lab's cart strategies by their own. */
     static String apiName(String strategy) {

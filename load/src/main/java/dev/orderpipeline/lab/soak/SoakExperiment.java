@@ -29,38 +29,25 @@ import org.jspecify.annotations.Nullable;
  * Runs a soak: per key distribution and rate (the grid's cells) the strategies interleaved, each run on fresh products
  * and one order per arrival, inserted set-based before the timed part, then checkouts started on an {@link
  * OpenModelSchedule}, at most {@code maxInFlight} at once, arrivals beyond that dropped and counted, not queued.
+ *
+ * @param requestTimeout the API client's: requests still in flight a little after it are given up
+ * @param probes the capacity model's probes, run after the runs; {@code null}: no model
  */
-public final class SoakExperiment implements Experiment<SoakExperiment.Cell, SoakRun> {
+public record SoakExperiment(
+        StackTarget target,
+        SoakSettings settings,
+        Progress progress,
+        @Nullable ResultsListener results,
+        Duration requestTimeout,
+        CapacityModel.@Nullable Probes probes)
+        implements Experiment<SoakExperiment.Cell, SoakRun> {
 
     private static final Duration LEAD = Duration.ofMillis(200);
     /** How long the lab waits for every order of a run to be final before it reads the invariants. */
     private static final Duration FINAL_TIMEOUT = Duration.ofSeconds(60);
 
-    private final StackTarget target;
-    private final SoakSettings settings;
-    private final Progress progress;
-    private final @Nullable ResultsListener results;
-    private final Duration drainTimeout;
-    private final CapacityModel.@Nullable Probes probes;
-
     /** The consumer group the stack's workers join, whose lag kafka runs follow and which the drain probe uses. */
     static final String WORKER_GROUP = "checkout-worker";
-
-    /** @param probes the capacity model's probes, run after the runs; {@code null}: no model */
-    public SoakExperiment(
-            StackTarget target,
-            SoakSettings settings,
-            Progress progress,
-            @Nullable ResultsListener results,
-            Duration requestTimeout,
-            CapacityModel.@Nullable Probes probes) {
-        this.target = target;
-        this.settings = settings;
-        this.progress = progress;
-        this.results = results;
-        this.drainTimeout = requestTimeout.plusSeconds(5);
-        this.probes = probes;
-    }
 
     /** The runs, the strategies the API does not offer, and the capacity model when its probes ran. */
     public record Outcome(
@@ -211,6 +198,7 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
                 lag.lastArrival();
             }
             progress.phase(label + " draining", 0);
+            var drainTimeout = requestTimeout.plusSeconds(5);
             if (!load.awaitIdle(drainTimeout)) {
                 progress.note("Requests still in flight after " + drainTimeout.toSeconds() + " s");
             }
