@@ -235,7 +235,8 @@ public final class GroupExperiment implements Experiment<GroupSettings.Cell, Gro
                     fleet.awaitReady(worker);
                     readyMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - clockStart);
                 } catch (IllegalStateException ex) {
-                    // the report's "Ready at" reads n/a; the lag follower fails the cell if the group stalls
+                    // the report's "Ready at" reads n/a; the lag follower's timeout fails the cell if the group never
+                    // drains
                     log.warn("{}: {} did not get ready", cell, worker.name(), ex);
                 }
             });
