@@ -43,7 +43,6 @@ class CartsEndToEndTests {
         var settings = new CompareSettings(
                 INITIAL_STOCK,
                 CARTS,
-                1,
                 strategies,
                 1,
                 null,

@@ -39,7 +39,6 @@ class CompareEndToEndTests {
         var settings = new CompareSettings(
                 INITIAL_STOCK,
                 PARALLEL,
-                1,
                 List.of(Strategies.KAFKA, "db-atomic"),
                 1,
                 null,
