@@ -53,7 +53,6 @@ final class ChaosDatabase {
 
     private static final String DECOY = """
             SELECT (SELECT stock FROM product WHERE id = ?) AS stock,
-                   (SELECT count(*) FROM orders WHERE product_id = ?) AS orders,
                    (SELECT count(*) FROM orders WHERE product_id = ? AND status <> 'CREATED') AS not_created,
                    (SELECT count(*) FROM payment p JOIN orders o ON o.id = p.order_id WHERE o.product_id = ?)
                        AS payments,
@@ -150,11 +149,10 @@ final class ChaosDatabase {
                         product,
                         initialStock,
                         rows.getInt("stock"),
-                        rows.getLong("orders"),
                         rows.getLong("not_created"),
                         rows.getLong("payments"),
                         rows.getLong("processed")),
-                Collections.nCopies(5, product).toArray());
+                Collections.nCopies(4, product).toArray());
     }
 
     @FunctionalInterface

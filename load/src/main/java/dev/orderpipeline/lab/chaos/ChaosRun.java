@@ -85,16 +85,13 @@ public record ChaosRun(
             double to,
             @Nullable FaultKind fault,
             Map<String, Long> statuses,
-            long retries,
             long unavailableWithoutRetryAfter,
             long accepted,
             @Nullable Double firstDecisionAfter,
-            @Nullable Double firstAcceptAfter,
             @Nullable Double caughtUpAfter,
             @Nullable Double longestStall,
             @Nullable Double maxTimeToFinal,
             long validDeadLettered,
-            @Nullable Long cartsAccepted,
             @Nullable Long cartsMidSaga) {
 
         public PhaseFigures {
@@ -133,8 +130,7 @@ public record ChaosRun(
             List<UUID> notDecidedSample,
             @Nullable Double maxTimeToFinal,
             @Nullable Double p99TimeToFinal,
-            @Nullable Double lastDecisionAfterFaults,
-            long decidedWithoutAccept) {}
+            @Nullable Double lastDecisionAfterFaults) {}
 
     public record RetryFigures(
             long ordersRetried,
@@ -164,7 +160,6 @@ public record ChaosRun(
     public record TopicFigures(
             long commandOrders,
             long commandOrdersNotDecided,
-            long decidedNotInTopic,
             long duplicateResults,
             long untaggedDeadLetters,
             Map<String, Long> untaggedReasons,
@@ -178,21 +173,14 @@ public record ChaosRun(
 
     /** The decoy product: its orders are named by poison records and never checked out, so nothing may change it. */
     public record DecoyFigures(
-            UUID productId,
-            int initialStock,
-            int stockLeft,
-            long orders,
-            long notCreated,
-            long payments,
-            long processedRows) {
+            UUID productId, int initialStock, int stockLeft, long notCreated, long payments, long processedRows) {
 
         public boolean untouched() {
             return stockLeft == initialStock && notCreated == 0 && payments == 0 && processedRows == 0;
         }
     }
 
-    public record ChaosSecond(
-            int second, long sent, long accepted, long unavailable, long failed, long decided, long open) {}
+    public record ChaosSecond(int second, long accepted, long unavailable, long failed, long decided, long open) {}
 
     public record Check(String what, String expected, String measured, boolean holds) {}
 }

@@ -106,9 +106,6 @@ final class TopicEvidence {
                 scan.commandOrders.stream()
                         .filter(order -> !decided.contains(order))
                         .count(),
-                decided.stream()
-                        .filter(order -> !scan.commandOrders.contains(order))
-                        .count(),
                 scan.duplicateResults,
                 scan.untaggedAt.size(),
                 scan.untaggedReasons,

@@ -25,7 +25,7 @@ final class ChaosFixtures {
     final Map<UUID, Double> decidedAt = new HashMap<>();
     final List<PoisonFigures> poison = new ArrayList<>();
     RepeatedEffects retriedEffects = new RepeatedEffects(0, 0);
-    TopicFigures topics = new TopicFigures(0, 0, 0, 0, 0, Map.of(), List.of());
+    TopicFigures topics = new TopicFigures(0, 0, 0, 0, Map.of(), List.of());
     List<InvariantReport> books = List.of();
     IdempotencyRows idempotency = IdempotencyRows.NONE;
 
@@ -120,7 +120,7 @@ final class ChaosFixtures {
         books = list;
         var orderCount = decidedAt.size();
         idempotency = new IdempotencyRows(orderCount, orderCount, 0);
-        topics = new TopicFigures(orderCount, 0, 0, 0, 0, Map.of(), List.of());
+        topics = new TopicFigures(orderCount, 0, 0, 0, Map.of(), List.of());
     }
 
     ChaosJudge.Evidence evidence(ChaosSettings settings, double arrivalsEndedAt) {
