@@ -46,15 +46,13 @@ public record ChaosRun(
 
     /**
      * A broker killed or a worker frozen, and how the rest took over; seconds from the fault, null if not seen within
-     * the catch-up limit. {@code rejoinedAfter} is the broker-kill's, the rest of the nullables the worker-freeze's.
+     * the catch-up limit. {@code rejoinedAfter} is the broker-kill's, {@code freeze} the worker-freeze's.
      */
     public record Takeover(
             String lost,
             List<PartitionStall> partitions,
             @Nullable Double rejoinedAfter,
-            @Nullable Long staleTransactions,
-            @Nullable Double staleTransactionsEndedAfter,
-            @Nullable Creations creations) {
+            @Nullable Freeze freeze) {
 
         /** The longest stall of any partition; null when one never resumed. */
         public @Nullable Double longestStall() {
@@ -76,7 +74,14 @@ public record ChaosRun(
             boolean held,
             @Nullable Double longestStall) {}
 
-    public record Creations(int sent, int failed, double longest, long poolTimeouts) {}
+    /** The sessions idle in a transaction when frozen and when none was left; the orders created while frozen. */
+    public record Freeze(
+            long staleTransactions,
+            @Nullable Double staleTransactionsEndedAfter,
+            int created,
+            int failed,
+            double longest,
+            long poolTimeouts) {}
 
     /** The load from the start of a fault to the start of the next; the cart figures are null without carts. */
     public record PhaseFigures(

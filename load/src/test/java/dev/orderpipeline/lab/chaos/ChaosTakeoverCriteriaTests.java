@@ -3,7 +3,7 @@ package dev.orderpipeline.lab.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
-import dev.orderpipeline.lab.chaos.ChaosRun.Creations;
+import dev.orderpipeline.lab.chaos.ChaosRun.Freeze;
 import dev.orderpipeline.lab.chaos.ChaosRun.PartitionStall;
 import dev.orderpipeline.lab.chaos.ChaosRun.Takeover;
 import dev.orderpipeline.lab.measure.StatusCounts;
@@ -89,9 +89,7 @@ class ChaosTakeoverCriteriaTests {
                         "checkout-worker-1 (partitions [2])",
                         List.of(new PartitionStall(2, 1, true, 16.0)),
                         null,
-                        0L,
-                        null,
-                        new Creations(50, 0, 0.2, 3)));
+                        new Freeze(0, null, 50, 0, 0.2, 3)));
         run.soundBooks();
 
         var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(FaultKind.WORKER_FREEZE), 50));
@@ -112,6 +110,6 @@ class ChaosTakeoverCriteriaTests {
     }
 
     private static Takeover takeover(List<PartitionStall> stalls, @Nullable Double rejoinedAfter) {
-        return new Takeover("broker 2 (leader of command partitions [2])", stalls, rejoinedAfter, null, null, null);
+        return new Takeover("broker 2 (leader of command partitions [2])", stalls, rejoinedAfter, null);
     }
 }
