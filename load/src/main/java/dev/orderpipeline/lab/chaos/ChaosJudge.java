@@ -121,8 +121,6 @@ final class ChaosJudge {
         Function<List<Check>, ChaosRun> withChecks = checks -> new ChaosRun(
                 evidence.runTag(),
                 evidence.faults(),
-                evidence.arrivalsEndedAt(),
-                faultsEnd,
                 phases,
                 acceptance,
                 retries,

@@ -16,8 +16,6 @@ import org.jspecify.annotations.Nullable;
 public record ChaosRun(
         String runTag,
         List<FaultWindow> faults,
-        double arrivalsEndedAt,
-        double faultsEndedAt,
         List<PhaseFigures> phases,
         AcceptanceFigures acceptance,
         RetryFigures retries,
