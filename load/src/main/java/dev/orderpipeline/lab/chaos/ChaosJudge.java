@@ -252,7 +252,7 @@ final class ChaosJudge {
                 evidence.retriedEffects().processedMoreThanOnce());
     }
 
-    /** Per second: answers by kind, decisions, and the accepted checkouts still waiting. */
+    /** Per second: answers by kind and decisions. */
     private static List<ChaosSecond> timeline(Evidence evidence, Checkouts checkouts) {
         var decisions = checkouts.decisionTimes();
         var last = (int) Math.ceil(evidence.loadEnd());
@@ -261,8 +261,7 @@ final class ChaosJudge {
         }
         var seconds = Math.max(1, last + 1);
         var answered = evidence.attempts();
-        var accepted = checkouts.all().stream().filter(Checkout::accepted).toList();
-        var acceptedPerSecond = perSecond(seconds, answered.stream().filter(Attempt::accepted));
+        var accepted = perSecond(seconds, answered.stream().filter(Attempt::accepted));
         var unavailable = perSecond(seconds, answered.stream().filter(Attempt::unavailable));
         // a 409 is decided from an earlier attempt: not a failure
         var failed = perSecond(
@@ -271,17 +270,9 @@ final class ChaosJudge {
                         .filter(attempt ->
                                 !attempt.accepted() && !attempt.unavailable() && !"409".equals(attempt.status())));
         var decided = perSecond(seconds, Arrays.stream(decisions).filter(time -> time >= 0));
-        var opened = perSecond(seconds, accepted.stream().mapToDouble(Checkout::acceptedAt));
-        var closed = perSecond(
-                seconds,
-                accepted.stream()
-                        .filter(Checkout::decided)
-                        .mapToDouble(checkout -> Math.max(checkout.acceptedAt(), checkout.decidedAt())));
         var rows = new ArrayList<ChaosSecond>();
-        long open = 0;
         for (var at = 0; at < seconds; at++) {
-            open += opened[at] - closed[at];
-            rows.add(new ChaosSecond(at, acceptedPerSecond[at], unavailable[at], failed[at], decided[at], open));
+            rows.add(new ChaosSecond(at, accepted[at], unavailable[at], failed[at], decided[at]));
         }
         return rows;
     }

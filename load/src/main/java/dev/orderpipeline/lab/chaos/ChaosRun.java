@@ -183,7 +183,7 @@ public record ChaosRun(
         }
     }
 
-    public record ChaosSecond(int second, long accepted, long unavailable, long failed, long decided, long open) {}
+    public record ChaosSecond(int second, long accepted, long unavailable, long failed, long decided) {}
 
     public record Check(String what, String expected, String measured, boolean holds) {}
 }

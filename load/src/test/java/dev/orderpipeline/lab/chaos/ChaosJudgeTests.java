@@ -163,7 +163,7 @@ class ChaosJudgeTests {
     }
 
     @Test
-    void countsEachSecondAndTheCheckoutsStillWaiting() {
+    void countsEachSecondsAnswersAndDecisions() {
         run.checkout(0, 0.5, "202", 2.5);
         run.checkout(1, 1.5, "202", 1.6);
         run.checkout(0, 1.7, "503", null);
@@ -176,12 +176,11 @@ class ChaosJudgeTests {
         var second = judged.timeline().get(1);
         var third = judged.timeline().get(2);
         assertThat(first.accepted()).isEqualTo(1);
-        assertThat(first.open()).isEqualTo(1);
+        assertThat(first.decided()).isZero();
         assertThat(second.accepted()).isEqualTo(1);
         assertThat(second.unavailable()).isEqualTo(1);
         assertThat(second.decided()).isEqualTo(1);
-        assertThat(second.open()).isEqualTo(1);
         assertThat(third.decided()).isEqualTo(1);
-        assertThat(third.open()).isZero();
+        assertThat(third.accepted()).isZero();
     }
 }

@@ -30,7 +30,6 @@ class ChaosReportTests {
         var markdown = writtenAndReadBack(report);
 
         assertThat(folder.resolve("timeline.png")).isNotEmptyFile();
-        assertThat(folder.resolve("open-checkouts.png")).isNotEmptyFile();
         assertThat(markdown)
                 .contains(
                         "## Verdict",
