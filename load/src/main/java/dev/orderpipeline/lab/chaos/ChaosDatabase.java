@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -115,11 +114,7 @@ final class ChaosDatabase {
         return orders.isEmpty() ? Set.of() : invariants.decidedAmong(orders);
     }
 
-    List<InvariantReport> books(List<UUID> products, List<Integer> stocks) {
-        var initialStock = new LinkedHashMap<UUID, Integer>();
-        for (var index = 0; index < products.size(); index++) {
-            initialStock.put(products.get(index), stocks.get(index));
-        }
+    List<InvariantReport> books(Map<UUID, Integer> initialStock) {
         return invariants.check(initialStock);
     }
 

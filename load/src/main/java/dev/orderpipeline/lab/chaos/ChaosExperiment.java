@@ -65,13 +65,12 @@ public final class ChaosExperiment {
 
     public ChaosRun run() {
         var database = new ChaosDatabase(Objects.requireNonNull(target.database(), "the stack has a database"));
-        var stocks = settings.stocks();
-        var products = new ArrayList<UUID>();
-        for (var index = 0; index < settings.products(); index++) {
-            products.add(target.apis()
-                    .getFirst()
-                    .createProduct("lab chaos " + runTag + " #" + (index + 1), stocks.get(index), PRICE));
+        var initialStock = new LinkedHashMap<UUID, Integer>();
+        for (var stock : settings.stocks()) {
+            var name = "lab chaos " + runTag + " #" + (initialStock.size() + 1);
+            initialStock.put(target.apis().getFirst().createProduct(name, stock, PRICE), stock);
         }
+        var products = List.copyOf(initialStock.keySet());
         var decoys = settings.faults().contains(FaultKind.POISON) ? prepareDecoys() : null;
         var total = settings.ordersToPrepare();
         progress.phase("prepare " + total + " orders", total);
@@ -95,7 +94,7 @@ public final class ChaosExperiment {
                 awaitDeadLetters(topics, settings.poisonRecords());
             }
             progress.phase("reading the database and the topics", 0);
-            return ChaosJudge.judge(evidence(database, topics, clock, products, stocks, decoys, load, faults));
+            return ChaosJudge.judge(evidence(database, topics, clock, initialStock, decoys, load, faults));
         }
     }
 
@@ -140,12 +139,12 @@ public final class ChaosExperiment {
             ChaosDatabase database,
             GroupWatch topics,
             RunClock clock,
-            List<UUID> products,
-            List<Integer> stocks,
+            Map<UUID, Integer> initialStock,
             @Nullable Decoys decoys,
             ChaosLoad load,
             List<FaultWindow> faults) {
         var orders = load.orders();
+        var products = List.copyOf(initialStock.keySet());
         var decidedAt = new HashMap<UUID, Double>();
         database.decisions(products)
                 .forEach((order, millis) -> decidedAt.put(order, clock.secondsOfEpochMillis(millis)));
@@ -182,7 +181,7 @@ public final class ChaosExperiment {
                 load.arrivals().dropped(),
                 load.arrivalsEndedAt(),
                 decidedAt,
-                database.books(products, stocks),
+                database.books(initialStock),
                 database.idempotency(products),
                 database.repeatedEffects(retried),
                 found.poison(),

@@ -47,7 +47,6 @@ public record ChaosRun(
      * the catch-up limit. {@code rejoinedAfter} is the broker-kill's, {@code freeze} the worker-freeze's.
      */
     public record Takeover(
-            String lost,
             List<PartitionStall> partitions,
             @Nullable Double rejoinedAfter,
             @Nullable Freeze freeze) {
@@ -67,10 +66,7 @@ public record ChaosRun(
 
     /** One command partition through the fault; {@code held}: the killed broker led it, the frozen worker owned it. */
     public record PartitionStall(
-            int partition,
-            int products,
-            boolean held,
-            @Nullable Double longestStall) {}
+            int partition, boolean held, @Nullable Double longestStall) {}
 
     /** The sessions idle in a transaction when frozen and when none was left; the orders created while frozen. */
     public record Freeze(

@@ -186,8 +186,7 @@ final class ProcessFaults {
             var stalls = ProcessFaults.measure(run, victim.partitions(), frozenAtMillis, resumedAtMillis);
             // resumed, it notices its connection and its partitions gone: it must still be running afterwards
             FaultRun.pause(Duration.ofSeconds(2));
-            var takeover =
-                    new Takeover(worker.name() + " (partitions " + victim.partitions() + ")", stalls, null, freeze);
+            var takeover = new Takeover(stalls, null, freeze);
             var detail = String.format(
                     Locale.ROOT,
                     "SIGSTOP to %s (pid %d, partitions %s holding %d of the load's %d products) with %d sessions idle in"
@@ -306,8 +305,7 @@ final class ProcessFaults {
         var rejoined = awaitInSync(run, node, restarting);
         var held = Objects.requireNonNull(led.get(node));
         var stalls = ProcessFaults.measure(run, held, killedAtMillis, restartedAtMillis);
-        var takeover =
-                new Takeover("broker " + node + " (leader of command partitions " + held + ")", stalls, rejoined, null);
+        var takeover = new Takeover(stalls, rejoined, null);
         var detail = String.format(
                 Locale.ROOT,
                 "SIGKILL to broker %d of %d (pid %d), leader of %d of %d command partitions %s; down %.1f s, started"
@@ -364,7 +362,6 @@ final class ProcessFaults {
         var stalls = new ArrayList<PartitionStall>();
         byPartition.forEach((partition, products) -> stalls.add(new PartitionStall(
                 partition,
-                products.size(),
                 held.contains(partition),
                 longestGap(
                         faultAtMillis,

@@ -34,7 +34,7 @@ class ChaosTakeoverCriteriaTests {
                 "broker kill -9",
                 10,
                 40,
-                takeover(List.of(new PartitionStall(2, 1, true, 11.2), new PartitionStall(4, 1, false, 0.4)), 6.0));
+                takeover(List.of(new PartitionStall(2, true, 11.2), new PartitionStall(4, false, 0.4)), 6.0));
         run.soundBooks();
 
         var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(FaultKind.BROKER_KILL), 50));
@@ -63,7 +63,7 @@ class ChaosTakeoverCriteriaTests {
                 "broker kill -9",
                 10,
                 40,
-                takeover(List.of(new PartitionStall(2, 1, true, null)), null));
+                takeover(List.of(new PartitionStall(2, true, null)), null));
         run.soundBooks();
 
         var judged = ChaosJudge.judge(run.evidence(ChaosFixtures.settings(FaultKind.BROKER_KILL), 50));
@@ -85,11 +85,7 @@ class ChaosTakeoverCriteriaTests {
                 "worker frozen",
                 10,
                 40,
-                new Takeover(
-                        "checkout-worker-1 (partitions [2])",
-                        List.of(new PartitionStall(2, 1, true, 16.0)),
-                        null,
-                        new Freeze(0, null, 50, 0, 0.2, 3)));
+                new Takeover(List.of(new PartitionStall(2, true, 16.0)), null, new Freeze(0, null, 50, 0, 0.2, 3)));
         run.soundBooks();
 
         var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(FaultKind.WORKER_FREEZE), 50));
@@ -110,6 +106,6 @@ class ChaosTakeoverCriteriaTests {
     }
 
     private static Takeover takeover(List<PartitionStall> stalls, @Nullable Double rejoinedAfter) {
-        return new Takeover("broker 2 (leader of command partitions [2])", stalls, rejoinedAfter, null);
+        return new Takeover(stalls, rejoinedAfter, null);
     }
 }
