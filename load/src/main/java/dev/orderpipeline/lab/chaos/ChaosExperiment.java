@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -40,8 +39,6 @@ public final class ChaosExperiment {
     private static final Duration POLL = Duration.ofMillis(500);
     /** How long after the final deadline the lab keeps waiting, to say how late a late checkout was. */
     private static final Duration LATE_GRACE = Duration.ofSeconds(60);
-
-    private static final Duration DEAD_LETTER_WAIT = Duration.ofSeconds(60);
 
     /** The load kept prepared ahead of the arrivals outside the fault windows. */
     private static final Duration RESERVE = Duration.ofSeconds(20);
@@ -89,9 +86,6 @@ public final class ChaosExperiment {
                 running.stop();
                 topUp.interrupt();
                 finish(running, database, clock, faults);
-            }
-            if (decoys != null) {
-                awaitDeadLetters(topics, settings.poisonRecords());
             }
             progress.phase("reading the database and the topics", 0);
             return ChaosJudge.judge(evidence(database, topics, clock, initialStock, decoys, load, faults));
@@ -329,19 +323,6 @@ public final class ChaosExperiment {
         if (undecided > 0) {
             notes.add(undecided + " accepted checkouts were still undecided " + Math.round(until - faultsEnd)
                     + " s after the end of the faults, when the lab stopped waiting.");
-        }
-    }
-
-    private void awaitDeadLetters(GroupWatch topics, int expected) {
-        progress.phase("waiting for " + expected + " dead letters", 0);
-        var found = new AtomicLong();
-        if (FaultRun.poll(DEAD_LETTER_WAIT, Duration.ofSeconds(2), () -> {
-                    found.set(TopicEvidence.poisonDeadLetters(topics, target.bootstrapServers(), runTag));
-                    return found.get() >= expected ? true : null;
-                })
-                == null) {
-            notes.add(found + " of " + expected + " poison records were in the dead-letter topic "
-                    + DEAD_LETTER_WAIT.toSeconds() + " s after the run.");
         }
     }
 }
