@@ -168,7 +168,6 @@ public final class ChaosExperiment {
                 settings,
                 runTag,
                 orders,
-                products,
                 attempts,
                 faults,
                 load.arrivals().scheduled(),
@@ -180,7 +179,7 @@ public final class ChaosExperiment {
                 database.repeatedEffects(retried),
                 found.poison(),
                 found.topics(),
-                decoys == null ? null : database.decoy(decoys.product(), decoys.stock()),
+                decoys == null ? null : database.decoy(decoys.product(), DECOY_STOCK),
                 database.carts(orders.stream()
                         .filter(PreparedOrder::isCart)
                         .map(PreparedOrder::orderId)
@@ -198,7 +197,6 @@ public final class ChaosExperiment {
         var ids = Orders.create(target.apis(), product, users, 1, progress);
         return new Decoys(
                 product,
-                DECOY_STOCK,
                 IntStream.range(0, count)
                         .mapToObj(index -> new PreparedOrder(ids.get(index), 0, users.get(index)))
                         .toList());

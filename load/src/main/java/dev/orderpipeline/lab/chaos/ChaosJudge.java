@@ -47,7 +47,6 @@ final class ChaosJudge {
             ChaosSettings settings,
             String runTag,
             List<PreparedOrder> orders,
-            List<UUID> products,
             List<Attempt> attempts,
             List<FaultWindow> faults,
             long scheduled,
@@ -177,7 +176,7 @@ final class ChaosJudge {
                 accepted.size(),
                 fault == null ? null : rounded(checkouts.firstDecisionAfter(end)),
                 fault == null ? null : rounded(checkouts.caughtUpAfter(end)),
-                rounded(checkouts.longestStall(window, evidence.products().size())),
+                rounded(checkouts.longestStall(window, evidence.settings().products())),
                 rounded(accepted.stream().mapToDouble(Checkout::toFinal).reduce(Double.NaN, Checkouts::max)),
                 evidence.topics().untaggedDeadLetteredAt().stream()
                         .filter(window::contains)
