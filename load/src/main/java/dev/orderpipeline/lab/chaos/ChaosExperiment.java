@@ -143,8 +143,10 @@ public final class ChaosExperiment {
         database.decisions(products)
                 .forEach((order, millis) -> decidedAt.put(order, clock.secondsOfEpochMillis(millis)));
         var attempts = load.attempts();
-        var retried = ChaosJudge.retriedOrders(attempts).stream()
-                .map(index -> orders.get(index).orderId())
+        var retried = attempts.stream()
+                .filter(attempt -> attempt.number() > 1)
+                .map(attempt -> orders.get(attempt.order()).orderId())
+                .distinct()
                 .toList();
         var keys = new HashSet<>(products);
         if (decoys != null) {

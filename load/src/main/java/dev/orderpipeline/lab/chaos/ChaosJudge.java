@@ -24,8 +24,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
@@ -87,13 +85,6 @@ final class ChaosJudge {
     @FunctionalInterface
     interface Criterion {
         Optional<Check> judge(Findings findings);
-    }
-
-    static Set<Integer> retriedOrders(List<Attempt> attempts) {
-        return attempts.stream()
-                .filter(attempt -> attempt.number() > 1)
-                .map(Attempt::order)
-                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     static ChaosRun judge(Evidence evidence) {
