@@ -39,21 +39,13 @@ public final class ChaosCommand extends LabCommand {
             names = "--faults",
             paramLabel = "NAME",
             split = ",",
-            description = "Faults in order, comma-separated; default: worker-kill,worker-kill-restart,broker-restart,"
-                    + "database-restart,database-read-only,lock-timeout-storm,replay,poison. Also:"
-                    + " broker-kill (kill -9 of the broker that leads the most command"
-                    + " partitions, down for --broker-down seconds, then started again; needs --brokers 3);"
-                    + " worker-freeze (SIGSTOP of a worker mid-transaction for --worker-freeze seconds, then SIGCONT).",
+            description = "Faults in order, comma-separated; default: ${DEFAULT-VALUE}. Also: broker-kill (kill -9 of"
+                    + " the broker that leads the most command partitions, down for --broker-down seconds, then started"
+                    + " again; needs --brokers 3); worker-freeze (SIGSTOP of a worker mid-transaction for"
+                    + " --worker-freeze seconds, then SIGCONT).",
             showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
-    List<String> faults = new ArrayList<>(List.of(
-            "worker-kill",
-            "worker-kill-restart",
-            "broker-restart",
-            "database-restart",
-            "database-read-only",
-            "lock-timeout-storm",
-            "replay",
-            "poison"));
+    List<String> faults =
+            new ArrayList<>(FaultKind.BY_DEFAULT.stream().map(FaultKind::label).toList());
 
     @Option(order = 5, names = "--worker-kills", paramLabel = "N", description = "kill -9 of a worker, how often.")
     int workerKills = 3;

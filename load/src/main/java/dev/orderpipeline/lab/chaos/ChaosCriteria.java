@@ -8,6 +8,7 @@ import dev.orderpipeline.lab.chaos.ChaosJudge.Criterion;
 import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
+import dev.orderpipeline.lab.chaos.ChaosRun.Freeze;
 import dev.orderpipeline.lab.chaos.ChaosRun.PhaseFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.Takeover;
@@ -304,32 +305,29 @@ final class ChaosCriteria {
 
     /** PostgreSQL ended the frozen worker's transaction, and with it its row locks. */
     static Optional<Check> frozenTransactionEnded(Findings findings, FaultKind kind) {
-        return takeover(findings, kind)
-                .map(takeover -> new Check(
+        return freeze(findings, kind)
+                .map(freeze -> new Check(
                         "the frozen worker's open transaction is ended by idle_in_transaction_session_timeout",
                         "at least 1 session idle in a transaction when frozen, none left before SIGCONT",
-                        takeover.staleTransactions() + " idle in a transaction, none left after "
-                                + seconds(takeover.staleTransactionsEndedAfter()),
-                        takeover.staleTransactions() != null
-                                && takeover.staleTransactions() > 0
-                                && takeover.staleTransactionsEndedAfter() != null));
+                        freeze.staleTransactions() + " idle in a transaction, none left after "
+                                + seconds(freeze.staleTransactionsEndedAfter()),
+                        freeze.staleTransactions() > 0 && freeze.staleTransactionsEndedAfter() != null));
     }
 
     /** Order creation does not queue behind the frozen worker's locks, nor drain the API's pool. */
     static Optional<Check> orderCreationUnblockedWhileFrozen(Findings findings, FaultKind kind) {
-        return takeover(findings, kind)
-                .flatMap(takeover -> Optional.ofNullable(takeover.creations()))
-                .map(creations -> new Check(
+        return freeze(findings, kind)
+                .map(freeze -> new Check(
                         "orders on the frozen worker's products are created while it is frozen; the API's pool is"
                                 + " never exhausted",
                         "all answered 201, each within " + CREATION_BOUND_SECONDS + " s (order-api's"
                                 + " statement_timeout), 0 pool timeouts",
-                        creations.sent() + " created, " + creations.failed() + " failed, slowest "
-                                + seconds(creations.longest()) + ", " + creations.poolTimeouts() + " pool timeouts",
-                        creations.sent() > 0
-                                && creations.failed() == 0
-                                && creations.longest() <= CREATION_BOUND_SECONDS
-                                && creations.poolTimeouts() == 0));
+                        freeze.created() + " created, " + freeze.failed() + " failed, slowest "
+                                + seconds(freeze.longest()) + ", " + freeze.poolTimeouts() + " pool timeouts",
+                        freeze.created() > 0
+                                && freeze.failed() == 0
+                                && freeze.longest() <= CREATION_BOUND_SECONDS
+                                && freeze.poolTimeouts() == 0));
     }
 
     /** order-api's statement_timeout (docs/operate.md, "Database sessions"): the longest an insert may wait. */
@@ -346,6 +344,10 @@ final class ChaosCriteria {
                 .filter(fault -> fault.kind() == kind && fault.takeover() != null)
                 .map(FaultWindow::takeover)
                 .findFirst();
+    }
+
+    private static Optional<Freeze> freeze(Findings findings, FaultKind kind) {
+        return takeover(findings, kind).flatMap(takeover -> Optional.ofNullable(takeover.freeze()));
     }
 
     static Optional<Check> deadLetteredWithReason(Findings findings, FaultKind kind) {

@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -40,8 +39,6 @@ public final class ChaosExperiment {
     private static final Duration POLL = Duration.ofMillis(500);
     /** How long after the final deadline the lab keeps waiting, to say how late a late checkout was. */
     private static final Duration LATE_GRACE = Duration.ofSeconds(60);
-
-    private static final Duration DEAD_LETTER_WAIT = Duration.ofSeconds(60);
 
     /** The load kept prepared ahead of the arrivals outside the fault windows. */
     private static final Duration RESERVE = Duration.ofSeconds(20);
@@ -65,13 +62,12 @@ public final class ChaosExperiment {
 
     public ChaosRun run() {
         var database = new ChaosDatabase(Objects.requireNonNull(target.database(), "the stack has a database"));
-        var stocks = settings.stocks();
-        var products = new ArrayList<UUID>();
-        for (var index = 0; index < settings.products(); index++) {
-            products.add(target.apis()
-                    .getFirst()
-                    .createProduct("lab chaos " + runTag + " #" + (index + 1), stocks.get(index), PRICE));
+        var initialStock = new LinkedHashMap<UUID, Integer>();
+        for (var stock : settings.stocks()) {
+            var name = "lab chaos " + runTag + " #" + (initialStock.size() + 1);
+            initialStock.put(target.apis().getFirst().createProduct(name, stock, PRICE), stock);
         }
+        var products = List.copyOf(initialStock.keySet());
         var decoys = settings.faults().contains(FaultKind.POISON) ? prepareDecoys() : null;
         var total = settings.ordersToPrepare();
         progress.phase("prepare " + total + " orders", total);
@@ -91,11 +87,8 @@ public final class ChaosExperiment {
                 topUp.interrupt();
                 finish(running, database, clock, faults);
             }
-            if (decoys != null) {
-                awaitDeadLetters(topics, settings.poisonRecords());
-            }
             progress.phase("reading the database and the topics", 0);
-            return ChaosJudge.judge(evidence(database, topics, clock, products, stocks, decoys, load, faults));
+            return ChaosJudge.judge(evidence(database, topics, clock, initialStock, decoys, load, faults));
         }
     }
 
@@ -134,25 +127,26 @@ public final class ChaosExperiment {
         }
         var faultsEnd = faults.stream().mapToDouble(FaultWindow::end).max().orElse(clock.now());
         awaitDecisions(load, database, clock, faultsEnd);
-        load.unexpectedBodies().forEach(body -> notes.add("Unexpected answer " + body));
     }
 
     private ChaosJudge.Evidence evidence(
             ChaosDatabase database,
             GroupWatch topics,
             RunClock clock,
-            List<UUID> products,
-            List<Integer> stocks,
+            Map<UUID, Integer> initialStock,
             @Nullable Decoys decoys,
             ChaosLoad load,
             List<FaultWindow> faults) {
         var orders = load.orders();
+        var products = List.copyOf(initialStock.keySet());
         var decidedAt = new HashMap<UUID, Double>();
         database.decisions(products)
                 .forEach((order, millis) -> decidedAt.put(order, clock.secondsOfEpochMillis(millis)));
         var attempts = load.attempts();
-        var retried = ChaosJudge.retriedOrders(attempts).stream()
-                .map(index -> orders.get(index).orderId())
+        var retried = attempts.stream()
+                .filter(attempt -> attempt.number() > 1)
+                .map(attempt -> orders.get(attempt.order()).orderId())
+                .distinct()
                 .toList();
         var keys = new HashSet<>(products);
         if (decoys != null) {
@@ -176,19 +170,18 @@ public final class ChaosExperiment {
                 settings,
                 runTag,
                 orders,
-                products,
                 attempts,
                 faults,
                 load.arrivals().scheduled(),
                 load.arrivals().dropped(),
                 load.arrivalsEndedAt(),
                 decidedAt,
-                database.books(products, stocks),
+                database.books(initialStock),
                 database.idempotency(products),
                 database.repeatedEffects(retried),
                 found.poison(),
                 found.topics(),
-                decoys == null ? null : database.decoy(decoys.product(), decoys.stock()),
+                decoys == null ? null : database.decoy(decoys.product(), DECOY_STOCK),
                 database.carts(orders.stream()
                         .filter(PreparedOrder::isCart)
                         .map(PreparedOrder::orderId)
@@ -206,7 +199,6 @@ public final class ChaosExperiment {
         var ids = Orders.create(target.apis(), product, users, 1, progress);
         return new Decoys(
                 product,
-                DECOY_STOCK,
                 IntStream.range(0, count)
                         .mapToObj(index -> new PreparedOrder(ids.get(index), 0, users.get(index)))
                         .toList());
@@ -331,19 +323,6 @@ public final class ChaosExperiment {
         if (undecided > 0) {
             notes.add(undecided + " accepted checkouts were still undecided " + Math.round(until - faultsEnd)
                     + " s after the end of the faults, when the lab stopped waiting.");
-        }
-    }
-
-    private void awaitDeadLetters(GroupWatch topics, int expected) {
-        progress.phase("waiting for " + expected + " dead letters", 0);
-        var found = new AtomicLong();
-        if (FaultRun.poll(DEAD_LETTER_WAIT, Duration.ofSeconds(2), () -> {
-                    found.set(TopicEvidence.poisonDeadLetters(topics, target.bootstrapServers(), runTag));
-                    return found.get() >= expected ? true : null;
-                })
-                == null) {
-            notes.add(found + " of " + expected + " poison records were in the dead-letter topic "
-                    + DEAD_LETTER_WAIT.toSeconds() + " s after the run.");
         }
     }
 }

@@ -24,13 +24,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Function;
-import java.util.function.ObjDoubleConsumer;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
+import java.util.stream.DoubleStream;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -47,7 +45,6 @@ final class ChaosJudge {
             ChaosSettings settings,
             String runTag,
             List<PreparedOrder> orders,
-            List<UUID> products,
             List<Attempt> attempts,
             List<FaultWindow> faults,
             long scheduled,
@@ -90,13 +87,6 @@ final class ChaosJudge {
         Optional<Check> judge(Findings findings);
     }
 
-    static Set<Integer> retriedOrders(List<Attempt> attempts) {
-        return attempts.stream()
-                .filter(attempt -> attempt.number() > 1)
-                .map(Attempt::order)
-                .collect(Collectors.toCollection(TreeSet::new));
-    }
-
     static ChaosRun judge(Evidence evidence) {
         var findings = findings(evidence);
         var criteria = Stream.of(
@@ -121,8 +111,6 @@ final class ChaosJudge {
         Function<List<Check>, ChaosRun> withChecks = checks -> new ChaosRun(
                 evidence.runTag(),
                 evidence.faults(),
-                evidence.arrivalsEndedAt(),
-                faultsEnd,
                 phases,
                 acceptance,
                 retries,
@@ -173,24 +161,17 @@ final class ChaosJudge {
                 round(window.to()),
                 fault == null ? null : fault.kind(),
                 sent.stream().collect(Collectors.groupingBy(Attempt::status, Collectors.counting())),
-                sent.stream().filter(attempt -> attempt.number() > 1).count(),
                 sent.stream()
                         .filter(attempt -> attempt.unavailable() && !attempt.retryAfter())
                         .count(),
                 accepted.size(),
                 fault == null ? null : rounded(checkouts.firstDecisionAfter(end)),
-                fault == null ? null : rounded(checkouts.firstAcceptAfter(end)),
                 fault == null ? null : rounded(checkouts.caughtUpAfter(end)),
-                rounded(checkouts.longestStall(window, evidence.products().size())),
+                rounded(checkouts.longestStall(window, evidence.settings().products())),
                 rounded(accepted.stream().mapToDouble(Checkout::toFinal).reduce(Double.NaN, Checkouts::max)),
                 evidence.topics().untaggedDeadLetteredAt().stream()
                         .filter(window::contains)
                         .count(),
-                hasCarts
-                        ? accepted.stream()
-                                .filter(checkout -> checkout.order().isCart())
-                                .count()
-                        : null,
                 hasCarts && fault != null ? midSaga(checkouts, fault) : null);
     }
 
@@ -226,10 +207,7 @@ final class ChaosJudge {
                 notDecided.stream().limit(SAMPLE).toList(),
                 toFinal.length == 0 ? null : round(toFinal[toFinal.length - 1]),
                 toFinal.length == 0 ? null : round(toFinal[(int) Math.ceil(toFinal.length * 0.99) - 1]),
-                rounded(lastBeforeEnd - faultsEnd),
-                checkouts.all().stream()
-                        .filter(checkout -> !checkout.accepted() && checkout.decided())
-                        .count());
+                rounded(lastBeforeEnd - faultsEnd));
     }
 
     private static RetryFigures retries(Evidence evidence, Checkouts checkouts) {
@@ -264,7 +242,7 @@ final class ChaosJudge {
                 evidence.retriedEffects().processedMoreThanOnce());
     }
 
-    /** Per second: requests sent, answers by kind, decisions, and the accepted checkouts still waiting. */
+    /** Per second: answers by kind and decisions. */
     private static List<ChaosSecond> timeline(Evidence evidence, Checkouts checkouts) {
         var decisions = checkouts.decisionTimes();
         var last = (int) Math.ceil(evidence.loadEnd());
@@ -272,32 +250,32 @@ final class ChaosJudge {
             last = Math.max(last, (int) Math.floor(decisions[decisions.length - 1]));
         }
         var seconds = Math.max(1, last + 1);
-        // sent, accepted, unavailable, failed, decided, opened, closed
-        var counts = new long[7][seconds];
-        ObjDoubleConsumer<Integer> count =
-                (what, at) -> counts[what][(int) Math.min(Math.max(0, Math.floor(at)), seconds - 1)]++;
-        for (var attempt : evidence.attempts()) {
-            count.accept(0, attempt.sentAt());
-            var what = attempt.accepted() ? 1 : attempt.unavailable() ? 2 : "409".equals(attempt.status()) ? -1 : 3;
-            if (what > 0) {
-                count.accept(what, attempt.answeredAt());
-            }
-        }
-        Arrays.stream(decisions).filter(time -> time >= 0).forEach(time -> count.accept(4, time));
-        checkouts.all().stream().filter(Checkout::accepted).forEach(checkout -> {
-            count.accept(5, checkout.acceptedAt());
-            if (checkout.decided()) {
-                count.accept(6, Math.max(checkout.acceptedAt(), checkout.decidedAt()));
-            }
-        });
+        var answered = evidence.attempts();
+        var accepted = perSecond(seconds, answered.stream().filter(Attempt::accepted));
+        var unavailable = perSecond(seconds, answered.stream().filter(Attempt::unavailable));
+        // a 409 is decided from an earlier attempt: not a failure
+        var failed = perSecond(
+                seconds,
+                answered.stream()
+                        .filter(attempt ->
+                                !attempt.accepted() && !attempt.unavailable() && !"409".equals(attempt.status())));
+        var decided = perSecond(seconds, Arrays.stream(decisions).filter(time -> time >= 0));
         var rows = new ArrayList<ChaosSecond>();
-        long open = 0;
         for (var at = 0; at < seconds; at++) {
-            open += counts[5][at] - counts[6][at];
-            rows.add(new ChaosSecond(
-                    at, counts[0][at], counts[1][at], counts[2][at], counts[3][at], counts[4][at], open));
+            rows.add(new ChaosSecond(at, accepted[at], unavailable[at], failed[at], decided[at]));
         }
         return rows;
+    }
+
+    private static long[] perSecond(int seconds, Stream<Attempt> answers) {
+        return perSecond(seconds, answers.mapToDouble(Attempt::answeredAt));
+    }
+
+    /** How many of {@code times} fall in each second; those outside count in the first or the last. */
+    private static long[] perSecond(int seconds, DoubleStream times) {
+        var counts = new long[seconds];
+        times.forEach(at -> counts[(int) Math.min(Math.max(0, Math.floor(at)), seconds - 1)]++);
+        return counts;
     }
 
     /** Seconds rounded for the report; null for NaN (nothing to time). */
@@ -340,7 +318,6 @@ final class ChaosJudge {
 
         private final List<Checkout> all;
         private final double[] decisionTimes;
-        private final double[] acceptTimes;
 
         Checkouts(List<PreparedOrder> orders, List<Attempt> attempts, Map<UUID, Double> decidedAt) {
             var firstAccept = new HashMap<Integer, Double>();
@@ -357,11 +334,6 @@ final class ChaosJudge {
                     .mapToDouble(Double::doubleValue)
                     .sorted()
                     .toArray();
-            acceptTimes = attempts.stream()
-                    .filter(Attempt::accepted)
-                    .mapToDouble(Attempt::answeredAt)
-                    .sorted()
-                    .toArray();
         }
 
         List<Checkout> all() {
@@ -372,12 +344,11 @@ final class ChaosJudge {
             return decisionTimes;
         }
 
+        /** Seconds from {@code time} to the first decision at or after it; NaN if none. */
         double firstDecisionAfter(double time) {
-            return firstAtOrAfter(decisionTimes, time);
-        }
-
-        double firstAcceptAfter(double time) {
-            return firstAtOrAfter(acceptTimes, time);
+            var found = Arrays.binarySearch(decisionTimes, time);
+            var index = found < 0 ? -found - 1 : found;
+            return index < decisionTimes.length ? decisionTimes[index] - time : Double.NaN;
         }
 
         /** Seconds after {@code end} until every checkout accepted before it was decided; NaN if some never was. */
@@ -449,12 +420,6 @@ final class ChaosJudge {
                 }
             }
             return waiting > 0 ? max(longest, window.to() - lastProgress) : longest;
-        }
-
-        private static double firstAtOrAfter(double[] sorted, double time) {
-            var found = Arrays.binarySearch(sorted, time);
-            var index = found < 0 ? -found - 1 : found;
-            return index < sorted.length ? sorted[index] - time : Double.NaN;
         }
 
         static double max(double current, double value) {

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,10 +38,6 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
     /** The wait before a retry without a Retry-After to follow: no answer, or a 503 without one (counted). */
     private static final Duration RETRY = Duration.ofSeconds(1);
 
-    private static final int BODY_SAMPLES = 20;
-
-    private static final int BODY_SAMPLE = 500;
-
     private final List<ApiClient> apis;
     private final HttpClient http;
     private final Duration requestTimeout;
@@ -58,7 +53,6 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
     private final AtomicInteger ranDry = new AtomicInteger();
 
     private final Queue<Attempt> attempts = new ConcurrentLinkedQueue<>();
-    private final Queue<String> unexpectedBodies = new ConcurrentLinkedQueue<>();
     private final Map<UUID, Long> acceptedNotSeenDecided = new ConcurrentHashMap<>();
     private final ExecutorService retries = Executors.newVirtualThreadPerTaskExecutor();
 
@@ -142,10 +136,6 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         return new ArrayList<>(attempts);
     }
 
-    List<String> unexpectedBodies() {
-        return List.copyOf(unexpectedBodies);
-    }
-
     /** Orders accepted at least {@code age} ago and not yet {@link #markDecided marked decided}: still owed. */
     List<UUID> acceptedBefore(Duration age) {
         var limit = System.nanoTime() - age.toNanos();
@@ -208,9 +198,6 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
             if ("202".equals(answer.status())) {
                 acceptedNotSeenDecided.put(order.orderId(), answered);
             }
-            if (!answer.body().isEmpty() && unexpectedBodies.size() < BODY_SAMPLES) {
-                unexpectedBodies.add(answer.status() + ": " + answer.body());
-            }
             retry = ("503".equals(answer.status()) || answer.unanswered())
                     && number < maxAttempts
                     && retryLater(index, number + 1, delay(answer));
@@ -221,8 +208,8 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         }
     }
 
-    /** What the API answered to a checkout; {@code body} only for an unexpected answer. */
-    private record Answer(String status, @Nullable Integer retryAfterSeconds, String body, boolean soldOut) {
+    /** What the API answered to a checkout. */
+    private record Answer(String status, @Nullable Integer retryAfterSeconds, boolean soldOut) {
 
         /** The checkout may or may not have been handed to the broker. */
         boolean unanswered() {
@@ -240,28 +227,21 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         try {
             var response = http.send(request, HttpResponse.BodyHandlers.ofString());
             var status = response.statusCode();
-            var body = status == 202 || status == 409 || status == 503 ? "" : sample(response.body());
             var retryAfter =
                     response.headers().firstValue("Retry-After").orElse("").strip();
             // RFC 9110 allows seconds or an HTTP date; the API sends seconds, and a date counts as absent here
             return new Answer(
                     Integer.toString(status),
                     retryAfter.matches("\\d{1,6}") ? Integer.valueOf(retryAfter) : null,
-                    body,
                     status == 409 && response.body().contains(ApiClient.SOLD_OUT));
         } catch (HttpTimeoutException ex) {
-            return new Answer(StatusCounts.TIMEOUT, null, "", false);
+            return new Answer(StatusCounts.TIMEOUT, null, false);
         } catch (IOException ex) {
-            return new Answer(StatusCounts.IO_ERROR, null, sample(ex.toString()), false);
+            return new Answer(StatusCounts.IO_ERROR, null, false);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-            return new Answer(StatusCounts.IO_ERROR, null, "interrupted", false);
+            return new Answer(StatusCounts.IO_ERROR, null, false);
         }
-    }
-
-    private static String sample(@Nullable String body) {
-        var text = Objects.requireNonNullElse(body, "");
-        return text.length() <= BODY_SAMPLE ? text : text.substring(0, BODY_SAMPLE) + "...";
     }
 
     private static Duration delay(Answer answer) {

@@ -257,24 +257,13 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
         rates.put("decided (/s, database)", series(ChaosSecond::decided));
         rates.put("503/s", series(ChaosSecond::unavailable));
         rates.put("5xx, timeouts, errors /s", series(ChaosSecond::failed));
-        var open = new LinkedHashMap<String, List<Chart.Point>>();
-        open.put("accepted, not yet decided", series(ChaosSecond::open));
-        var faults = faultWindows();
-        return List.of(
-                new Chart.Lines(
-                                "timeline",
-                                "Checkouts per second under faults (each fault's window shaded)",
-                                "seconds since the load started",
-                                "checkouts/s",
-                                rates)
-                        .withEvents(faults),
-                new Chart.Lines(
-                                "open-checkouts",
-                                "Accepted checkouts waiting for their decision",
-                                "seconds since the load started",
-                                "checkouts",
-                                open)
-                        .withEvents(faults));
+        return List.of(new Chart.Lines(
+                        "timeline",
+                        "Checkouts per second under faults (each fault's window shaded)",
+                        "seconds since the load started",
+                        "checkouts/s",
+                        rates)
+                .withEvents(faultWindows()));
     }
 
     /** Each fault from its start to its end, labelled short: the kill's number, else the kind. */

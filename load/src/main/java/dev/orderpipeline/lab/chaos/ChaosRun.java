@@ -16,8 +16,6 @@ import org.jspecify.annotations.Nullable;
 public record ChaosRun(
         String runTag,
         List<FaultWindow> faults,
-        double arrivalsEndedAt,
-        double faultsEndedAt,
         List<PhaseFigures> phases,
         AcceptanceFigures acceptance,
         RetryFigures retries,
@@ -46,15 +44,12 @@ public record ChaosRun(
 
     /**
      * A broker killed or a worker frozen, and how the rest took over; seconds from the fault, null if not seen within
-     * the catch-up limit. {@code rejoinedAfter} is the broker-kill's, the rest of the nullables the worker-freeze's.
+     * the catch-up limit. {@code rejoinedAfter} is the broker-kill's, {@code freeze} the worker-freeze's.
      */
     public record Takeover(
-            String lost,
             List<PartitionStall> partitions,
             @Nullable Double rejoinedAfter,
-            @Nullable Long staleTransactions,
-            @Nullable Double staleTransactionsEndedAfter,
-            @Nullable Creations creations) {
+            @Nullable Freeze freeze) {
 
         /** The longest stall of any partition; null when one never resumed. */
         public @Nullable Double longestStall() {
@@ -71,12 +66,16 @@ public record ChaosRun(
 
     /** One command partition through the fault; {@code held}: the killed broker led it, the frozen worker owned it. */
     public record PartitionStall(
-            int partition,
-            int products,
-            boolean held,
-            @Nullable Double longestStall) {}
+            int partition, boolean held, @Nullable Double longestStall) {}
 
-    public record Creations(int sent, int failed, double longest, long poolTimeouts) {}
+    /** The sessions idle in a transaction when frozen and when none was left; the orders created while frozen. */
+    public record Freeze(
+            long staleTransactions,
+            @Nullable Double staleTransactionsEndedAfter,
+            int created,
+            int failed,
+            double longest,
+            long poolTimeouts) {}
 
     /** The load from the start of a fault to the start of the next; the cart figures are null without carts. */
     public record PhaseFigures(
@@ -85,16 +84,13 @@ public record ChaosRun(
             double to,
             @Nullable FaultKind fault,
             Map<String, Long> statuses,
-            long retries,
             long unavailableWithoutRetryAfter,
             long accepted,
             @Nullable Double firstDecisionAfter,
-            @Nullable Double firstAcceptAfter,
             @Nullable Double caughtUpAfter,
             @Nullable Double longestStall,
             @Nullable Double maxTimeToFinal,
             long validDeadLettered,
-            @Nullable Long cartsAccepted,
             @Nullable Long cartsMidSaga) {
 
         public PhaseFigures {
@@ -133,8 +129,7 @@ public record ChaosRun(
             List<UUID> notDecidedSample,
             @Nullable Double maxTimeToFinal,
             @Nullable Double p99TimeToFinal,
-            @Nullable Double lastDecisionAfterFaults,
-            long decidedWithoutAccept) {}
+            @Nullable Double lastDecisionAfterFaults) {}
 
     public record RetryFigures(
             long ordersRetried,
@@ -164,7 +159,6 @@ public record ChaosRun(
     public record TopicFigures(
             long commandOrders,
             long commandOrdersNotDecided,
-            long decidedNotInTopic,
             long duplicateResults,
             long untaggedDeadLetters,
             Map<String, Long> untaggedReasons,
@@ -178,21 +172,14 @@ public record ChaosRun(
 
     /** The decoy product: its orders are named by poison records and never checked out, so nothing may change it. */
     public record DecoyFigures(
-            UUID productId,
-            int initialStock,
-            int stockLeft,
-            long orders,
-            long notCreated,
-            long payments,
-            long processedRows) {
+            UUID productId, int initialStock, int stockLeft, long notCreated, long payments, long processedRows) {
 
         public boolean untouched() {
             return stockLeft == initialStock && notCreated == 0 && payments == 0 && processedRows == 0;
         }
     }
 
-    public record ChaosSecond(
-            int second, long sent, long accepted, long unavailable, long failed, long decided, long open) {}
+    public record ChaosSecond(int second, long accepted, long unavailable, long failed, long decided) {}
 
     public record Check(String what, String expected, String measured, boolean holds) {}
 }

@@ -117,19 +117,12 @@ final class DependencyFaults {
     /** Free between two holds, so some writers get through and the storm is not an outage. */
     private static final Duration LOCK_GAP = Duration.ofMillis(100);
 
-    private record Outcome(long terminatedAtStart, long terminatedAtEnd, Locks locks) {}
-
-    private record Locks(long holds, long longestWaitMillis) {
-
-        static final Locks NONE = new Locks(0, 0);
-    }
+    /** The apps' sessions terminated after setting and after resetting. */
+    private record Outcome(long terminatedAtStart, long terminatedAtEnd) {}
 
     static Done readOnly(FaultRun run, int number, double start) {
         var length = run.settings().databaseFault();
-        var outcome = withSetting(run.database(), READ_ONLY, READ_WRITE, () -> {
-            FaultRun.pause(length);
-            return Locks.NONE;
-        });
+        var outcome = withSetting(run.database(), READ_ONLY, READ_WRITE, () -> FaultRun.pause(length));
         return run.done(String.format(
                 Locale.ROOT,
                 "ALTER DATABASE ... SET default_transaction_read_only = on and %d sessions of the apps terminated;"
@@ -149,32 +142,29 @@ final class DependencyFaults {
         return run.done(String.format(
                 Locale.ROOT,
                 "ALTER DATABASE ... SET lock_timeout = '100ms' and %d sessions of the apps terminated; the lab held"
-                        + " the %d products' rows FOR UPDATE %d times for %d ms (%d ms apart, waited up to %d ms for"
-                        + " them); then RESET and %d sessions terminated again",
+                        + " the %d products' rows FOR UPDATE for %d ms at a time, %d ms apart; then RESET and %d"
+                        + " sessions terminated again",
                 outcome.terminatedAtStart(),
                 run.products().size(),
-                outcome.locks().holds(),
                 LOCK_HOLD.toMillis(),
                 LOCK_GAP.toMillis(),
-                outcome.locks().longestWaitMillis(),
                 outcome.terminatedAtEnd()));
     }
 
     private interface During {
-        Locks run() throws SQLException;
+        void run() throws SQLException;
     }
 
     /** The reset runs however the rest went: a database left read-only would fail every later fault and run. */
     private static Outcome withSetting(ChaosDatabase database, String set, String reset, During during) {
         long atStart = 0;
-        var locks = Locks.NONE;
         @Nullable Exception failure = null;
         try {
             try (var connection = labSession(database)) {
                 execute(connection, set);
                 atStart = terminate(connection);
             }
-            locks = during.run();
+            during.run();
         } catch (SQLException | RuntimeException ex) {
             failure = ex;
         }
@@ -184,7 +174,7 @@ final class DependencyFaults {
             if (failure != null) {
                 throw new IllegalStateException("the database fault failed: " + failure.getMessage(), failure);
             }
-            return new Outcome(atStart, atEnd, locks);
+            return new Outcome(atStart, atEnd);
         } catch (SQLException ex) {
             log.error("Could not reset the database setting; reset it by hand", ex);
             if (failure != null) {
@@ -194,26 +184,19 @@ final class DependencyFaults {
         }
     }
 
-    private static Locks holdLocks(ChaosDatabase database, Duration length, List<UUID> products) throws SQLException {
+    private static void holdLocks(ChaosDatabase database, Duration length, List<UUID> products) throws SQLException {
         var deadline = System.nanoTime() + length.toNanos();
-        long holds = 0;
-        long longestWait = 0;
         try (var connection = labSession(database);
                 var statement = connection.prepareStatement(LOCK_PRODUCTS)) {
             connection.setAutoCommit(false);
             statement.setArray(1, connection.createArrayOf("uuid", products.toArray(UUID[]::new)));
             while (System.nanoTime() - deadline < 0) {
-                var asked = System.nanoTime();
                 statement.executeQuery().close();
-                longestWait = Math.max(
-                        longestWait, Duration.ofNanos(System.nanoTime() - asked).toMillis());
-                holds++;
                 FaultRun.pause(LOCK_HOLD);
                 connection.commit();
                 FaultRun.pause(LOCK_GAP);
             }
         }
-        return new Locks(holds, longestWait);
     }
 
     private static Connection labSession(ChaosDatabase database) throws SQLException {

@@ -76,6 +76,11 @@ public enum FaultKind {
             ChaosCriteria::deadLetteredWithReason,
             ChaosCriteria::decoysUntouched);
 
+    /** The faults of a run that names none: all but those that need a cluster or a run of their own. */
+    static final List<FaultKind> BY_DEFAULT = Arrays.stream(values())
+            .filter(kind -> kind != BROKER_KILL && kind != WORKER_FREEZE)
+            .toList();
+
     /** Does window {@code number} (from 1) of the fault; one that throws shows the failure and the run goes on. */
     @FunctionalInterface
     interface Injection {

@@ -29,7 +29,7 @@ record FaultRun(
 
     static final Duration POLL = Duration.ofMillis(200);
 
-    record Decoys(UUID product, int stock, List<PreparedOrder> orders) {}
+    record Decoys(UUID product, List<PreparedOrder> orders) {}
 
     record Done(
             double end,

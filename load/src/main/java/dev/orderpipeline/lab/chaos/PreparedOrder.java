@@ -29,10 +29,6 @@ record PreparedOrder(UUID orderId, int product, String userId, List<Integer> car
         this(orderId, product, userId, List.of());
     }
 
-    static PreparedOrder cart(UUID orderId, String userId, List<Integer> lines) {
-        return new PreparedOrder(orderId, lines.getFirst(), userId, lines);
-    }
-
     boolean isCart() {
         return !cartLines.isEmpty();
     }

@@ -4,7 +4,7 @@ import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.infra.KafkaBroker;
 import dev.orderpipeline.infra.KafkaCluster;
-import dev.orderpipeline.lab.chaos.ChaosRun.Creations;
+import dev.orderpipeline.lab.chaos.ChaosRun.Freeze;
 import dev.orderpipeline.lab.chaos.ChaosRun.PartitionStall;
 import dev.orderpipeline.lab.chaos.ChaosRun.Takeover;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
@@ -179,25 +179,14 @@ final class ProcessFaults {
                 FaultRun.pause(SEEN_STALE);
                 stale = run.database().staleTransactions();
             } while (stale == 0 && attempt < ATTEMPTS);
-            var whileFrozen = whileFrozen(run, api, victim, frozen);
+            var freeze = whileFrozen(run, api, victim, frozen, stale, poolTimeoutsBefore);
             signal(worker, "CONT");
             var resumedAtMillis = System.currentTimeMillis();
             var resumed = run.clock().now();
             var stalls = ProcessFaults.measure(run, victim.partitions(), frozenAtMillis, resumedAtMillis);
             // resumed, it notices its connection and its partitions gone: it must still be running afterwards
             FaultRun.pause(Duration.ofSeconds(2));
-            var creations = whileFrozen.creations();
-            var takeover = new Takeover(
-                    worker.name() + " (partitions " + victim.partitions() + ")",
-                    stalls,
-                    null,
-                    stale,
-                    whileFrozen.staleEndedAfter(),
-                    new Creations(
-                            creations.sent(),
-                            creations.failed(),
-                            creations.longest(),
-                            poolTimeouts(api) - poolTimeoutsBefore));
+            var takeover = new Takeover(stalls, null, freeze);
             var detail = String.format(
                     Locale.ROOT,
                     "SIGSTOP to %s (pid %d, partitions %s holding %d of the load's %d products) with %d sessions idle in"
@@ -223,12 +212,9 @@ final class ProcessFaults {
         }
     }
 
-    /** The orders created while frozen (pool timeouts counted by the caller), and when the stale sessions ended. */
-    private record WhileFrozen(
-            Creations creations, @Nullable Double staleEndedAfter) {}
-
     /** One order after the other on the victim's products, timed, and the stale sessions watched until none is left. */
-    private static WhileFrozen whileFrozen(FaultRun run, ApiClient api, ProcessFaults.Victim victim, double frozen) {
+    private static Freeze whileFrozen(
+            FaultRun run, ApiClient api, Victim victim, double frozen, long stale, long poolTimeoutsBefore) {
         var products = victim.products().isEmpty() ? run.products() : victim.products();
         var until = frozen + run.settings().workerFreeze().toMillis() / 1000.0;
         var sent = 0;
@@ -250,7 +236,13 @@ final class ProcessFaults {
             }
             FaultRun.pause(Duration.ofMillis(100));
         }
-        return new WhileFrozen(new Creations(sent, failed, ChaosJudge.round(longest), 0), staleEndedAfter);
+        return new Freeze(
+                stale,
+                staleEndedAfter,
+                sent,
+                failed,
+                ChaosJudge.round(longest),
+                poolTimeouts(api) - poolTimeoutsBefore);
     }
 
     private static long poolTimeouts(ApiClient api) {
@@ -313,8 +305,7 @@ final class ProcessFaults {
         var rejoined = awaitInSync(run, node, restarting);
         var held = Objects.requireNonNull(led.get(node));
         var stalls = ProcessFaults.measure(run, held, killedAtMillis, restartedAtMillis);
-        var takeover = new Takeover(
-                "broker " + node + " (leader of command partitions " + held + ")", stalls, rejoined, null, null, null);
+        var takeover = new Takeover(stalls, rejoined, null);
         var detail = String.format(
                 Locale.ROOT,
                 "SIGKILL to broker %d of %d (pid %d), leader of %d of %d command partitions %s; down %.1f s, started"
@@ -371,7 +362,6 @@ final class ProcessFaults {
         var stalls = new ArrayList<PartitionStall>();
         byPartition.forEach((partition, products) -> stalls.add(new PartitionStall(
                 partition,
-                products.size(),
                 held.contains(partition),
                 longestGap(
                         faultAtMillis,

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -50,6 +50,8 @@ final class TopicEvidence {
     private static final Pattern CODE = Pattern.compile("\\(code <n>\\)|CTRL-CHAR, code <n>");
     private static final int REASON_LENGTH = 160;
     private static final Duration READ_TIMEOUT = Duration.ofMinutes(3);
+
+    private static final Duration DEAD_LETTER_WAIT = Duration.ofSeconds(60);
 
     private TopicEvidence() {}
 
@@ -94,11 +96,19 @@ final class TopicEvidence {
             Map<PoisonKind, Integer> poisonSent,
             double poisonStartedAt,
             RunClock clock) {
-        var scan = new Scan(runTag, keys, orders, poisonStartedAt, clock);
+        var poisonRecords =
+                poisonSent.values().stream().mapToLong(Integer::longValue).sum();
+        var last = new AtomicReference<Scan>();
+        // the worker dead-letters the poison over some seconds: the dead-letter topics read again until all are in
+        FaultRun.poll(DEAD_LETTER_WAIT, Duration.ofSeconds(2), () -> {
+            last.set(new Scan(runTag, keys, orders, poisonStartedAt, clock));
+            DEAD_LETTER_TOPICS.forEach(topic -> readAll(reader, bootstrapServers, topic, last.get()::deadLetter));
+            return last.get().poisonFound() >= poisonRecords ? true : null;
+        });
+        var scan = last.get();
         readAll(reader, bootstrapServers, Topics.CHECKOUT_COMMANDS, scan::command);
         readAll(reader, bootstrapServers, Topics.CHECKOUT_CARTS, scan::cart);
         readAll(reader, bootstrapServers, Topics.CHECKOUT_RESULTS, scan::result);
-        DEAD_LETTER_TOPICS.forEach(topic -> readAll(reader, bootstrapServers, topic, scan::deadLetter));
         var poison = new ArrayList<PoisonFigures>();
         poisonSent.forEach((kind, sent) -> poison.add(scan.figures(kind, sent)));
         var topics = new TopicFigures(
@@ -106,24 +116,11 @@ final class TopicEvidence {
                 scan.commandOrders.stream()
                         .filter(order -> !decided.contains(order))
                         .count(),
-                decided.stream()
-                        .filter(order -> !scan.commandOrders.contains(order))
-                        .count(),
                 scan.duplicateResults,
                 scan.untaggedAt.size(),
                 scan.untaggedReasons,
                 scan.untaggedAt);
         return new Found(poison, topics);
-    }
-
-    static long poisonDeadLetters(GroupWatch reader, String bootstrapServers, String runTag) {
-        var found = new AtomicLong();
-        DEAD_LETTER_TOPICS.forEach(topic -> readAll(reader, bootstrapServers, topic, record -> {
-            if (TopicFaults.kindOf(runTag, header(record, TopicFaults.TAG_HEADER)) != null) {
-                found.incrementAndGet();
-            }
-        }));
-        return found.get();
     }
 
     private static final class Scan {
@@ -196,6 +193,10 @@ final class TopicEvidence {
                 untaggedReasons.merge(reason, 1L, Long::sum);
                 untaggedAt.add(ChaosJudge.round(at));
             }
+        }
+
+        long poisonFound() {
+            return poison.values().stream().mapToLong(Long::longValue).sum();
         }
 
         PoisonFigures figures(PoisonKind kind, int sent) {

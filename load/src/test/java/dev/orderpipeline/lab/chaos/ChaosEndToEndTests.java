@@ -197,11 +197,12 @@ class ChaosEndToEndTests {
 
         assertHolds(run);
         var takeover = Objects.requireNonNull(run.faults().getFirst().takeover());
-        assertThat(takeover.staleTransactions()).isPositive();
-        assertThat(takeover.staleTransactionsEndedAfter()).isNotNull();
+        var freeze = Objects.requireNonNull(takeover.freeze());
+        assertThat(freeze.staleTransactions()).isPositive();
+        assertThat(freeze.staleTransactionsEndedAfter()).isNotNull();
         assertThat(takeover.partitions())
                 .anySatisfy(stall -> assertThat(stall.held()).isTrue());
-        assertThat(Objects.requireNonNull(takeover.creations()).poolTimeouts()).isZero();
+        assertThat(freeze.poolTimeouts()).isZero();
         // the pipeline's own workers, the resumed one among them; the replay's workers of earlier runs have ended
         assertThat(target.stack().workers())
                 .filteredOn(worker -> !worker.name().contains("replay"))

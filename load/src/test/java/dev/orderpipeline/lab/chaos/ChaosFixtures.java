@@ -25,7 +25,7 @@ final class ChaosFixtures {
     final Map<UUID, Double> decidedAt = new HashMap<>();
     final List<PoisonFigures> poison = new ArrayList<>();
     RepeatedEffects retriedEffects = new RepeatedEffects(0, 0);
-    TopicFigures topics = new TopicFigures(0, 0, 0, 0, 0, Map.of(), List.of());
+    TopicFigures topics = new TopicFigures(0, 0, 0, 0, Map.of(), List.of());
     List<InvariantReport> books = List.of();
     IdempotencyRows idempotency = IdempotencyRows.NONE;
 
@@ -62,7 +62,7 @@ final class ChaosFixtures {
 
     /** A cart of both products, answered 202 at {@code answeredAt}, decided at {@code decided} (or never). */
     int cart(double answeredAt, Double decided) {
-        orders.add(PreparedOrder.cart(UUID.randomUUID(), "buyer-" + orders.size(), List.of(1, 0)));
+        orders.add(new PreparedOrder(UUID.randomUUID(), 1, "buyer-" + orders.size(), List.of(1, 0)));
         var index = orders.size() - 1;
         attempts.add(new Attempt(index, 1, answeredAt - 0.01, answeredAt, "202", false, false));
         if (decided != null) {
@@ -120,7 +120,7 @@ final class ChaosFixtures {
         books = list;
         var orderCount = decidedAt.size();
         idempotency = new IdempotencyRows(orderCount, orderCount, 0);
-        topics = new TopicFigures(orderCount, 0, 0, 0, 0, Map.of(), List.of());
+        topics = new TopicFigures(orderCount, 0, 0, 0, Map.of(), List.of());
     }
 
     ChaosJudge.Evidence evidence(ChaosSettings settings, double arrivalsEndedAt) {
@@ -128,7 +128,6 @@ final class ChaosFixtures {
                 settings,
                 "run1",
                 orders,
-                products,
                 attempts,
                 faults,
                 orders.size(),

@@ -3,7 +3,7 @@ package dev.orderpipeline.lab.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
-import dev.orderpipeline.lab.chaos.ChaosRun.Creations;
+import dev.orderpipeline.lab.chaos.ChaosRun.Freeze;
 import dev.orderpipeline.lab.chaos.ChaosRun.PartitionStall;
 import dev.orderpipeline.lab.chaos.ChaosRun.Takeover;
 import dev.orderpipeline.lab.measure.StatusCounts;
@@ -34,7 +34,7 @@ class ChaosTakeoverCriteriaTests {
                 "broker kill -9",
                 10,
                 40,
-                takeover(List.of(new PartitionStall(2, 1, true, 11.2), new PartitionStall(4, 1, false, 0.4)), 6.0));
+                takeover(List.of(new PartitionStall(2, true, 11.2), new PartitionStall(4, false, 0.4)), 6.0));
         run.soundBooks();
 
         var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(FaultKind.BROKER_KILL), 50));
@@ -63,7 +63,7 @@ class ChaosTakeoverCriteriaTests {
                 "broker kill -9",
                 10,
                 40,
-                takeover(List.of(new PartitionStall(2, 1, true, null)), null));
+                takeover(List.of(new PartitionStall(2, true, null)), null));
         run.soundBooks();
 
         var judged = ChaosJudge.judge(run.evidence(ChaosFixtures.settings(FaultKind.BROKER_KILL), 50));
@@ -85,13 +85,7 @@ class ChaosTakeoverCriteriaTests {
                 "worker frozen",
                 10,
                 40,
-                new Takeover(
-                        "checkout-worker-1 (partitions [2])",
-                        List.of(new PartitionStall(2, 1, true, 16.0)),
-                        null,
-                        0L,
-                        null,
-                        new Creations(50, 0, 0.2, 3)));
+                new Takeover(List.of(new PartitionStall(2, true, 16.0)), null, new Freeze(0, null, 50, 0, 0.2, 3)));
         run.soundBooks();
 
         var findings = ChaosJudge.findings(run.evidence(ChaosFixtures.settings(FaultKind.WORKER_FREEZE), 50));
@@ -112,6 +106,6 @@ class ChaosTakeoverCriteriaTests {
     }
 
     private static Takeover takeover(List<PartitionStall> stalls, @Nullable Double rejoinedAfter) {
-        return new Takeover("broker 2 (leader of command partitions [2])", stalls, rejoinedAfter, null, null, null);
+        return new Takeover(stalls, rejoinedAfter, null);
     }
 }
