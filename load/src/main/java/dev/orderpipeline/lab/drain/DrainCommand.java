@@ -102,13 +102,8 @@ public final class DrainCommand extends LabCommand {
     String databaseUrl;
 
     private CeilingSettings ceilingSettings() {
-        var synchronousCommit = targetOptions.synchronousCommit();
         return new CeilingSettings(
-                ceilingBatchSizes,
-                ceilingCommands,
-                Duration.ofSeconds(ceilingDurationSeconds),
-                synchronousCommit.equals("server") ? "on" : synchronousCommit,
-                ceilingWriters);
+                ceilingBatchSizes, ceilingCommands, Duration.ofSeconds(ceilingDurationSeconds), "on", ceilingWriters);
     }
 
     private DrainSettings settings() {

@@ -66,10 +66,6 @@ public final class Database {
         invariants = new InvariantChecker(dataSource);
     }
 
-    public String jdbcUrl() {
-        return jdbcUrl;
-    }
-
     public DataSource dataSource() {
         return dataSource;
     }
@@ -81,10 +77,6 @@ public final class Database {
     /** The verdict on each of these products, in the map's order, against the stock it started with. */
     public List<InvariantReport> invariants(Map<UUID, Integer> initialStock) {
         return invariants.check(initialStock);
-    }
-
-    public long ordersNotFinal(UUID productId) {
-        return ordersNotFinal(List.of(productId));
     }
 
     /** Orders of these products not decided yet. */
