@@ -46,7 +46,6 @@ public final class GroupWatch implements AutoCloseable {
         admin = Admin.create(properties);
     }
 
-    /** A consumer group as described by its coordinator. */
     public record GroupView(String state, String type, Map<String, List<Integer>> partitionsByMember) {
 
         public GroupView {
@@ -123,7 +122,6 @@ public final class GroupWatch implements AutoCloseable {
         return new GroupView(state.toString(), String.valueOf(description.type()), members);
     }
 
-    /** The group as its coordinator describes it. */
     public ConsumerGroupDescription description(String group) {
         return get(Objects.requireNonNull(
                 admin.describeConsumerGroups(List.of(group)).describedGroups().get(group), group));

@@ -164,7 +164,6 @@ public final class StackSession implements AutoCloseable {
         }
     }
 
-    /** The database's verdict on the run's products. */
     public RunVerdict invariants(Backlog backlog) {
         return new InvariantChecker(target.database().dataSource()).verdict(backlog.initialStock());
     }

@@ -95,7 +95,6 @@ public final class WorkerFleet implements AutoCloseable {
         app.awaitReady(startupTimeout);
     }
 
-    /** The workers alive now. */
     public List<AppProcess> alive() {
         return workers.stream().filter(AppProcess::isAlive).toList();
     }

@@ -70,21 +70,15 @@ public final class Database {
         return dataSource;
     }
 
-    public InvariantReport invariants(UUID productId, int initialStock) {
-        return invariants.check(productId, initialStock);
-    }
-
     /** The verdict on each of these products, in the map's order, against the stock it started with. */
     public List<InvariantReport> invariants(Map<UUID, Integer> initialStock) {
         return invariants.check(initialStock);
     }
 
-    /** Orders of these products not decided yet. */
     public long ordersNotFinal(Collection<UUID> productIds) {
         return invariants.ordersNotFinal(productIds);
     }
 
-    /** Carts with a line of these products not decided yet. */
     public long cartsNotFinal(Collection<UUID> productIds) {
         return invariants.cartsNotFinal(productIds);
     }

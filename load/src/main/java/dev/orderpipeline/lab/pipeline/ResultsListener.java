@@ -55,10 +55,7 @@ public final class ResultsListener implements AutoCloseable {
         thread.setDaemon(true);
     }
 
-    /**
-     * A consumer of the lab's own, in no group and committing nothing, for {@code checkout.results}: the listener's,
-     * and the backlog experiments' reading after a run; {@code tuning} adds or overrides consumer settings.
-     */
+    /** A consumer of the lab's own, in no group and committing nothing; {@code tuning} adds or overrides settings. */
     public static KafkaConsumer<String, String> consumer(
             String bootstrapServers, String clientId, Map<String, String> tuning) {
         var properties = new Properties();

@@ -161,28 +161,20 @@ public final class TargetOptions {
         return workers;
     }
 
-    /** A stack started now with the production API. */
+    /** A stack started now with the production API and its workers. */
     public StackTarget open() {
-        return open(false);
+        return open(false, true);
     }
 
     /**
      * A stack started now (which takes a while: the apps start in parallel), with order-api's lab part switched on
-     * when {@code lockStrategies}.
+     * when {@code lockStrategies}; without checkout-workers unless {@code workers}, for the experiments that start
+     * their own once the database and the topic are prepared (drain, group).
      */
-    public StackTarget open(boolean lockStrategies) {
+    public StackTarget open(boolean lockStrategies, boolean workers) {
+        var config = stackConfig().withLab(lockStrategies);
         return StackTarget.start(
-                stackConfig().withLab(lockStrategies), apiReplicas, Duration.ofSeconds(requestTimeoutSeconds));
-    }
-
-    /**
-     * Starts the stack without checkout-workers, for the experiments that start their own once the database and the
-     * topic are prepared (drain, group).
-     */
-    public StackTarget startWithoutWorkers() {
-        var config = stackConfig();
-        return StackTarget.start(
-                config.withApps(config.apiPort(), 0, config.firstWorkerPort()),
+                workers ? config : config.withApps(config.apiPort(), 0, config.firstWorkerPort()),
                 apiReplicas,
                 Duration.ofSeconds(requestTimeoutSeconds));
     }
