@@ -48,10 +48,6 @@ public final class GroupWatch implements AutoCloseable {
 
     public record GroupView(String state, String type, Map<String, List<Integer>> partitionsByMember) {
 
-        public GroupView {
-            partitionsByMember = new TreeMap<>(partitionsByMember);
-        }
-
         /** Partition to the client id of the member that owns it. */
         public Map<Integer, String> owners() {
             var owners = new TreeMap<Integer, String>();
