@@ -13,6 +13,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.IntToLongFunction;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -29,12 +30,14 @@ import tools.jackson.databind.json.JsonMapper;
  * The lab's own consumer of {@code checkout.results}: it notes when the outcome of each tracked order reached it, so
  * the time to a final outcome of an asynchronous checkout is measured without polling the API. It reads every
  * partition from the end as it was at start (no consumer group, no commits), so earlier runs' results are skipped.
+ * Experiments that read a topic after a run instead ({@link #read}) use a consumer of the same kind.
  */
 public final class ResultsListener implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ResultsListener.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Duration POLL = Duration.ofMillis(50);
+    private static final Duration READ_TIMEOUT = Duration.ofMinutes(5);
 
     /** How long the results of a run's accepted checkouts may still be arriving once the run is over. */
     public static final Duration GRACE = Duration.ofSeconds(10);
@@ -56,7 +59,7 @@ public final class ResultsListener implements AutoCloseable {
     }
 
     /** A consumer of the lab's own, in no group and committing nothing; {@code tuning} adds or overrides settings. */
-    public static KafkaConsumer<String, String> consumer(
+    private static KafkaConsumer<String, String> consumer(
             String bootstrapServers, String clientId, Map<String, String> tuning) {
         var properties = new Properties();
         properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -64,6 +67,41 @@ public final class ResultsListener implements AutoCloseable {
         properties.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         properties.putAll(tuning);
         return new KafkaConsumer<>(properties, new StringDeserializer(), new StringDeserializer());
+    }
+
+    /**
+     * The lab's one reader of a topic after the fact: hands {@code each} every record of {@code topic} from {@code
+     * from} (per partition; its start where absent) up to {@code to} (the end offsets noted earlier, exclusive).
+     */
+    public static void read(
+            String bootstrapServers,
+            String topic,
+            Map<Integer, Long> from,
+            Map<Integer, Long> to,
+            Consumer<ConsumerRecord<String, String>> each) {
+        try (var consumer = consumer(
+                bootstrapServers, "orderpipeline-lab-reader", Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000"))) {
+            var partitions = to.keySet().stream()
+                    .map(partition -> new TopicPartition(topic, partition))
+                    .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            from.forEach((partition, offset) -> consumer.seek(new TopicPartition(topic, partition), offset));
+            var deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+            while (!partitions.stream()
+                    .allMatch(
+                            partition -> consumer.position(partition) >= to.getOrDefault(partition.partition(), 0L))) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IllegalStateException("could not read " + topic + " up to " + to + " within "
+                            + READ_TIMEOUT.toMinutes() + " min");
+                }
+                for (var record : consumer.poll(Duration.ofMillis(500))) {
+                    if (record.offset() < to.getOrDefault(record.partition(), 0L)) {
+                        each.accept(record);
+                    }
+                }
+            }
+        }
     }
 
     /** Starts listening and returns once every partition's position is fixed at its current end. */
