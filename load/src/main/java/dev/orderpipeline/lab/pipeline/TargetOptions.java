@@ -56,18 +56,14 @@ public final class TargetOptions {
     /** The database the ceiling creates afresh on a {@code --database-server}. */
     public static final String CEILING_DATABASE = "orderpipeline_ceiling";
 
-    @Option(
-            order = 48,
-            names = "--project-dir",
-            paramLabel = "DIR",
-            defaultValue = "${sys:lab.projectDir:-.}",
-            description = "Repository root: the apps run from order-api/target and checkout-worker/target below it,"
-                    + " the report's versions are read there; bin/lab sets it.",
-            showDefaultValue = Visibility.NEVER)
-    Path projectDirectory = Path.of(".");
-
+    /**
+     * The repository root, which bin/lab passes as {@code lab.projectDir}: the apps run from order-api/target and
+     * checkout-worker/target below it, the report's versions are read there.
+     */
     public Path projectDirectory() {
-        return projectDirectory.toAbsolutePath().normalize();
+        return Path.of(System.getProperty("lab.projectDir", "."))
+                .toAbsolutePath()
+                .normalize();
     }
 
     /** Where the processes the lab starts keep their data and logs, emptied at each start. */
