@@ -11,7 +11,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntToLongFunction;
@@ -19,7 +18,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -44,11 +42,9 @@ public final class ResultsListener implements AutoCloseable {
 
     private final KafkaConsumer<String, String> consumer;
     private final Thread thread;
-    private final CountDownLatch positioned = new CountDownLatch(1);
     private final Map<UUID, Long> receivedAt = new ConcurrentHashMap<>();
     private volatile Set<UUID> tracked = Set.of();
     private volatile boolean closed;
-    private volatile @Nullable RuntimeException failure;
 
     private ResultsListener(String bootstrapServers) {
         // the outcome must be seen the moment it is written, not when a batch has filled
@@ -104,26 +100,22 @@ public final class ResultsListener implements AutoCloseable {
         }
     }
 
-    /** Starts listening and returns once every partition's position is fixed at its current end. */
+    /** Starts listening once every partition's position is fixed at its current end, within {@code timeout}. */
     public static ResultsListener start(String bootstrapServers, Duration timeout) {
         var listener = new ResultsListener(bootstrapServers);
-        listener.thread.start();
+        var consumer = listener.consumer;
         try {
-            if (!listener.positioned.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                listener.close();
-                throw new IllegalStateException("could not position a consumer on " + Topics.CHECKOUT_RESULTS + " at "
-                        + bootstrapServers + " within " + timeout.toSeconds() + " s");
-            }
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            listener.close();
-            throw new IllegalStateException("interrupted while starting the results listener", ex);
+            var partitions = listener.partitions(System.nanoTime() + timeout.toNanos());
+            consumer.assign(partitions);
+            consumer.seekToEnd(partitions);
+            // position() resolves the lazy seek now, before any checkout of the run is sent
+            partitions.forEach(partition -> consumer.position(partition, timeout));
+        } catch (RuntimeException ex) {
+            consumer.close();
+            throw ex;
         }
-        var failed = listener.failure;
-        if (failed != null) {
-            listener.close();
-            throw failed;
-        }
+        // from here on the consumer is the listening thread's alone: a KafkaConsumer is not for two threads
+        listener.thread.start();
         return listener;
     }
 
@@ -174,33 +166,20 @@ public final class ResultsListener implements AutoCloseable {
 
     private void run() {
         try (consumer) {
-            var partitions = partitions();
-            consumer.assign(partitions);
-            consumer.seekToEnd(partitions);
-            // position() resolves the lazy seek now, before any checkout of the run is sent
-            partitions.forEach(consumer::position);
-            positioned.countDown();
             while (!closed) {
                 for (var record : consumer.poll(POLL)) {
                     note(record, System.nanoTime());
                 }
             }
-        } catch (WakeupException ex) {
-            if (!closed) {
-                failure = new IllegalStateException("the results listener was woken up unexpectedly", ex);
-            }
         } catch (RuntimeException ex) {
-            failure = ex;
-            if (positioned.getCount() == 0) {
+            // a wakeup is how close() ends the poll
+            if (!closed) {
                 log.error("The results listener stopped; times to final outcome will be missing", ex);
             }
-        } finally {
-            positioned.countDown();
         }
     }
 
-    private List<TopicPartition> partitions() {
-        var deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    private List<TopicPartition> partitions(long deadlineNanos) {
         while (true) {
             var infos = consumer.partitionsFor(Topics.CHECKOUT_RESULTS, Duration.ofSeconds(10));
             if (!infos.isEmpty()) {
@@ -208,7 +187,7 @@ public final class ResultsListener implements AutoCloseable {
                         .map(info -> new TopicPartition(info.topic(), info.partition()))
                         .toList();
             }
-            if (System.nanoTime() - deadline > 0 || closed) {
+            if (System.nanoTime() - deadlineNanos > 0) {
                 throw new IllegalStateException(
                         "topic " + Topics.CHECKOUT_RESULTS + " does not exist (order-api creates it at start-up)");
             }
