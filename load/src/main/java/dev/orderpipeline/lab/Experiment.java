@@ -59,9 +59,4 @@ public interface Experiment<C, R> {
         }
         return List.copyOf(runs);
     }
-
-    /** The end of a run's progress line: nothing when the invariants hold, else what does not. */
-    static String violated(List<String> violations) {
-        return violations.isEmpty() ? "" : "  VIOLATED: " + String.join("; ", violations);
-    }
 }

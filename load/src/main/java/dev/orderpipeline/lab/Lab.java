@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
         description = {
             "Runs the experiments of the articles against the order pipeline, which it starts itself: PostgreSQL, a"
                     + " Kafka broker, API replicas and workers as processes of their own.",
-            "Each command writes report.json, report.md and report.html with charts to lab-results/."
+            "Each command writes report.json and report.md with charts to lab-results/."
         },
         subcommands = {
             CompareCommand.class,

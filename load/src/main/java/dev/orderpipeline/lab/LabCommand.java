@@ -137,7 +137,7 @@ public abstract class LabCommand implements Callable<Integer> {
         ReportWriter.write(report, folder);
         System.out.print(ReportWriter.console(report));
         System.out.println();
-        System.out.println("Report: " + folder.toAbsolutePath().normalize().resolve(ReportWriter.HTML_FILE));
+        System.out.println("Report: " + folder.toAbsolutePath().normalize().resolve(ReportWriter.MARKDOWN_FILE));
         return 0;
     }
 

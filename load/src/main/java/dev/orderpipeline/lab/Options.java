@@ -59,23 +59,6 @@ public final class Options {
         }
     }
 
-    /** {@code --delay-ms}: the lab strategies' slow step between check and write. */
-    public static final class Delay {
-
-        @Option(
-                order = 8,
-                names = "--delay-ms",
-                paramLabel = "MS",
-                description = "Check-to-write delay passed to the API as ?delayMs= (a slow payment call); default:"
-                        + " the API's own.")
-        @Nullable
-        Integer millis;
-
-        public @Nullable Integer millis() {
-            return millis;
-        }
-    }
-
     /** {@code --keys}: how the checkouts spread over products, a run per distribution. */
     public static final class Keys {
 

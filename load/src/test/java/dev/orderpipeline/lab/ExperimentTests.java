@@ -61,11 +61,4 @@ class ExperimentTests {
                         "run kafka uniform:10 #2",
                         "run for-update uniform:10 #2");
     }
-
-    @Test
-    void saysNothingOfARunWhoseInvariantsHoldAndListsTheOnesThatDoNot() {
-        assertThat(Experiment.violated(List.of())).isEmpty();
-        assertThat(Experiment.violated(List.of("oversell: 101 units sold of 100", "drift: 1")))
-                .isEqualTo("  VIOLATED: oversell: 101 units sold of 100; drift: 1");
-    }
 }

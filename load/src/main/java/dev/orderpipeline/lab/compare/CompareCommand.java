@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
                     + " released at once; then the invariants as the database has them (oversell, drift, double"
                     + " payments, orders not final), latency, HTTP statuses, CPU per checkout of each"
                     + " process and PostgreSQL's lock waits, and for carts aborted transactions and deadlocks.",
-            "Writes report.json, report.md and report.html with PNG charts to the output folder."
+            "Writes report.json and report.md with PNG charts to the output folder."
         })
 public final class CompareCommand extends LabCommand {
 
@@ -63,9 +63,6 @@ public final class CompareCommand extends LabCommand {
     @Nullable
     Integer lines;
 
-    @Option(order = 5, names = "--quantity", paramLabel = "N", description = "Units per order line.")
-    int quantity = 1;
-
     @Option(order = 7, names = "--repetitions", paramLabel = "N", description = "Runs per strategy.")
     int repetitions = 1;
 
@@ -79,8 +76,14 @@ public final class CompareCommand extends LabCommand {
     @Mixin
     Options.Strategies strategies = new Options.Strategies();
 
-    @Mixin
-    Options.Delay delay = new Options.Delay();
+    @Option(
+            order = 8,
+            names = "--delay-ms",
+            paramLabel = "MS",
+            description = "Check-to-write delay passed to the API as ?delayMs= (a slow payment call); default: the"
+                    + " API's own.")
+    @Nullable
+    Integer delayMillis;
 
     @Mixin
     Options.Warmup warmup = new Options.Warmup(100);
@@ -129,10 +132,9 @@ public final class CompareCommand extends LabCommand {
         return new CompareSettings(
                 initialStock,
                 parallel,
-                quantity,
                 named,
                 repetitions,
-                delay.millis(),
+                delayMillis,
                 Duration.ofSeconds(finalTimeoutSeconds),
                 warmup.size(),
                 carts);

@@ -12,6 +12,7 @@ import dev.orderpipeline.lab.pipeline.PreparedCheckout;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
+import dev.orderpipeline.lab.report.Cells;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,8 +30,15 @@ import org.slf4j.LoggerFactory;
  * Runs a compare: per strategy (and repetition) fresh products, {@code parallel} buyers with an order or a cart each
  * (prepared, not timed), all checkouts released at once by a latch and spread round-robin over the API replicas,
  * then a wait until the database has every order final, then the database's verdict.
+ *
+ * @param results the lab's consumer of checkout results, for kafka's time to outcome; {@code null} leaves that column
+ *     n/a
  */
-public final class CompareExperiment implements Experiment<CompareSettings, StrategyRun> {
+public record CompareExperiment(
+        StackTarget target,
+        CompareSettings settings,
+        Progress progress,
+        @Nullable ResultsListener results) implements Experiment<CompareSettings, StrategyRun> {
 
     private static final Logger log = LoggerFactory.getLogger(CompareExperiment.class);
     private static final BigDecimal PRICE = new BigDecimal("10.00");
@@ -41,23 +49,6 @@ public final class CompareExperiment implements Experiment<CompareSettings, Stra
 
     /** The production checkout of a cart: a reservation saga over the products' partitions, the pipeline's. */
     static final String SAGA = "saga";
-
-    private final StackTarget target;
-    private final CompareSettings settings;
-    private final Progress progress;
-    private final @Nullable ResultsListener results;
-
-    /**
-     * @param results the lab's consumer of checkout results, for kafka's time to outcome; {@code null} leaves that
-     *     column n/a
-     */
-    public CompareExperiment(
-            StackTarget target, CompareSettings settings, Progress progress, @Nullable ResultsListener results) {
-        this.target = target;
-        this.settings = settings;
-        this.progress = progress;
-        this.results = results;
-    }
 
     /** The pipeline's name for the saga; the lab's cart strategies by their own. */
     static String apiName(String strategy) {
@@ -118,7 +109,7 @@ public final class CompareExperiment implements Experiment<CompareSettings, Stra
                 run.invariants().stockLeft(),
                 run.invariants().drift(),
                 run.elapsedSeconds(),
-                Experiment.violated(run.invariants().violations()));
+                Cells.violatedNote(run.invariants()));
     }
 
     private StrategyRun runOne(String strategy, int repetition, String label, int initialStock, int parallel) {
@@ -194,7 +185,7 @@ public final class CompareExperiment implements Experiment<CompareSettings, Stra
     private List<UUID> place(List<UUID> products, List<String> users) {
         var carts = settings.carts();
         if (carts == null) {
-            return Orders.create(target.apis(), products.getFirst(), users, settings.quantity(), progress);
+            return Orders.create(target.apis(), products.getFirst(), users, 1, progress);
         }
         var shapes = CartShapes.of(products, users.size(), carts.lines());
         return Orders.place(
@@ -202,7 +193,7 @@ public final class CompareExperiment implements Experiment<CompareSettings, Stra
                 users.size(),
                 (api, index) -> {
                     var lines = new LinkedHashMap<UUID, Integer>();
-                    shapes.get(index).forEach(product -> lines.put(product, settings.quantity()));
+                    shapes.get(index).forEach(product -> lines.put(product, 1));
                     return api.createCart(users.get(index), lines);
                 },
                 progress);

@@ -36,21 +36,17 @@ public record CompareReport(
         var buyers = carts == null
                 ? String.format(
                         Locale.ROOT,
-                        "a fresh product with %d units, %d buyers with an order of %d unit%s each",
+                        "a fresh product with %d units, %d buyers with an order of one unit each",
                         settings.initialStock(),
-                        settings.parallel(),
-                        settings.quantity(),
-                        settings.quantity() == 1 ? "" : "s")
+                        settings.parallel())
                 : String.format(
                         Locale.ROOT,
-                        "%d fresh products with %d units each, %d buyers with a cart of %d of them (%d unit%s a line;"
+                        "%d fresh products with %d units each, %d buyers with a cart of %d of them (one unit a line;"
                                 + " each pair of products listed both ways round)",
                         carts.products(),
                         settings.initialStock(),
                         settings.parallel(),
-                        carts.lines(),
-                        settings.quantity(),
-                        settings.quantity() == 1 ? "" : "s");
+                        carts.lines());
         return String.format(
                 Locale.ROOT,
                 "Each run: %s, all checkouts released at once over %s API replica(s); the invariants are read from"
@@ -247,25 +243,20 @@ public record CompareReport(
         return series;
     }
 
-    private Map<String, Map<String, Number>> series(String name, Function<StrategyRun, @Nullable Number> figure) {
-        return series(name, runs, StrategyRun::label, figure);
-    }
-
     /** One series of a bar chart, a value per run under its label; runs without the figure are left out of it. */
-    public static <R> Map<String, Map<String, Number>> series(
-            String name, List<R> runs, Function<R, String> label, Function<R, @Nullable Number> figure) {
+    private Map<String, Map<String, Number>> series(String name, Function<StrategyRun, @Nullable Number> figure) {
         var values = new LinkedHashMap<String, Number>();
         for (var run : runs) {
             var value = figure.apply(run);
             if (value != null) {
-                values.put(label.apply(run), value);
+                values.put(run.label(), value);
             }
         }
         return Map.of(name, values);
     }
 
     /** The verdict column: {@code holds}, or the violations. */
-    public static String verdict(boolean holds, List<String> violations) {
+    private static String verdict(boolean holds, List<String> violations) {
         return holds ? "holds" : String.join("; ", violations);
     }
 

@@ -14,7 +14,6 @@ import org.jspecify.annotations.Nullable;
 public record CompareSettings(
         int initialStock,
         int parallel,
-        int quantity,
         List<String> strategies,
         int repetitions,
         @Nullable Integer delayMillis,
@@ -25,7 +24,6 @@ public record CompareSettings(
     public CompareSettings {
         Require.notNegative("initial stock", initialStock);
         Require.positive("parallel", parallel);
-        Require.positive("quantity", quantity);
         strategies = List.copyOf(strategies);
         Require.notEmpty("strategy", strategies);
         Require.positive("repetitions", repetitions);

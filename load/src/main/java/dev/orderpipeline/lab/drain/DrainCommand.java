@@ -73,24 +73,9 @@ public final class DrainCommand extends LabCommand {
             order = 6,
             names = "--ceiling-commands",
             paramLabel = "N",
-            description = "Commands per ceiling batch size, at most.")
+            description = "Commands per ceiling batch size, at most; a batch size stops after 20 s even if some are"
+                    + " left.")
     int ceilingCommands = 200_000;
-
-    @Option(
-            order = 7,
-            names = "--ceiling-duration",
-            paramLabel = "SECONDS",
-            description = "A ceiling batch size stops after this many seconds even if commands are left.")
-    int ceilingDurationSeconds = 20;
-
-    @Option(
-            order = 8,
-            names = "--ceiling-writers",
-            paramLabel = "N",
-            description = "Connections of the ceiling writing at once, all on the one product: 1 is the worker's"
-                    + " case; more with --ceiling-batch-sizes 1 is the hot row's ceiling for one transaction per"
-                    + " checkout, as the lock strategies commit.")
-    int ceilingWriters = 1;
 
     @Option(
             order = 41,
@@ -102,8 +87,7 @@ public final class DrainCommand extends LabCommand {
     String databaseUrl;
 
     private CeilingSettings ceilingSettings() {
-        return new CeilingSettings(
-                ceilingBatchSizes, ceilingCommands, Duration.ofSeconds(ceilingDurationSeconds), "on", ceilingWriters);
+        return new CeilingSettings(ceilingBatchSizes, ceilingCommands, Duration.ofSeconds(20), "on");
     }
 
     private DrainSettings settings() {

@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.drain;
 
 import dev.orderpipeline.lab.measure.Latency;
+import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.Column;
@@ -44,10 +45,10 @@ public record DrainReport(
     public String summary() {
         if (run == null) {
             return "The ceiling alone: the worker's per-command work (idempotency row, conditional decrement of the"
-                    + " hot product's stock, order status, payment) applied straight through JDBC by "
-                    + writers(Objects.requireNonNull(settings.ceiling()).writers())
-                    + ", k commands per transaction with four set-based statements, no Kafka, synchronous_commit "
-                    + settings.ceiling().synchronousCommit() + ". Orders were inserted before (set-based) and are not"
+                    + " hot product's stock, order status, payment) applied straight through JDBC by one writer, k"
+                    + " commands per transaction with four set-based statements, no Kafka, synchronous_commit "
+                    + Objects.requireNonNull(settings.ceiling()).synchronousCommit()
+                    + ". Orders were inserted before (set-based) and are not"
                     + " timed. This is the bar the worker is measured against.";
         }
         return String.format(
@@ -66,27 +67,22 @@ public record DrainReport(
     @Override
     public List<Table> tables() {
         if (run == null) {
-            return List.of(ceilingTable(
-                    ceiling, Objects.requireNonNull(settings.ceiling()).writers()));
+            return List.of(ceilingTable(ceiling));
         }
         var tables = new ArrayList<Table>();
         tables.add(drainTable());
         if (!run.ceilingBefore().isEmpty()) {
             tables.add(againstCeiling());
-            tables.add(ceilingTable(run.ceilingBefore(), 1).titled("Ceiling before the drain"));
-            tables.add(ceilingTable(run.ceilingAfter(), 1).titled("Ceiling after the drain"));
+            tables.add(ceilingTable(run.ceilingBefore()).titled("Ceiling before the drain"));
+            tables.add(ceilingTable(run.ceilingAfter()).titled("Ceiling after the drain"));
         }
         return tables;
     }
 
-    private static String writers(int writers) {
-        return writers == 1 ? "one writer" : writers + " writers at once on the same product";
-    }
-
     /** The ceiling per batch size. */
-    static Table ceilingTable(List<CeilingRun> runs, int writers) {
+    static Table ceilingTable(List<CeilingRun> runs) {
         return Table.of(
-                "Ceiling: " + writers(writers) + ", k commands per transaction",
+                "Ceiling: one writer, k commands per transaction",
                 List.<Column<CeilingRun>>of(
                         Column.of("k", run -> Integer.toString(run.batchSize())),
                         Column.of("Commands", run -> Long.toString(run.commands())),
@@ -113,7 +109,7 @@ public record DrainReport(
 
     Table drainTable() {
         var run = drain();
-        var worker = run.resources().process("checkout-worker").orElse(null);
+        var worker = run.resources().process(StackTarget.WORKER).orElse(null);
         var invariants = run.invariants();
         var figures = new LinkedHashMap<String, String>();
         figures.put("Commands", Long.toString(run.commands()));
@@ -206,27 +202,9 @@ public record DrainReport(
                 .withEvents(List.of(new Chart.Event(run.startToReadySeconds(), "worker ready")));
     }
 
+    /** The lag curve; the rates against the ceiling are the tables'. */
     @Override
     public List<Chart> charts() {
-        var rates = new LinkedHashMap<String, Number>();
-        if (run == null) {
-            ceiling.forEach(k -> rates.put("k=" + k.batchSize(), k.perSecond()));
-            // batch sizes from 1 to 1,000 move the rate by decades: a log axis when they do
-            return ceiling.isEmpty()
-                    ? List.of()
-                    : List.of(rateBars("ceiling-rate", "Ceiling: commands per second by batch size", rates));
-        }
-        if (run.ceilingBefore().isEmpty()) {
-            return List.of(lagCurve(run));
-        }
-        run.ceilingBefore().forEach(k -> rates.put("ceiling k=" + k.batchSize() + " before", k.perSecond()));
-        run.ceilingAfter().forEach(k -> rates.put("ceiling k=" + k.batchSize() + " after", k.perSecond()));
-        rates.put("worker from start", run.perSecondFromStart());
-        rates.put("worker while deciding", run.perSecondDeciding());
-        return List.of(lagCurve(run), rateBars("drain-vs-ceiling", "Worker drain rate against the ceiling", rates));
-    }
-
-    private static Chart rateBars(String file, String title, Map<String, Number> rates) {
-        return new Chart.Bars(file, title, "commands/s", false, Map.of("commands/s", rates), Chart.Scale.AUTO);
+        return run == null ? List.of() : List.of(lagCurve(run));
     }
 }

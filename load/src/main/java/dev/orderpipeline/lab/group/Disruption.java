@@ -3,12 +3,9 @@ package dev.orderpipeline.lab.group;
 import dev.orderpipeline.lab.backlog.LagTimeline;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,40 +20,27 @@ import org.jspecify.annotations.Nullable;
  * @param longestKilledMillis {@code null} for add
  * @param gapBeforeMillis the longest pause of any partition in the second half of the time before the event: the
  *     workers' normal rhythm, start-up transients past
- * @param notes what happened when, in words, in time order
  */
 public record Disruption(
         double atSeconds,
         @Nullable Double readyAtSeconds,
         @Nullable Double reassignedAtSeconds,
-        Map<Integer, String> ownersBefore,
-        Map<Integer, String> ownersAfter,
         List<Integer> moved,
         long longestMovedMillis,
         long longestStayedMillis,
         @Nullable String killed,
         List<Integer> killedPartitions,
         @Nullable Long longestKilledMillis,
-        long gapBeforeMillis,
-        Map<Integer, Long> pauseByPartitionMillis,
-        List<String> notes) {
+        long gapBeforeMillis) {
 
     public Disruption {
-        ownersBefore = new TreeMap<>(ownersBefore);
-        ownersAfter = new TreeMap<>(ownersAfter);
         moved = List.copyOf(moved);
         killedPartitions = List.copyOf(killedPartitions);
-        pauseByPartitionMillis = new TreeMap<>(pauseByPartitionMillis);
-        notes = List.copyOf(notes);
     }
-
-    /** Something that happened, {@code seconds} after the cell's start. */
-    record Note(double seconds, String what) {}
 
     /**
      * Reads the pauses from the event ({@code eventMillis} on the timeline's clock, negative if it never came, with the
-     * owners of the sample that fired it) to lag zero at {@code endMillis}; {@code readyMillis} negative if never. The
-     * notes gain when the partitions got their final owners and when the lag reached zero, and come out in time order.
+     * owners of the sample that fired it) to lag zero at {@code endMillis}; {@code readyMillis} negative if never.
      */
     static Disruption of(
             LagTimeline timeline,
@@ -64,8 +48,7 @@ public record Disruption(
             Map<Integer, String> ownersBefore,
             @Nullable String killed,
             long readyMillis,
-            long endMillis,
-            List<Note> notes) {
+            long endMillis) {
         var event = Math.max(0, eventMillis);
         var ownersAfter = timeline.samples().getLast().owners();
         var moved = new ArrayList<Integer>();
@@ -82,11 +65,6 @@ public record Disruption(
                         .map(sample -> sample.atMillis())
                         .findFirst()
                         .orElse(null);
-        var timed = new ArrayList<>(notes);
-        if (reassignedAt != null) {
-            timed.add(new Note(reassignedAt / 1000.0, "partitions seen with their final owners " + ownersAfter));
-        }
-        timed.add(new Note(endMillis / 1000.0, "lag zero"));
         var pauses = timeline.longestStallMillis(event, endMillis);
         var gapBefore = timeline.longestStallMillis(event / 2, event).values().stream()
                 .mapToLong(Long::longValue)
@@ -99,20 +77,13 @@ public record Disruption(
                 event / 1000.0,
                 readyMillis < 0 ? null : readyMillis / 1000.0,
                 reassignedAt == null ? null : reassignedAt / 1000.0,
-                ownersBefore,
-                ownersAfter,
                 moved,
                 longestAmong(pauses, moved),
                 longestAmong(pauses, stayed),
                 killed,
                 killedPartitions,
                 killed == null ? null : longestAmong(pauses, killedPartitions),
-                gapBefore,
-                pauses,
-                timed.stream()
-                        .sorted(Comparator.comparingDouble(Note::seconds))
-                        .map(note -> String.format(Locale.ROOT, "%.1f s: %s", note.seconds(), note.what()))
-                        .toList());
+                gapBefore);
     }
 
     /**

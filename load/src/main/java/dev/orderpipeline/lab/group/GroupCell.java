@@ -18,7 +18,6 @@ import org.jspecify.annotations.Nullable;
  * @param seconds from the first send to the group's lag reaching zero
  * @param endToEnd from each command's record timestamp to its result's: in a backlog, mostly time queued
  * @param curve the group's lag and commit rate at each offset sample
- * @param lag each partition's lag at each offset sample
  * @param duplicates results flagged duplicate on checkout.results
  * @param duplicatesCounted what the workers alive at the end counted (a killed worker's count is lost with it)
  * @param resources CPU and memory of each kind of process over the cell (an added worker is not sampled)
@@ -38,7 +37,6 @@ public record GroupCell(
         @Nullable Latency endToEnd,
         List<Long> recordsPerPartition,
         List<LagTimeline.Point> curve,
-        List<LagPoint> lag,
         long duplicates,
         @Nullable Long duplicatesCounted,
         @Nullable ResourceUsage resources,
@@ -49,7 +47,6 @@ public record GroupCell(
     public GroupCell {
         recordsPerPartition = List.copyOf(recordsPerPartition);
         curve = List.copyOf(curve);
-        lag = List.copyOf(lag);
     }
 
     /** {@code P=6 W=2 uniform:10000}: the group and its load, without the event. */
@@ -68,14 +65,6 @@ public record GroupCell(
                 + (undisturbed && protocol.equals("classic") ? "" : " / " + protocol);
     }
 
-    /** Lag of every partition, in partition order, at one moment. */
-    public record LagPoint(double seconds, List<Long> lagByPartition) {
-
-        public LagPoint {
-            lagByPartition = List.copyOf(lagByPartition);
-        }
-    }
-
     /** The busiest partition's share of the backlog (1.0: one took everything); {@code null} when not recorded. */
     public @Nullable Double busiestPartitionShare() {
         var total = recordsPerPartition.stream().mapToLong(Long::longValue).sum();
@@ -89,17 +78,6 @@ public record GroupCell(
         var last = timeline.samples().getLast();
         return timeline.start().entrySet().stream()
                 .map(start -> last.end().getOrDefault(start.getKey(), 0L) - start.getValue())
-                .toList();
-    }
-
-    /** Every sample as the lag of each partition, in partition order. */
-    static List<LagPoint> lagPoints(LagTimeline timeline) {
-        return timeline.samples().stream()
-                .map(sample -> new LagPoint(
-                        sample.atMillis() / 1000.0,
-                        timeline.start().keySet().stream()
-                                .map(partition -> timeline.lag(sample, partition))
-                                .toList()))
                 .toList();
     }
 }

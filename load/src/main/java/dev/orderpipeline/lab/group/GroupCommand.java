@@ -20,9 +20,9 @@ import picocli.CommandLine.Option;
         description = {
             "Partitions x worker processes x key distribution x event x group protocol: per cell a backlog of"
                     + " --commands checkouts sent at --rate and drained by the group to lag zero; throughput,"
-                    + " end-to-end p50/p99 (command record to result record), lag per partition over time, cost"
-                    + " per checkout, duplicates, invariants.",
-            "Events, fired when --event-at of the backlog is committed: none; add (a worker joins); kill (kill -9 of"
+                    + " end-to-end p50/p99 (command record to result record), the busiest partition's"
+                    + " share, cost per checkout, duplicates, invariants.",
+            "Events, fired when 30 % of the backlog is committed: none; add (a worker joins); kill (kill -9 of"
                     + " one); restart (kill -9 of one, started again at once under its name, its static group"
                     + " membership). With an event: the pause on the partitions that moved, on those that stayed and"
                     + " on the killed worker's (committed offsets per partition read every --lag-interval-ms); give"
@@ -79,13 +79,6 @@ public final class GroupCommand extends LabCommand {
             description = "Checkouts sent per second while the workers consume (0: all at once, a backlog).")
     int rate;
 
-    @Option(
-            order = 7,
-            names = "--event-at",
-            paramLabel = "SHARE",
-            description = "Share of the backlog committed when the event fires.")
-    double eventAt = 0.3;
-
     @Override
     protected boolean startsItsOwnWorkers() {
         return true;
@@ -101,7 +94,7 @@ public final class GroupCommand extends LabCommand {
                 protocols,
                 backlog.commands(),
                 rate,
-                eventAt,
+                GroupSettings.EVENT_AT,
                 warmup.size(),
                 backlog.lagInterval(),
                 backlog.timeout());

@@ -21,9 +21,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs the grid. A cell with an event gets a fresh, empty command topic and a consumer group of its own; cells
@@ -39,6 +40,8 @@ import org.jspecify.annotations.Nullable;
  * with, every partition moves at every poll and a pause stands out.
  */
 public final class GroupExperiment implements Experiment<GroupSettings.Cell, GroupCell> {
+
+    private static final Logger log = LoggerFactory.getLogger(GroupExperiment.class);
 
     private final GroupSettings settings;
     private final Progress progress;
@@ -142,9 +145,6 @@ public final class GroupExperiment implements Experiment<GroupSettings.Cell, Gro
                 });
         var resources = sampler.stop();
         var sent = StackSession.sent(sending);
-        trigger.noteAt(
-                sent.seconds(),
-                String.format(Locale.ROOT, "backlog of %d commands sent (%.0f/s)", sent.records(), sent.perSecond()));
         var endMillis = timeline.drainedAtMillis(backlog.size()).orElseThrow();
         var groupType = String.valueOf(session.watch().description(group.name()).type());
         var counted = session.fleet().alive().stream()
@@ -166,7 +166,6 @@ public final class GroupExperiment implements Experiment<GroupSettings.Cell, Gro
                 results.endToEnd(),
                 GroupCell.recordsPerPartition(timeline),
                 timeline.curve(),
-                GroupCell.lagPoints(timeline),
                 results.duplicates(),
                 counted,
                 resources,
@@ -177,8 +176,8 @@ public final class GroupExperiment implements Experiment<GroupSettings.Cell, Gro
 
     /**
      * The cell's event, fired from the lag follower once the given share of the backlog is committed: a worker
-     * started (add), killed with SIGKILL (kill), or killed and started again at once under its name (restart); and
-     * what happened when, in words. Without an event, every worker must stay alive.
+     * started (add), killed with SIGKILL (kill), or killed and started again at once under its name (restart), and
+     * when the worker it started was ready. Without an event, every worker must stay alive.
      */
     private static final class Trigger {
 
@@ -189,7 +188,6 @@ public final class GroupExperiment implements Experiment<GroupSettings.Cell, Gro
         private final String cell;
         private final long threshold;
         private final List<AppProcess> members;
-        private final List<Disruption.Note> notes = new CopyOnWriteArrayList<>();
         private volatile long atMillis = -1;
         private volatile long readyMillis = -1;
         private volatile Map<Integer, String> ownersBefore = Map.of();
@@ -217,49 +215,36 @@ public final class GroupExperiment implements Experiment<GroupSettings.Cell, Gro
 
         private void fire() {
             if (event.equals(ADD)) {
-                var worker = fleet.start(arguments);
-                noteNow("started " + worker.name());
-                awaitReadyInBackground(worker);
+                awaitReadyInBackground(fleet.start(arguments));
                 return;
             }
             var victim = fleet.alive().getLast();
             killed = victim.name();
             victim.kill();
-            noteNow("killed " + victim.name() + " with SIGKILL");
             if (event.equals(RESTART)) {
                 // the same process description: same name, so the same client id and group instance id
                 victim.start();
-                noteNow("started " + victim.name() + " again under its name");
                 awaitReadyInBackground(victim);
             }
         }
 
-        /** Waits for the worker on a thread of its own, so that the lag is still read meanwhile, and notes when. */
+        /** Waits for the worker on a thread of its own, so that the lag is still read meanwhile, and keeps when. */
         private void awaitReadyInBackground(AppProcess worker) {
             Thread.ofVirtual().start(() -> {
                 try {
                     fleet.awaitReady(worker);
-                    readyMillis = noteNow(worker.name() + " ready");
+                    readyMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - clockStart);
                 } catch (IllegalStateException ex) {
-                    noteNow(worker.name() + " did not get ready: " + ex.getMessage());
+                    // the report's "Ready at" reads n/a; the lag follower's timeout fails the cell if the group never
+                    // drains
+                    log.warn("{}: {} did not get ready", cell, worker.name(), ex);
                 }
             });
         }
 
-        /** Notes what happened now; returns the time since the cell's start. */
-        private long noteNow(String what) {
-            var millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - clockStart);
-            noteAt(millis / 1000.0, what);
-            return millis;
-        }
-
-        void noteAt(double seconds, String what) {
-            notes.add(new Disruption.Note(seconds, what));
-        }
-
         /** What the event did, once the lag is zero at {@code endMillis}. */
         Disruption disruption(LagTimeline timeline, long endMillis) {
-            return Disruption.of(timeline, atMillis, ownersBefore, killed, readyMillis, endMillis, notes);
+            return Disruption.of(timeline, atMillis, ownersBefore, killed, readyMillis, endMillis);
         }
     }
 }

@@ -51,33 +51,18 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
         var disrupted = disrupted();
         if (!disrupted.isEmpty()) {
             tables.add(rebalanceTable(disrupted));
-            tables.add(new Table(
-                    "What happened",
-                    List.of("Cell", "Event"),
-                    disrupted.stream()
-                            .flatMap(
-                                    cell -> cell.disruption().notes().stream().map(note -> List.of(cell.label(), note)))
-                            .toList(),
-                    ""));
         }
         tables.addAll(CheckoutCosts.table("Cell", cells, GroupCell::label, GroupCell::cost));
         return tables;
     }
 
     /** The cells with an event, in run order. */
-    private List<Disrupted> disrupted() {
-        return cells.stream()
-                .filter(cell -> cell.disruption() != null)
-                .map(cell -> new Disrupted(cell, Objects.requireNonNull(cell.disruption())))
-                .toList();
+    private List<GroupCell> disrupted() {
+        return cells.stream().filter(cell -> cell.disruption() != null).toList();
     }
 
-    /** A cell with an event, and what the event did. */
-    private record Disrupted(GroupCell cell, Disruption disruption) {
-
-        String label() {
-            return cell.label();
-        }
+    private static Disruption disruption(GroupCell cell) {
+        return Objects.requireNonNull(cell.disruption());
     }
 
     /** Commands/s: a row per distribution, partition count, event and protocol, a column per worker count. */
@@ -130,14 +115,12 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
                         + " count is lost with it). n/a: not recorded.");
     }
 
-    Table rebalanceTable(List<Disrupted> disrupted) {
+    Table rebalanceTable(List<GroupCell> disrupted) {
         return Table.of(
                 "Rebalances",
                 List.of(
-                        Column.of("Cell", Disrupted::label),
-                        Column.of(
-                                "Group type",
-                                run -> Objects.requireNonNullElse(run.cell().groupType(), "n/a")),
+                        Column.of("Cell", GroupCell::label),
+                        Column.of("Group type", cell -> Objects.requireNonNullElse(cell.groupType(), "n/a")),
                         event("Event at", event -> at(event.atSeconds())),
                         event("Ready at", event -> at(event.readyAtSeconds())),
                         event("Final owners at", event -> at(event.reassignedAtSeconds())),
@@ -167,8 +150,8 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
                         + " gap between commits.");
     }
 
-    private static Column<Disrupted> event(String heading, Function<Disruption, String> cell) {
-        return Column.of(heading, run -> cell.apply(run.disruption()));
+    private static Column<GroupCell> event(String heading, Function<Disruption, String> figure) {
+        return Column.of(heading, cell -> figure.apply(disruption(cell)));
     }
 
     private static String at(@Nullable Double seconds) {
@@ -196,17 +179,6 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
         if (settings.events().contains(GroupSettings.NONE)) {
             for (var keys : settings.keys()) {
                 throughputChart(keys.label(), protocol).ifPresent(charts::add);
-            }
-            // lag per partition for the widest cell of each distribution: where the backlog waited
-            for (var keys : settings.keys()) {
-                cell(
-                                settings.partitionCounts().getLast(),
-                                settings.workerCounts().getLast(),
-                                keys.label(),
-                                GroupSettings.NONE,
-                                protocol)
-                        .filter(cell -> !cell.lag().isEmpty())
-                        .ifPresent(cell -> charts.add(lagChart(cell)));
             }
         }
         var disrupted = disrupted();
@@ -240,55 +212,34 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
                         series));
     }
 
-    static Chart lagChart(GroupCell cell) {
-        var series = new LinkedHashMap<String, List<Chart.Point>>();
-        for (var partition = 0; partition < cell.partitions(); partition++) {
-            var points = new ArrayList<Chart.Point>();
-            for (var point : cell.lag()) {
-                if (partition < point.lagByPartition().size()) {
-                    points.add(new Chart.Point(
-                            point.seconds(), point.lagByPartition().get(partition)));
-                }
-            }
-            series.put("partition " + partition, points);
-        }
-        return new Chart.Lines(
-                "lag-p" + cell.partitions() + "-w" + cell.workers() + "-" + fileName(cell.keys()),
-                "Lag per partition: " + cell.label(),
-                "seconds since the first send",
-                "commands waiting",
-                series);
-    }
-
     /**
      * The group's lag in the cells with an event: a panel per event, a line per protocol (per cell when the cells
      * differ in more), the event where it happened and when the worker it started answered ready.
      */
-    private Chart lagPanels(List<Disrupted> disrupted) {
-        var sameSetup =
-                disrupted.stream().map(run -> run.cell().setup()).distinct().count() == 1;
+    private Chart lagPanels(List<GroupCell> disrupted) {
+        var sameSetup = disrupted.stream().map(GroupCell::setup).distinct().count() == 1;
         Function<GroupCell, String> line = cell -> sameSetup ? cell.protocol() : cell.setup() + " / " + cell.protocol();
         var panels = new ArrayList<Chart.Panel>();
         for (var event : settings.events()) {
             var lines = new LinkedHashMap<String, List<Chart.Point>>();
             var events = new ArrayList<Chart.Event>();
-            for (var run : disrupted) {
-                if (!run.cell().event().equals(event)) {
+            for (var cell : disrupted) {
+                if (!cell.event().equals(event)) {
                     continue;
                 }
                 lines.put(
-                        line.apply(run.cell()),
-                        run.cell().curve().stream()
+                        line.apply(cell),
+                        cell.curve().stream()
                                 .map(point -> new Chart.Point(point.seconds(), point.lag()))
                                 .toList());
-                addDistinct(events, new Chart.Event(run.disruption().atSeconds(), eventLabel(event)));
-                var ready = run.disruption().readyAtSeconds();
+                addDistinct(events, new Chart.Event(disruption(cell).atSeconds(), eventLabel(event)));
+                var ready = disruption(cell).readyAtSeconds();
                 if (ready != null) {
-                    addDistinct(events, new Chart.Event(ready, "ready (" + line.apply(run.cell()) + ")"));
+                    addDistinct(events, new Chart.Event(ready, "ready (" + line.apply(cell) + ")"));
                 }
             }
             if (!lines.isEmpty()) {
-                panels.add(new Chart.Panel(panelTitle(event), lines, events));
+                panels.add(new Chart.Panel(eventLabel(event), lines, events));
             }
         }
         return new Chart.Panels(
@@ -303,18 +254,11 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
         }
     }
 
+    /** The panel's title and its event's marker. */
     private static String eventLabel(String event) {
         return switch (event) {
             case GroupSettings.ADD -> "worker added";
-            case GroupSettings.KILL -> "worker killed";
-            default -> "killed, restarted";
-        };
-    }
-
-    private static String panelTitle(String event) {
-        return switch (event) {
-            case GroupSettings.ADD -> "a worker added";
-            case GroupSettings.KILL -> "a worker killed (kill -9)";
+            case GroupSettings.KILL -> "worker killed (kill -9)";
             default -> "killed, restarted under its name";
         };
     }

@@ -28,6 +28,9 @@ public record GroupSettings(
         Duration lagInterval,
         Duration timeout) {
 
+    /** The share of the backlog committed when the event fires: the group is steady by then, most of it still to go. */
+    static final double EVENT_AT = 0.3;
+
     static final String NONE = "none";
     static final String ADD = "add";
     static final String KILL = "kill";

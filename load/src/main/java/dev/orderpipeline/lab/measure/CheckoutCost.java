@@ -45,12 +45,11 @@ public record CheckoutCost(
         var worker = perCheckout(processSeconds(usage, StackTarget.WORKER), decided);
         var database = usage.database();
         var postgres = perCheckout(database.cpuSeconds(), decided);
-        var measured = Stream.of(api, broker, worker, postgres)
+        var total = Stream.of(api, broker, worker, postgres)
                 .filter(Objects::nonNull)
-                .toList();
-        var total = measured.isEmpty()
-                ? null
-                : round(measured.stream().mapToDouble(Double::doubleValue).sum());
+                .reduce(Double::sum)
+                .map(CheckoutCost::round)
+                .orElse(null);
         var walBytes = database.walBytes();
         return new CheckoutCost(
                 decided,

@@ -36,11 +36,8 @@ public record Latency(
         }
     }
 
-    /** Reads a histogram recorded in microseconds. */
+    /** Reads a histogram recorded in microseconds; an empty one reads as zeros. */
     public static Latency ofMicros(AbstractHistogram histogram) {
-        if (histogram.getTotalCount() == 0) {
-            return new Latency(0, 0, 0, 0, 0, 0, 0, 0, 0);
-        }
         return new Latency(
                 histogram.getTotalCount(),
                 millis(histogram.getMinValue()),

@@ -4,12 +4,10 @@ import dev.orderpipeline.lab.pipeline.Database;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * runs on this machine: the postmaster's own and reaped children's time plus that of its live children, so backends
  * that come and go are all counted.
  */
-public final class ResourceSampler implements AutoCloseable {
+public final class ResourceSampler {
 
     /** A process to watch, by kind (samples of one kind add up). */
     public record Watched(String kind, long pid) {}
@@ -40,58 +38,52 @@ public final class ResourceSampler implements AutoCloseable {
             WHERE datname = current_database() AND wait_event_type = 'Lock'
             """;
 
+    /** The WAL position in bytes from the server's first: it grows across restarts, so two give what was written. */
     private static final String WAL_POSITION = """
-            SELECT pg_current_wal_lsn()::text
+            SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint
             """;
 
-    private static final String WAL_WRITTEN_SINCE = """
-            SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), ?::pg_lsn)::bigint
-            """;
+    /** The key of the database server's whole process tree among the watched pids. */
+    private static final long DATABASE_SERVER = 0;
 
     private final List<Watched> watched;
     private final Database source;
-    private final @Nullable Connection database;
+    private final @Nullable Connection sessions;
     private final long postmasterPid;
-    private final ScheduledExecutorService timer;
+    private final @Nullable Long walStart;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("lab-resource-sampler").daemon().factory());
 
-    // written by the timer thread only, read after it stopped; the database server's tree under pid 0
+    // written by the timer thread only, read after it stopped
     private final Map<Long, Long> firstTicks = new HashMap<>();
     private final Map<Long, Long> lastTicks = new HashMap<>();
     private final Map<String, Long> rssMaxKiB = new HashMap<>();
-    private long firstNanos;
     private long lastNanos;
-    private boolean sessionsSampled;
-    private double lockWaitSeconds;
-    private @Nullable String walStart;
-    private @Nullable Long walBytes;
+    private @Nullable Double lockWaitSeconds;
     private int samples;
 
-    private ResourceSampler(List<Watched> watched, Database source, @Nullable Connection database, long postmasterPid) {
+    private ResourceSampler(List<Watched> watched, Database source) {
         this.watched = List.copyOf(watched);
         this.source = source;
-        this.database = database;
-        this.postmasterPid = postmasterPid;
-        timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            var thread = new Thread(runnable, "lab-resource-sampler");
-            thread.setDaemon(true);
-            return thread;
-        });
-    }
-
-    /** Takes a first sample now and then one every {@code interval} until {@link #stop()}. */
-    public static ResourceSampler start(List<Watched> processes, Database database, Duration interval) {
         Connection connection = null;
         var postmaster = -1L;
         try {
-            connection = database.connect();
-            if (database.isLocal()) {
+            connection = source.connect();
+            if (source.isLocal()) {
                 postmaster = postmasterOf(Database.backendPid(connection));
             }
         } catch (SQLException ex) {
             log.warn("Cannot sample the database's sessions: {}", ex.getMessage());
         }
-        var sampler = new ResourceSampler(processes, database, connection, postmaster);
-        sampler.walStart = sampler.wal(null);
+        this.sessions = connection;
+        this.postmasterPid = postmaster;
+        this.walStart = walPosition();
+    }
+
+    /** Takes a first sample now and then one every {@code interval} until {@link #stop()}. */
+    public static ResourceSampler start(List<Watched> processes, Database database, Duration interval) {
+        var sampler = new ResourceSampler(processes, database);
+        // a task given now still runs after a quick stop; a periodic one would be cancelled by it
         sampler.timer.execute(sampler::sample);
         sampler.timer.scheduleAtFixedRate(
                 sampler::sample, interval.toNanos(), interval.toNanos(), TimeUnit.NANOSECONDS);
@@ -104,43 +96,44 @@ public final class ResourceSampler implements AutoCloseable {
         try {
             if (!timer.awaitTermination(10, TimeUnit.SECONDS)) {
                 log.warn("The resource sampler did not stop within 10 s");
+                timer.shutdownNow();
             }
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
         sample();
-        var written = walStart == null ? null : wal(walStart);
-        walBytes = written == null ? null : Long.valueOf(written);
-        close();
-        return usage();
-    }
-
-    @Override
-    public void close() {
-        timer.shutdownNow();
-        if (database != null) {
+        var walEnd = walPosition();
+        if (sessions != null) {
             try {
-                database.close();
+                sessions.close();
             } catch (SQLException ex) {
                 log.debug("Closing the sampling connection failed", ex);
             }
         }
+        return usage(walStart == null || walEnd == null ? null : walEnd - walStart);
     }
 
     private synchronized void sample() {
         try {
             var now = System.nanoTime();
-            var seconds = samples == 0 ? 0 : (now - lastNanos) / 1e9;
             for (var process : watched) {
-                ticks(process.pid(), ProcStat.read(process.pid()).map(ProcStat::ticks));
+                ProcStat.read(process.pid()).ifPresent(stat -> ticks(process.pid(), stat.ticks()));
                 ProcStat.residentKiB(process.pid()).ifPresent(rss -> rssMaxKiB.merge(process.kind(), rss, Math::max));
             }
             if (postmasterPid > 0) {
-                ticks(0, databaseTicks());
+                // the server's whole tree: a backend that exited was reaped by the postmaster, whose children's time
+                // grew
+                ProcStat.read(postmasterPid)
+                        .ifPresent(postmaster -> ticks(
+                                DATABASE_SERVER,
+                                postmaster.ticks()
+                                        + postmaster.reapedChildrenTicks()
+                                        + ProcStat.children(postmasterPid).stream()
+                                                .mapToLong(ProcStat::ticks)
+                                                .sum()));
             }
-            sampleSessions(seconds);
-            if (samples == 0) {
-                firstNanos = now;
+            if (samples > 0) {
+                sampleLockWaits((now - lastNanos) / 1e9);
             }
             lastNanos = now;
             samples++;
@@ -149,79 +142,67 @@ public final class ResourceSampler implements AutoCloseable {
         }
     }
 
-    /** Notes the CPU ticks of {@code key} now. */
-    private void ticks(long key, Optional<Long> ticks) {
-        ticks.ifPresent(now -> {
-            lastTicks.put(key, now);
-            firstTicks.putIfAbsent(key, now);
-        });
+    private void ticks(long key, long now) {
+        lastTicks.put(key, now);
+        firstTicks.putIfAbsent(key, now);
     }
 
-    private void sampleSessions(double seconds) {
-        if (database != null) {
-            try (var statement = database.createStatement();
-                    var rows = statement.executeQuery(LOCK_WAITS)) {
-                rows.next();
-                sessionsSampled = true;
-                lockWaitSeconds += rows.getInt(1) * seconds;
-            } catch (SQLException ex) {
-                log.debug("Could not count the database's sessions", ex);
-            }
+    /**
+     * Lock waits in session-seconds, estimated: the sessions waiting on a lock now, as if they had waited since the
+     * previous sample.
+     */
+    private void sampleLockWaits(double seconds) {
+        if (sessions == null) {
+            return;
+        }
+        try (var statement = sessions.createStatement();
+                var rows = statement.executeQuery(LOCK_WAITS)) {
+            rows.next();
+            lockWaitSeconds = (lockWaitSeconds == null ? 0 : lockWaitSeconds) + rows.getInt(1) * seconds;
+        } catch (SQLException ex) {
+            log.debug("Could not count the database's sessions", ex);
         }
     }
 
     /**
-     * The WAL position now, or with {@code since} the bytes written from that position on, as text; read on a session
-     * of its own, so that a server restarted meanwhile (the chaos run's fault) still answers. {@code null} when the
-     * server has no position to give (a standby) or cannot be reached.
+     * Read on a session of its own, so that a server restarted meanwhile (the chaos run's fault) still answers;
+     * {@code null} when the server has no position to give (a standby) or cannot be reached.
      */
-    private @Nullable String wal(@Nullable String since) {
+    private @Nullable Long walPosition() {
         try (var connection = source.connect();
-                var statement = connection.prepareStatement(since == null ? WAL_POSITION : WAL_WRITTEN_SINCE)) {
-            if (since != null) {
-                statement.setString(1, since);
-            }
-            try (var rows = statement.executeQuery()) {
-                rows.next();
-                return rows.getString(1);
-            }
+                var statement = connection.createStatement();
+                var rows = statement.executeQuery(WAL_POSITION)) {
+            rows.next();
+            return rows.getLong(1);
         } catch (SQLException ex) {
             log.info("Cannot read the WAL (a standby?): WAL bytes will show as n/a: {}", ex.getMessage());
             return null;
         }
     }
 
-    /** The server's whole tree: a backend that exited was reaped by the postmaster, whose children's time grew. */
-    private Optional<Long> databaseTicks() {
-        return ProcStat.read(postmasterPid)
-                .map(postmaster -> postmaster.ticksWithReapedChildren()
-                        + ProcStat.children(postmasterPid).stream()
-                                .mapToLong(ProcStat::ticks)
-                                .sum());
-    }
-
-    private synchronized ResourceUsage usage() {
-        var seconds = (lastNanos - firstNanos) / 1e9;
-        var kinds =
-                watched.stream().collect(Collectors.groupingBy(Watched::kind, LinkedHashMap::new, Collectors.toList()));
-        var processes = new ArrayList<ResourceUsage.ProcessUsage>();
-        kinds.forEach((kind, members) -> {
-            var used = members.stream().mapToLong(member -> used(member.pid())).sum();
-            processes.add(new ResourceUsage.ProcessUsage(
-                    kind, members.size(), round(rssMaxKiB.getOrDefault(kind, 0L) / 1024.0), cpuSeconds(used)));
-        });
-        var databaseUsage = new ResourceUsage.DatabaseUsage(
-                firstTicks.containsKey(0L) && seconds > 0 ? cpuSeconds(used(0)) : null,
-                sessionsSampled ? Math.round(lockWaitSeconds * 1000) / 1000.0 : null,
+    private synchronized ResourceUsage usage(@Nullable Long walBytes) {
+        var processes = watched.stream()
+                .collect(Collectors.groupingBy(Watched::kind, LinkedHashMap::new, Collectors.toList()))
+                .entrySet()
+                .stream()
+                .map(kind -> new ResourceUsage.ProcessUsage(
+                        kind.getKey(),
+                        kind.getValue().size(),
+                        Math.round(rssMaxKiB.getOrDefault(kind.getKey(), 0L) / 102.4) / 10.0,
+                        cpuSeconds(kind.getValue().stream()
+                                .mapToLong(member -> used(member.pid()))
+                                .sum())))
+                .toList();
+        var database = new ResourceUsage.DatabaseUsage(
+                firstTicks.containsKey(DATABASE_SERVER) ? cpuSeconds(used(DATABASE_SERVER)) : null,
+                lockWaitSeconds == null ? null : Math.round(lockWaitSeconds * 1000) / 1000.0,
                 walBytes);
-        return new ResourceUsage(processes, databaseUsage, samples);
+        return new ResourceUsage(processes, database, samples);
     }
 
     /** Ticks of {@code key} from the first sample to the last; 0 when it was never read. */
     private long used(long key) {
-        var first = firstTicks.get(key);
-        var last = lastTicks.get(key);
-        return first == null || last == null ? 0 : last - first;
+        return lastTicks.getOrDefault(key, 0L) - firstTicks.getOrDefault(key, 0L);
     }
 
     /** Whole clock ticks: at 100 per second, two decimals lose nothing. */
@@ -236,9 +217,5 @@ public final class ResourceSampler implements AutoCloseable {
             return -1;
         }
         return backend.get().parentPid();
-    }
-
-    private static double round(double value) {
-        return Math.round(value * 10.0) / 10.0;
     }
 }

@@ -39,19 +39,10 @@ public record ResourceUsage(List<ProcessUsage> processes, DatabaseUsage database
     public record DatabaseUsage(
             @Nullable Double cpuSeconds,
             @Nullable Double lockWaitSeconds,
-            @Nullable Long walBytes) {
-
-        public static DatabaseUsage unknown() {
-            return new DatabaseUsage(null, null, null);
-        }
-    }
+            @Nullable Long walBytes) {}
 
     /** The processes of {@code kind}; empty when none was watched. */
     public Optional<ProcessUsage> process(String kind) {
         return processes.stream().filter(process -> process.kind().equals(kind)).findFirst();
-    }
-
-    public static ResourceUsage none() {
-        return new ResourceUsage(List.of(), DatabaseUsage.unknown(), 0);
     }
 }

@@ -16,14 +16,14 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 
 /**
- * Writes report.md, report.html and the charts of report folders again from their report.json, without running
- * anything: after a change to how reports are written, the committed results follow without repeating the runs.
+ * Writes report.md and the charts of report folders again from their report.json, without running anything: after
+ * a change to how reports are written, the committed results follow without repeating the runs.
  */
 @CommandLine.Command(
         name = "render",
         mixinStandardHelpOptions = true,
-        description = "Writes report.md, report.html and the charts of existing report folders again from their"
-                + " report.json; runs nothing.")
+        description = "Writes report.md and the charts of existing report folders again from their report.json;"
+                + " runs nothing.")
 public final class RenderCommand implements Callable<Integer> {
 
     /** The report type of each experiment, by the command name its header records. */
@@ -42,7 +42,7 @@ public final class RenderCommand implements Callable<Integer> {
         for (var folder : folders) {
             var report = read(folder);
             ReportWriter.write(report, folder);
-            System.err.println("Rendered " + folder.resolve(ReportWriter.HTML_FILE));
+            System.err.println("Rendered " + folder.resolve(ReportWriter.MARKDOWN_FILE));
         }
         return 0;
     }

@@ -4,25 +4,23 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /** A chart of a report, saved as {@code <file>.png} beside it. */
 public sealed interface Chart {
 
-    /** The file name without extension; also the chart's anchor in the HTML. */
+    /** The file name without extension. */
     String file();
 
     String title();
 
-    /** How an axis maps values: a latency or a rate that spans decades reads only on a logarithmic one. */
+    /**
+     * How an axis maps values: a latency or a rate that spans decades reads only on a logarithmic one. AUTO is
+     * logarithmic when every value is positive and the largest is two decades or more above the smallest.
+     */
     enum Scale {
         LINEAR,
         LOG,
-        /** Logarithmic when every value is positive and the largest is at least {@link #DECADES} decades above the smallest. */
         AUTO;
-
-        /** Powers of ten between the smallest and the largest value from which {@link #AUTO} draws logarithmic. */
-        public static final double DECADES = 2;
 
         /** LINEAR or LOG for these values: a log axis cannot show zero, so a series that reaches it stays linear. */
         public Scale resolve(Collection<? extends Number> values) {
@@ -30,8 +28,7 @@ public sealed interface Chart {
                 return this;
             }
             var range = values.stream().mapToDouble(Number::doubleValue).summaryStatistics();
-            var positive = !values.isEmpty() && values.stream().allMatch(value -> value.doubleValue() > 0);
-            return positive && Math.log10(range.getMax() / range.getMin()) >= DECADES ? LOG : LINEAR;
+            return range.getCount() > 0 && range.getMin() > 0 && range.getMax() >= 100 * range.getMin() ? LOG : LINEAR;
         }
     }
 
@@ -42,7 +39,6 @@ public sealed interface Chart {
     record Event(double at, double until, String label) {
 
         public Event {
-            Objects.requireNonNull(label, "label");
             if (until < at) {
                 throw new IllegalArgumentException("an event ends (" + until + ") before it starts (" + at + ")");
             }
@@ -53,7 +49,7 @@ public sealed interface Chart {
             this(at, at, label);
         }
 
-        public boolean window() {
+        boolean window() {
             return until > at;
         }
     }

@@ -2,56 +2,42 @@ package dev.orderpipeline.lab.report;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.Font;
-import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.geom.Line2D;
-import java.awt.geom.Rectangle2D;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.text.DecimalFormat;
 import java.text.DecimalFormatSymbols;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import javax.imageio.ImageIO;
 import org.jfree.chart.ChartFactory;
+import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.LegendItem;
 import org.jfree.chart.LegendItemCollection;
+import org.jfree.chart.StandardChartTheme;
 import org.jfree.chart.axis.CategoryLabelPositions;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
-import org.jfree.chart.block.BlockBorder;
-import org.jfree.chart.block.RectangleConstraint;
-import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.CombinedRangeXYPlot;
 import org.jfree.chart.plot.IntervalMarker;
-import org.jfree.chart.plot.Marker;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.category.BarRenderer;
 import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
-import org.jfree.chart.title.LegendTitle;
 import org.jfree.chart.title.TextTitle;
-import org.jfree.chart.ui.HorizontalAlignment;
 import org.jfree.chart.ui.Layer;
 import org.jfree.chart.ui.RectangleAnchor;
-import org.jfree.chart.ui.RectangleEdge;
-import org.jfree.chart.ui.RectangleInsets;
 import org.jfree.chart.ui.TextAnchor;
-import org.jfree.data.Range;
 import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
-import org.jspecify.annotations.Nullable;
 
-/** Draws {@link Chart}s as PNG files with JFreeChart, headless. */
+/** Draws {@link Chart}s as PNG files with JFreeChart, headless, in its default look but for the series' colours. */
 final class ChartRenderer {
 
     static final int WIDTH = 960;
@@ -78,90 +64,42 @@ final class ChartRenderer {
             new Color(0x7F3C8D),
             new Color(0x0B3D91));
 
-    /** Series named {@code "<run> p50"} are drawn dashed in the colour of {@code "<run> p99"}. */
-    static final String MEDIAN_SUFFIX = " p50";
-
-    /** More legend entries than this go to a compact column on the right instead of rows under the plot. */
-    static final int LEGEND_BELOW_MAX = 6;
-
-    private static final BasicStroke SOLID = new BasicStroke(1.5f);
-    private static final BasicStroke DASHED =
-            new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f);
-    private static final BasicStroke EVENT_STROKE =
-            new BasicStroke(1.2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {4f, 3f}, 0f);
-    private static final Color EVENT_COLOUR = new Color(0x333333);
-    private static final Color WINDOW_COLOUR = new Color(0xE15759);
-    private static final Font LEGEND_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
-    private static final Font EVENT_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 10);
-    private static final Font LABEL_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
-    private static final Font TICK_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 10);
-    /** Lines with at most this many points per series show their points: a rate sweep of five is five measurements. */
-    private static final int SHAPES_MAX_POINTS = 12;
+    private static final Color WINDOW = new Color(0x28E15759, true);
+    private static final Color INVISIBLE = new Color(0, true);
 
     static {
         // no display is needed to draw into an image; set before AWT looks for one
         System.setProperty("java.awt.headless", "true");
+        // JFreeChart's grey plot hides the shaded fault windows; flat bars on white read like the articles' figures
+        var theme = (StandardChartTheme) StandardChartTheme.createJFreeTheme();
+        theme.setChartBackgroundPaint(Color.WHITE);
+        theme.setPlotBackgroundPaint(Color.WHITE);
+        theme.setDomainGridlinePaint(Color.LIGHT_GRAY);
+        theme.setRangeGridlinePaint(Color.LIGHT_GRAY);
+        theme.setBarPainter(new StandardBarPainter());
+        theme.setShadowVisible(false);
+        ChartFactory.setChartTheme(theme);
     }
 
     private ChartRenderer() {}
-
-    /** A chart as drawn: the image, its plots (one per panel), and the legend's size or bounds; null for none. */
-    record Drawing(
-            BufferedImage image,
-            List<JFreeChart> plots,
-            @Nullable Rectangle2D legend) {
-
-        /** The share of the image the legend takes: a legend that crowds out the plot is a chart nobody reads. */
-        double legendFraction() {
-            return legend == null
-                    ? 0
-                    : legend.getWidth() * legend.getHeight() / ((double) image.getWidth() * image.getHeight());
-        }
-    }
 
     /** Writes {@code <directory>/<chart.file()>.png} and returns its path. */
     static Path render(Chart chart, Path directory) {
         var file = directory.resolve(chart.file() + ".png");
         try {
-            ImageIO.write(draw(chart).image(), "png", file.toFile());
+            ChartUtils.saveChartAsPNG(file.toFile(), draw(chart), WIDTH, HEIGHT);
         } catch (IOException ex) {
             throw new UncheckedIOException("could not write " + file, ex);
         }
         return file;
     }
 
-    static Drawing draw(Chart chart) {
+    static JFreeChart draw(Chart chart) {
         return switch (chart) {
-            case Chart.Bars bars -> single(bars(bars));
-            case Chart.Lines lines -> single(lines(lines));
-            case Chart.Panels panels -> single(panels(panels));
+            case Chart.Bars bars -> bars(bars);
+            case Chart.Lines lines -> lines(lines);
+            case Chart.Panels panels -> panels(panels);
         };
-    }
-
-    private static Drawing single(JFreeChart chart) {
-        chart.setBackgroundPaint(Color.WHITE);
-        var image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
-        var g2 = graphics(image);
-        chart.draw(g2, new Rectangle2D.Double(0, 0, WIDTH, HEIGHT));
-        var legend = chart.getLegend();
-        // JFreeChart does not keep where it drew a title; arranged again in the whole image, it takes the same size
-        var size = legend == null
-                ? null
-                : legend.arrange(g2, new RectangleConstraint(new Range(0, WIDTH), new Range(0, HEIGHT)));
-        g2.dispose();
-        return new Drawing(
-                image,
-                List.of(chart),
-                size == null ? null : new Rectangle2D.Double(0, 0, size.getWidth(), size.getHeight()));
-    }
-
-    private static Graphics2D graphics(BufferedImage image) {
-        var g2 = image.createGraphics();
-        g2.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        g2.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-        g2.setPaint(Color.WHITE);
-        g2.fillRect(0, 0, image.getWidth(), image.getHeight());
-        return g2;
     }
 
     private static JFreeChart bars(Chart.Bars bars) {
@@ -174,100 +112,78 @@ final class ChartRenderer {
                         bars.title(), null, bars.valueAxis(), dataset, PlotOrientation.VERTICAL, true, false, false)
                 : ChartFactory.createBarChart(
                         bars.title(), null, bars.valueAxis(), dataset, PlotOrientation.VERTICAL, true, false, false);
-        var plot = (CategoryPlot) chart.getPlot();
-        plot.setBackgroundPaint(Color.WHITE);
-        plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-        var categories = plot.getDomainAxis();
-        categories.setCategoryLabelPositions(CategoryLabelPositions.UP_45);
+        var plot = chart.getCategoryPlot();
+        plot.getDomainAxis().setCategoryLabelPositions(CategoryLabelPositions.UP_45);
         // JFreeChart cuts a category label at its share of the axis; a report's labels are what the bars mean
-        categories.setMaximumCategoryLabelWidthRatio(3f);
-        categories.setTickLabelFont(LEGEND_FONT);
+        plot.getDomainAxis().setMaximumCategoryLabelWidthRatio(3f);
+        var renderer = (BarRenderer) plot.getRenderer();
+        for (var series = 0; series < dataset.getRowCount(); series++) {
+            renderer.setSeriesPaint(series, colour(series));
+        }
         var values = bars.values().values().stream()
                 .flatMap(byCategory -> byCategory.values().stream())
                 .toList();
-        var scale = bars.stacked() ? Chart.Scale.LINEAR : bars.scale().resolve(values);
-        if (plot.getRenderer() instanceof BarRenderer renderer) {
-            renderer.setBarPainter(new StandardBarPainter());
-            renderer.setShadowVisible(false);
-            for (var series = 0; series < dataset.getRowCount(); series++) {
-                renderer.setSeriesPaint(series, colour(series));
-            }
-            if (scale == Chart.Scale.LOG) {
-                // bars grow from the smallest value's half, not from zero, which a log axis has no place for
-                var base = smallestPositive(values) / 2;
-                renderer.setBase(base);
-                var axis = logAxis(bars.valueAxis());
-                axis.setSmallestValue(base);
-                plot.setRangeAxis(axis);
-            }
+        if (!bars.stacked() && bars.scale().resolve(values) == Chart.Scale.LOG) {
+            // bars grow from the smallest value's half, not from zero, which a log axis has no place for
+            renderer.setBase(
+                    values.stream().mapToDouble(Number::doubleValue).min().orElse(1) / 2);
+            plot.setRangeAxis(logAxis(bars.valueAxis()));
         }
-        if (bars.values().size() == 1 && bars.values().containsKey(bars.valueAxis())) {
-            // one series named as the axis: a legend would only repeat the axis label (a lone "200" it would not)
-            chart.removeLegend();
-        }
-        compactLegend(chart, dataset.getRowCount());
         return chart;
     }
 
     private static JFreeChart lines(Chart.Lines lines) {
-        var colours = new LinkedHashMap<String, Color>();
-        var chart = xyChart(
+        var points = lines.values().values().stream().flatMap(List::stream).toList();
+        var xScale = lines.xScale().resolve(points.stream().map(Chart.Point::x).toList());
+        var yScale = lines.yScale().resolve(points.stream().map(Chart.Point::y).toList());
+        var chart = ChartFactory.createXYLineChart(
                 lines.title(),
                 lines.xAxis(),
                 lines.yAxis(),
-                lines.values(),
-                lines.xScale().resolve(xs(lines.values().values())),
-                lines.yScale().resolve(ys(lines.values().values())),
-                lines.events(),
-                colours);
-        if (colours.size() > 1) {
-            var legend = legend(colours);
-            legend.setPosition(RectangleEdge.BOTTOM);
-            chart.addLegend(legend);
-            compactLegend(chart, colours.size());
+                dataset(lines.values(), xScale, yScale),
+                PlotOrientation.VERTICAL,
+                lines.values().size() > 1,
+                false,
+                false);
+        var plot = chart.getXYPlot();
+        decorate(plot, lines.events(), new LinkedHashMap<>());
+        if (xScale == Chart.Scale.LOG) {
+            plot.setDomainAxis(logAxis(lines.xAxis()));
+        } else if (points.stream().allMatch(point -> point.x() == Math.rint(point.x()))) {
+            // whole numbers on the x axis (workers, partitions) get whole-number ticks, not 1.1, 1.2, ...
+            ((NumberAxis) plot.getDomainAxis()).setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+        }
+        if (yScale == Chart.Scale.LOG) {
+            plot.setRangeAxis(logAxis(lines.yAxis()));
         }
         return chart;
     }
 
     /** Panels side by side on one shared y axis, with one legend: a plot per panel, combined. */
     private static JFreeChart panels(Chart.Panels grid) {
-        var colours = new LinkedHashMap<String, Color>();
         var combined = new CombinedRangeXYPlot(new NumberAxis(grid.yAxis()));
         for (var panel : grid.panels()) {
-            var plot = xyChart(
-                            null,
-                            panel.title(),
-                            null,
-                            panel.values(),
-                            Chart.Scale.LINEAR,
-                            Chart.Scale.LINEAR,
-                            panel.events(),
-                            colours)
-                    .getXYPlot();
-            plot.getDomainAxis().setLabelFont(LABEL_FONT);
-            combined.add(plot);
+            var values = dataset(panel.values(), Chart.Scale.LINEAR, Chart.Scale.LINEAR);
+            combined.add(
+                    new XYPlot(values, new NumberAxis(panel.title()), null, new XYLineAndShapeRenderer(true, false)));
         }
-        combined.getRangeAxis().setTickLabelFont(TICK_FONT);
-        combined.setFixedLegendItems(legendItems(colours));
-        var chart = new JFreeChart(grid.title(), JFreeChart.DEFAULT_TITLE_FONT, combined, colours.size() > 1);
-        chart.addSubtitle(new TextTitle("x: " + grid.xAxis(), LABEL_FONT));
-        compactLegend(chart, colours.size());
+        var chart = new JFreeChart(grid.title(), JFreeChart.DEFAULT_TITLE_FONT, combined, true);
+        chart.addSubtitle(new TextTitle("x: " + grid.xAxis()));
+        // the theme before the colours, which it would replace with its own
+        ChartFactory.getChartTheme().apply(chart);
+        var colours = new LinkedHashMap<String, Color>();
+        for (var panel = 0; panel < grid.panels().size(); panel++) {
+            decorate(combined.getSubplots().get(panel), grid.panels().get(panel).events(), colours);
+        }
+        // one entry per series, not one per series and panel
+        var legend = new LegendItemCollection();
+        colours.forEach((series, colour) -> legend.add(new LegendItem(series, colour)));
+        combined.setFixedLegendItems(legend);
         return chart;
     }
 
-    /**
-     * One XY plot: series coloured by run (a run's p50 dashed in its p99's colour), log axes where asked, events as
-     * markers. {@code colours} maps each run to its colour and is shared between the panels of a grid.
-     */
-    private static JFreeChart xyChart(
-            @Nullable String title,
-            @Nullable String xLabel,
-            @Nullable String yLabel,
-            Map<String, List<Chart.Point>> values,
-            Chart.Scale xScale,
-            Chart.Scale yScale,
-            List<Chart.Event> events,
-            Map<String, Color> colours) {
+    private static XYSeriesCollection dataset(
+            Map<String, List<Chart.Point>> values, Chart.Scale xScale, Chart.Scale yScale) {
         var dataset = new XYSeriesCollection();
         values.forEach((name, points) -> {
             var series = new XYSeries(name, true, true);
@@ -278,142 +194,46 @@ final class ChartRenderer {
                     .forEach(point -> series.add(point.x(), point.y()));
             dataset.addSeries(series);
         });
-        var chart = ChartFactory.createXYLineChart(
-                title, xLabel, yLabel, dataset, PlotOrientation.VERTICAL, false, false, false);
-        chart.setBackgroundPaint(Color.WHITE);
-        var plot = chart.getXYPlot();
-        plot.setBackgroundPaint(Color.WHITE);
-        plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-        plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
-        var allPoints = values.values();
-        if (xScale == Chart.Scale.LOG) {
-            plot.setDomainAxis(logAxis(xLabel));
-        } else if (allPoints.stream().flatMap(List::stream).allMatch(point -> point.x() == Math.rint(point.x()))
-                && plot.getDomainAxis() instanceof NumberAxis axis) {
-            // whole numbers on the x axis (workers, partitions) get whole-number ticks, not 1.1, 1.2, ...
-            axis.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
-        }
-        if (yScale == Chart.Scale.LOG) {
-            plot.setRangeAxis(logAxis(yLabel));
-        }
-        for (var axis : List.of(plot.getDomainAxis(), plot.getRangeAxis())) {
-            axis.setTickLabelFont(TICK_FONT);
-        }
+        return dataset;
+    }
+
+    /**
+     * Colours each series by its name ({@code colours} is shared between the panels of a grid, so a series looks the
+     * same in each) and draws the events.
+     */
+    private static void decorate(XYPlot plot, List<Chart.Event> events, Map<String, Color> colours) {
+        var dataset = plot.getDataset();
         var renderer = (XYLineAndShapeRenderer) plot.getRenderer();
-        renderer.setDefaultShapesVisible(allPoints.stream().allMatch(points -> points.size() <= SHAPES_MAX_POINTS));
         for (var series = 0; series < dataset.getSeriesCount(); series++) {
             var name = dataset.getSeriesKey(series).toString();
-            var colour = colours.computeIfAbsent(run(name), key -> colour(colours.size()));
-            renderer.setSeriesPaint(series, colour);
-            renderer.setSeriesStroke(series, name.endsWith(MEDIAN_SUFFIX) ? DASHED : SOLID);
+            renderer.setSeriesPaint(series, colours.computeIfAbsent(name, key -> colour(colours.size())));
         }
-        // lines and windows under the data, every label above every line: a label is never crossed out
         for (var event : events) {
-            plot.addDomainMarker(marker(event), Layer.BACKGROUND);
-            plot.addDomainMarker(label(event), Layer.FOREGROUND);
+            // the line or window under the data, its label above every line: a label is never crossed out
+            plot.addDomainMarker(
+                    event.window()
+                            ? new IntervalMarker(event.at(), event.until(), WINDOW)
+                            : new ValueMarker(event.at(), Color.DARK_GRAY, new BasicStroke(1f)),
+                    Layer.BACKGROUND);
+            var label = new ValueMarker(event.at(), INVISIBLE, new BasicStroke(0f));
+            label.setLabel(event.label());
+            label.setLabelBackgroundColor(Color.WHITE);
+            label.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
+            label.setLabelTextAnchor(TextAnchor.TOP_LEFT);
+            plot.addDomainMarker(label, Layer.FOREGROUND);
         }
-        return chart;
-    }
-
-    private static Marker marker(Chart.Event event) {
-        if (event.window()) {
-            // shaded, with a thin line at its start and at its end
-            return new IntervalMarker(
-                    event.at(),
-                    event.until(),
-                    withAlpha(WINDOW_COLOUR, 40),
-                    new BasicStroke(0.5f),
-                    withAlpha(WINDOW_COLOUR, 160),
-                    new BasicStroke(1f),
-                    1f);
-        }
-        return new ValueMarker(event.at(), EVENT_COLOUR, EVENT_STROKE);
-    }
-
-    /** An event's label at its start. */
-    private static Marker label(Chart.Event event) {
-        var marker = new ValueMarker(event.at(), withAlpha(EVENT_COLOUR, 0), new BasicStroke(0f));
-        marker.setLabel(event.label());
-        marker.setLabelFont(EVENT_FONT);
-        marker.setLabelPaint(EVENT_COLOUR);
-        marker.setLabelBackgroundColor(Color.WHITE);
-        // anchored right of the line (the offset widens the line's box), the text running on from there
-        marker.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
-        marker.setLabelTextAnchor(TextAnchor.TOP_LEFT);
-        marker.setLabelOffset(new RectangleInsets(3, 0, 0, 3));
-        return marker;
-    }
-
-    private static Color withAlpha(Color colour, int alpha) {
-        return new Color(colour.getRed(), colour.getGreen(), colour.getBlue(), alpha);
-    }
-
-    /** The run a series belongs to: its name without a percentile suffix, so a run's p50 and p99 share a colour. */
-    private static String run(String series) {
-        return series.endsWith(MEDIAN_SUFFIX)
-                ? series.substring(0, series.length() - MEDIAN_SUFFIX.length())
-                : series.replaceAll(" p\\d+$", "");
     }
 
     static Color colour(int index) {
         return PALETTE.get(index % PALETTE.size());
     }
 
-    private static LegendItemCollection legendItems(Map<String, Color> colours) {
-        var items = new LegendItemCollection();
-        colours.forEach((run, colour) -> {
-            var item = new LegendItem(run, null, null, null, new Line2D.Double(-7, 0, 7, 0), SOLID, colour);
-            item.setLabelFont(LEGEND_FONT);
-            items.add(item);
-        });
-        return items;
-    }
-
-    /** One entry per run, in the colour of its lines. */
-    private static LegendTitle legend(Map<String, Color> colours) {
-        var legend = new LegendTitle(() -> legendItems(colours));
-        legend.setItemFont(LEGEND_FONT);
-        legend.setFrame(BlockBorder.NONE);
-        return legend;
-    }
-
-    /** A few entries in a row under the plot; many in a narrow column on the right, in a small font. */
-    private static void compactLegend(JFreeChart chart, int entries) {
-        var legend = chart.getLegend();
-        if (legend == null) {
-            return;
-        }
-        legend.setItemFont(LEGEND_FONT);
-        legend.setFrame(BlockBorder.NONE);
-        if (entries > LEGEND_BELOW_MAX) {
-            legend.setPosition(RectangleEdge.RIGHT);
-            legend.setHorizontalAlignment(HorizontalAlignment.LEFT);
-        }
-    }
-
-    private static double smallestPositive(Collection<? extends Number> values) {
-        return values.stream()
-                .mapToDouble(Number::doubleValue)
-                .filter(value -> value > 0)
-                .min()
-                .orElse(1);
-    }
-
-    private static List<Double> xs(Collection<List<Chart.Point>> series) {
-        return series.stream().flatMap(List::stream).map(Chart.Point::x).toList();
-    }
-
-    private static List<Double> ys(Collection<List<Chart.Point>> series) {
-        return series.stream().flatMap(List::stream).map(Chart.Point::y).toList();
-    }
-
-    private static LogAxis logAxis(@Nullable String label) {
+    private static LogAxis logAxis(String label) {
         var axis = new LogAxis(label);
-        axis.setBase(10);
-        // plain numbers, not JFreeChart's exponents
-        axis.setNumberFormatOverride(new DecimalFormat("#,##0.###", DecimalFormatSymbols.getInstance(Locale.ROOT)));
-        axis.setTickLabelFont(TICK_FONT);
+        // a tick per decade, as plain numbers: JFreeChart's own ticks fall on 25,118.864 and the like
+        axis.setTickUnit(new NumberTickUnit(1));
         axis.setMinorTickMarksVisible(true);
+        axis.setNumberFormatOverride(new DecimalFormat("#,##0.###", DecimalFormatSymbols.getInstance(Locale.ROOT)));
         return axis;
     }
 }

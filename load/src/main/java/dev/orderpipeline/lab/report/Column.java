@@ -16,7 +16,6 @@ public record Column<R>(String heading, Function<? super R, String> cell) {
         return new Column<>(heading, cell);
     }
 
-    /** A whole number of each row. */
     public static <R> Column<R> count(String heading, ToLongFunction<? super R> count) {
         return new Column<>(heading, row -> Long.toString(count.applyAsLong(row)));
     }

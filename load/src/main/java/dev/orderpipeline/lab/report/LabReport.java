@@ -9,7 +9,7 @@ public interface LabReport {
 
     /**
      * The experiment's settings, its options as given or defaulted: report.json holds them once, as this record, and
-     * the Markdown and HTML show them as the run's parameters.
+     * the Markdown shows them as the run's parameters.
      */
     Record settings();
 

@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A report's settings record as the parameters its Markdown and HTML show: derived from the record as report.json
+ * A report's settings record as the parameters its Markdown shows: derived from the record as report.json
  * holds it, so a new setting shows without anyone listing it. Nested records read as {@code ceiling.commands},
  * lists as {@code 1,3,6}, durations as {@code 250 ms} or {@code 20 s}, a setting left unset as {@code not set}.
  */

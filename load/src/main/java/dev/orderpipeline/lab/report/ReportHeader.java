@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * What every report starts with: which command ran against what (processes started, URLs), where and when.
  *
- * @param versions of the lab, the JDK, Kafka's client, PostgreSQL and the code (git commit) where known
+ * @param versions of PostgreSQL and the code (git commit) where known
  * @param finishedAt when the last run ended
  */
 public record ReportHeader(

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A table of a report, rendered the same way on the console, in Markdown and in HTML: as many cells per row as there
- * are column headings, and a note under it saying how to read it, or empty.
+ * A table of a report, rendered the same way on the console and in Markdown: as many cells per row as there are
+ * column headings, and a note under it saying how to read it, or empty.
  */
 public record Table(String title, List<String> columns, List<List<String>> rows, String note) {
 
@@ -44,7 +44,6 @@ public record Table(String title, List<String> columns, List<List<String>> rows,
                 note);
     }
 
-    /** The same table under another title. */
     public Table titled(String otherTitle) {
         return new Table(otherTitle, columns, rows, note);
     }

@@ -58,9 +58,6 @@ public final class SoakCommand extends LabCommand {
     Options.Keys keys = new Options.Keys(new KeyDistribution.Hot());
 
     @Mixin
-    Options.Delay delay = new Options.Delay();
-
-    @Mixin
     Options.Warmup warmup = new Options.Warmup(5);
 
     @Option(
@@ -71,29 +68,6 @@ public final class SoakCommand extends LabCommand {
                     + " connections one API holds (its server.tomcat.max-connections): past those, a request waits"
                     + " unseen in the kernel's accept queue until it times out.")
     int maxInFlight = OpenLoad.DEFAULT_MAX_IN_FLIGHT;
-
-    @Option(
-            order = 7,
-            names = "--stock",
-            paramLabel = "N",
-            description = "Units of each product; default: one per arrival on it, so no checkout runs out of stock.",
-            showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
-    @Nullable
-    Integer stock;
-
-    @Option(
-            order = 9,
-            names = "--p99-limit-ms",
-            paramLabel = "MS",
-            description = "A p99 above this counts as saturated (for kafka: of the time to the decision too).")
-    int p99LimitMillis = 1000;
-
-    @Option(
-            order = 11,
-            names = "--worker-group",
-            paramLabel = "GROUP",
-            description = "The workers' consumer group, whose lag is followed during kafka runs.")
-    String workerGroup = "checkout-worker";
 
     @Option(
             order = 12,
@@ -127,9 +101,7 @@ public final class SoakCommand extends LabCommand {
                 rates.isEmpty() ? List.of(rate) : rates,
                 Duration.ofSeconds(durationSeconds),
                 maxInFlight,
-                stock,
-                delay.millis(),
-                Duration.ofMillis(p99LimitMillis),
+                SoakSettings.P99_LIMIT,
                 Duration.ofSeconds(warmup.size()));
         var outcome = new SoakExperiment(
                         target,
@@ -137,7 +109,6 @@ public final class SoakCommand extends LabCommand {
                         progress,
                         results,
                         Duration.ofSeconds(targetOptions.requestTimeoutSeconds()),
-                        workerGroup,
                         drainCommands == 0 ? null : new CapacityModel.Probes(drainCommands, hotRowWriters))
                 .run();
         return new SoakReport(header(target), settings, outcome.runs(), outcome.skipped(), outcome.capacity());

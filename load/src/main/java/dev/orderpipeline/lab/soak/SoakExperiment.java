@@ -29,41 +29,25 @@ import org.jspecify.annotations.Nullable;
  * Runs a soak: per key distribution and rate (the grid's cells) the strategies interleaved, each run on fresh products
  * and one order per arrival, inserted set-based before the timed part, then checkouts started on an {@link
  * OpenModelSchedule}, at most {@code maxInFlight} at once, arrivals beyond that dropped and counted, not queued.
+ *
+ * @param requestTimeout the API client's: requests still in flight a little after it are given up
+ * @param probes the capacity model's probes, run after the runs; {@code null}: no model
  */
-public final class SoakExperiment implements Experiment<SoakExperiment.Cell, SoakRun> {
+public record SoakExperiment(
+        StackTarget target,
+        SoakSettings settings,
+        Progress progress,
+        @Nullable ResultsListener results,
+        Duration requestTimeout,
+        CapacityModel.@Nullable Probes probes)
+        implements Experiment<SoakExperiment.Cell, SoakRun> {
 
     private static final Duration LEAD = Duration.ofMillis(200);
     /** How long the lab waits for every order of a run to be final before it reads the invariants. */
     private static final Duration FINAL_TIMEOUT = Duration.ofSeconds(60);
 
-    private final StackTarget target;
-    private final SoakSettings settings;
-    private final Progress progress;
-    private final @Nullable ResultsListener results;
-    private final Duration drainTimeout;
-    private final String workerGroup;
-    private final CapacityModel.@Nullable Probes probes;
-
-    /**
-     * @param workerGroup the workers' consumer group, whose lag kafka runs follow and which the drain probe uses
-     * @param probes the capacity model's probes, run after the runs; {@code null}: no model
-     */
-    public SoakExperiment(
-            StackTarget target,
-            SoakSettings settings,
-            Progress progress,
-            @Nullable ResultsListener results,
-            Duration requestTimeout,
-            String workerGroup,
-            CapacityModel.@Nullable Probes probes) {
-        this.target = target;
-        this.settings = settings;
-        this.progress = progress;
-        this.results = results;
-        this.drainTimeout = requestTimeout.plusSeconds(5);
-        this.workerGroup = workerGroup;
-        this.probes = probes;
-    }
+    /** The consumer group the stack's workers join, whose lag kafka runs follow and which the drain probe uses. */
+    static final String WORKER_GROUP = "checkout-worker";
 
     /** The runs, the strategies the API does not offer, and the capacity model when its probes ran. */
     public record Outcome(
@@ -82,7 +66,7 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
         return new Outcome(
                 runs,
                 skipped,
-                probes == null ? null : CapacityModel.measure(target, workerGroup, probes, runs, progress));
+                probes == null ? null : CapacityModel.measure(target, WORKER_GROUP, probes, runs, progress));
     }
 
     @Override
@@ -137,15 +121,8 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
         var schedule = new OpenModelSchedule(rate, duration);
         progress.phase(label + " prepare", schedule.arrivals());
         var tag = "soak-" + UUID.randomUUID().toString().substring(0, 8);
-        var fixed = settings.stock();
         var backlog = new BacklogWriter(target.database().dataSource())
-                .create(
-                        tag,
-                        keys,
-                        schedule.arrivals(),
-                        orders -> fixed != null ? fixed : orders,
-                        tag.hashCode(),
-                        progress);
+                .create(tag, keys, schedule.arrivals(), orders -> orders, tag.hashCode(), progress);
         var orders =
                 IntStream.range(0, backlog.size()).mapToObj(backlog::orderId).toList();
         var asynchronous = Strategies.isAsynchronous(strategy);
@@ -158,7 +135,7 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
         progress.phase(label + " load", schedule.arrivals());
         var sampler = target.sample(ResourceSampler.DEFAULT_INTERVAL, List.of());
         var start = System.nanoTime() + LEAD.toNanos();
-        var lag = asynchronous ? LagRecorder.start(target.bootstrapServers(), workerGroup, start) : null;
+        var lag = asynchronous ? LagRecorder.start(target.bootstrapServers(), WORKER_GROUP, start) : null;
         var arrivals = new SoakArrivals(strategy, backlog);
         var latency = drive(label, schedule, arrivals, start, lag);
         var accepted = arrivals.statuses.snapshot().getOrDefault("202", 0L);
@@ -221,6 +198,7 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
                 lag.lastArrival();
             }
             progress.phase(label + " draining", 0);
+            var drainTimeout = requestTimeout.plusSeconds(5);
             if (!load.awaitIdle(drainTimeout)) {
                 progress.note("Requests still in flight after " + drainTimeout.toSeconds() + " s");
             }
@@ -251,7 +229,7 @@ public final class SoakExperiment implements Experiment<SoakExperiment.Cell, Soa
             var apis = target.apis();
             try {
                 var status = apis.get(index % apis.size())
-                        .checkout(backlog.orderId(index), backlog.userId(index), strategy, settings.delayMillis());
+                        .checkout(backlog.orderId(index), backlog.userId(index), strategy, null);
                 var end = System.nanoTime();
                 var success = status.startsWith("2");
                 statuses.add(status);

@@ -17,12 +17,9 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.ToLongFunction;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
@@ -60,7 +57,7 @@ public record SoakReport(
 
     @Override
     public List<Table> tables() {
-        var tables = new ArrayList<Table>(List.of(sustainedTable(), saturationTable()));
+        var tables = new ArrayList<Table>(List.of(sustainedTable()));
         Stream.of(headlineTable(), kafkaTable())
                 .filter(table -> !table.rows().isEmpty())
                 .forEach(tables::add);
@@ -111,11 +108,6 @@ public record SoakReport(
                         Column.of("to decision p99", run -> Cells.duration(run.finalLatency(), Latency::p99Ms)),
                         Column.count("Max lag", run -> kafka(run).maxLag()),
                         Column.count("Lag at last arrival", run -> kafka(run).lagAtLastArrival()),
-                        Column.of(
-                                "Lag 0 after",
-                                run -> Optional.ofNullable(kafka(run).secondsToZeroLag())
-                                        .map(seconds -> Cells.decimal(seconds, 1) + " s")
-                                        .orElse(Cells.NOT_AVAILABLE)),
                         Column.of("Kept up", run -> Cells.yesNo(kafka(run).keptUp(run.targetRate())))),
                 runs.stream().filter(run -> run.kafka() != null).toList(),
                 "Lag: the workers' consumer group on checkout.commands, read every second. Kept up: every accepted"
@@ -237,60 +229,20 @@ public record SoakReport(
         return settings.p99Limit().toMillis() + " ms";
     }
 
-    /** Per strategy and key distribution, in run order: the first rate it did not keep up with, the highest it did. */
-    Table saturationTable() {
-        var byStrategy = runs.stream()
-                .collect(Collectors.groupingBy(SoakReport::series, LinkedHashMap::new, Collectors.toList()));
-        var rows = new ArrayList<List<String>>();
-        byStrategy.forEach((strategy, strategyRuns) -> {
-            var first = strategyRuns.stream()
-                    .filter(SoakRun::saturated)
-                    .mapToInt(SoakRun::targetRate)
-                    .min();
-            var kept = strategyRuns.stream()
-                    .filter(run -> !run.saturated())
-                    .mapToInt(SoakRun::targetRate)
-                    .max();
-            var highest =
-                    strategyRuns.stream().mapToInt(SoakRun::targetRate).max().orElse(0);
-            rows.add(List.of(
-                    strategy,
-                    first.isPresent() ? first.getAsInt() + "/s" : "not up to " + highest + "/s",
-                    kept.isPresent() ? kept.getAsInt() + "/s" : "none tested"));
-        });
-        return new Table(
-                "Where each strategy saturates",
-                List.of("Strategy", "Saturates at", "Highest rate kept up"),
-                rows,
-                "Kept up: achieved at least " + keepingUp() + " of the target, p99 (and for kafka the decision's p99)"
-                        + " under " + p99Limit() + ", nothing dropped, every accepted checkout decided.");
-    }
-
     /** The strategy, with the key distribution when it is not the hot product. */
     private static String series(SoakRun run) {
         return run.keys().equals("hot") ? run.strategy() : run.strategy() + " " + run.keys();
     }
 
+    /** p99 against the target rate, a line per strategy and key distribution; none when the soak had one rate. */
     @Override
     public List<Chart> charts() {
-        var charts = new ArrayList<Chart>();
-        if (runs.isEmpty()) {
-            return charts;
+        if (runs.stream().mapToInt(SoakRun::targetRate).distinct().count() < 2) {
+            return List.of();
         }
-        if (runs.stream().mapToInt(SoakRun::targetRate).distinct().count() == 1) {
-            var bars = new LinkedHashMap<String, Map<String, Number>>();
-            Latency.PERCENTILES.forEach((name, percentile) -> bars.putAll(
-                    CompareReport.series(name, runs, SoakRun::label, run -> percentile.applyAsDouble(run.latency()))));
-            charts.add(new Chart.Bars("latency", "Checkout latency per run", "ms", false, bars, Chart.Scale.AUTO));
-            charts.addAll(CheckoutCosts.chart(runs, SoakRun::label, SoakRun::cost));
-            return charts;
-        }
-        var achieved = new LinkedHashMap<String, List<Chart.Point>>();
         var tails = new LinkedHashMap<String, List<Chart.Point>>();
         for (var run : runs) {
             var series = series(run);
-            achieved.computeIfAbsent(series, key -> new ArrayList<>())
-                    .add(new Chart.Point(run.targetRate(), run.achievedRate()));
             tails.computeIfAbsent(series + " p99", key -> new ArrayList<>())
                     .add(new Chart.Point(run.targetRate(), run.latency().p99Ms()));
             if (run.finalLatency() != null) {
@@ -300,11 +252,7 @@ public record SoakReport(
             }
         }
         // rates double from one run to the next: a log axis spaces them evenly
-        charts.add(new Chart.Lines(
-                        "achieved-rate", "Achieved against target rate", "target checkouts/s", "answers/s", achieved)
-                .withScales(Chart.Scale.LOG, Chart.Scale.LOG));
-        charts.add(new Chart.Lines("p99-by-rate", "p99 against target rate", "target checkouts/s", "ms", tails)
+        return List.of(new Chart.Lines("p99-by-rate", "p99 against target rate", "target checkouts/s", "ms", tails)
                 .withScales(Chart.Scale.LOG, Chart.Scale.AUTO));
-        return charts;
     }
 }

@@ -61,14 +61,8 @@ public record SoakRun(
      * Whether the workers kept up with what the API accepted (202s against results on checkout.results).
      *
      * @param maxLag the workers' consumer group lag at its highest (sampled every second)
-     * @param secondsToZeroLag from the last arrival to a lag of zero; {@code null} if it was not seen
      */
-    public record KafkaFigures(
-            long accepted,
-            long decided,
-            long maxLag,
-            long lagAtLastArrival,
-            @Nullable Double secondsToZeroLag) {
+    public record KafkaFigures(long accepted, long decided, long maxLag, long lagAtLastArrival) {
 
         /** Bounded lag: at the last arrival, at most about a second of arrivals were waiting. */
         public boolean keptUp(int rate) {

@@ -11,8 +11,8 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One soak: every strategy at every rate and key distribution, each run on fresh products; the fields are the
- * options of {@code bin/lab soak}, a {@code null} {@code stock} meaning one unit per arrival.
+ * One soak: every strategy at every rate and key distribution, each run on fresh products with one unit per arrival;
+ * the fields are the options of {@code bin/lab soak}.
  */
 public record SoakSettings(
         List<String> strategies,
@@ -20,10 +20,11 @@ public record SoakSettings(
         List<Integer> rates,
         Duration duration,
         int maxInFlight,
-        @Nullable Integer stock,
-        @Nullable Integer delayMillis,
         Duration p99Limit,
         Duration warmup) {
+
+    /** A p99 above this counts as saturated (for kafka: of the time to the decision too). */
+    static final Duration P99_LIMIT = Duration.ofSeconds(1);
 
     /** The share of the target rate a run must achieve to count as keeping up. */
     static final double KEEPING_UP = 0.95;
@@ -37,10 +38,6 @@ public record SoakSettings(
         rates.forEach(rate -> Require.positive("rates", rate));
         Require.positive("duration", duration);
         Require.positive("max in flight", maxInFlight);
-        Require.notNegative("stock", stock == null ? 0 : stock);
-        Require.check(
-                delayMillis == null || (delayMillis >= 0 && delayMillis <= 10_000),
-                "delay must be 0 to 10000 ms: " + delayMillis);
         Require.notNegative("warm-up", warmup);
         Require.positive("p99 limit", p99Limit);
     }

@@ -43,7 +43,6 @@ class CartsEndToEndTests {
         var settings = new CompareSettings(
                 INITIAL_STOCK,
                 CARTS,
-                1,
                 strategies,
                 1,
                 null,
@@ -125,7 +124,6 @@ class CartsEndToEndTests {
         for (var file : List.of(
                 ReportWriter.JSON_FILE,
                 ReportWriter.MARKDOWN_FILE,
-                ReportWriter.HTML_FILE,
                 "checkout-latency.png",
                 "final-latency.png",
                 "aborted-transactions.png",

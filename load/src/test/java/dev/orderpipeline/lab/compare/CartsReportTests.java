@@ -33,7 +33,6 @@ class CartsReportTests {
             new CompareSettings(
                     100,
                     300,
-                    1,
                     CompareExperiment.CART_STRATEGIES,
                     1,
                     null,

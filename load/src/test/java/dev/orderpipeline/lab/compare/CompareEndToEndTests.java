@@ -39,7 +39,6 @@ class CompareEndToEndTests {
         var settings = new CompareSettings(
                 INITIAL_STOCK,
                 PARALLEL,
-                1,
                 List.of(Strategies.KAFKA, "db-atomic"),
                 1,
                 null,
@@ -117,7 +116,6 @@ class CompareEndToEndTests {
         for (var file : List.of(
                 ReportWriter.JSON_FILE,
                 ReportWriter.MARKDOWN_FILE,
-                ReportWriter.HTML_FILE,
                 "checkout-latency.png",
                 "final-latency.png",
                 "invariants.png",

@@ -53,7 +53,7 @@ final class CompareFixtures {
 
     static CompareReport report(StrategyRun... runs) {
         return report(
-                new CompareSettings(100, 300, 1, List.of("naive", "kafka"), 1, null, Duration.ofMinutes(2), 0, null),
+                new CompareSettings(100, 300, List.of("naive", "kafka"), 1, null, Duration.ofMinutes(2), 0, null),
                 new SkippedStrategy("naive-tx", "unknown"),
                 runs);
     }

@@ -72,11 +72,11 @@ class CompareReportTests {
     }
 
     @Test
-    void writesHtmlThatShowsExistingPngsWithoutAnythingFromTheNetwork() throws Exception {
+    void writesMarkdownThatShowsExistingPngsWithoutAnythingFromTheNetwork() throws Exception {
         var written = ReportWriter.write(report, folder);
 
-        var html = Files.readString(folder.resolve(ReportWriter.HTML_FILE));
-        var images = imageReferences(html, Pattern.compile("<img [^>]*src=\"([^\"]+)\""));
+        var markdown = Files.readString(folder.resolve(ReportWriter.MARKDOWN_FILE));
+        var images = imageReferences(markdown, Pattern.compile("!\\[[^]]*]\\(([^)]+)\\)"));
 
         assertThat(images)
                 .containsExactlyInAnyOrder(
@@ -88,7 +88,7 @@ class CompareReportTests {
             // a PNG, not an empty file
             assertThat(Files.readAllBytes(png)).startsWith(0x89, 'P', 'N', 'G');
         }
-        assertThat(html).doesNotContain("http://", "https://").contains("<td>299</td>");
+        assertThat(markdown).doesNotContain("http://", "https://").contains("| 299 |");
     }
 
     @Test

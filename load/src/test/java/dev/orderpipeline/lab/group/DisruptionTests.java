@@ -43,25 +43,23 @@ class DisruptionTests {
 
     @Test
     void findsTheMovedPartitionsAndTheirPauseAgainstThoseThatStayed() {
-        var pauses = Disruption.of(killAtTwoSeconds(), 2000, TWO_WORKERS, "lab-worker-2", -1, 6000, List.of());
+        var pauses = Disruption.of(killAtTwoSeconds(), 2000, TWO_WORKERS, "lab-worker-2", -1, 6000);
 
         assertThat(pauses.moved()).containsExactly(2, 3);
         assertThat(pauses.longestMovedMillis()).isEqualTo(4000);
         assertThat(pauses.longestStayedMillis()).isEqualTo(1000);
-        assertThat(pauses.pauseByPartitionMillis())
-                .containsExactly(Map.entry(0, 1000L), Map.entry(1, 1000L), Map.entry(2, 4000L), Map.entry(3, 4000L));
     }
 
     @Test
     void readsWhenTheFinalOwnersWereFirstSeenAfterTheEvent() {
-        var pauses = Disruption.of(killAtTwoSeconds(), 2000, TWO_WORKERS, "lab-worker-2", -1, 6000, List.of());
+        var pauses = Disruption.of(killAtTwoSeconds(), 2000, TWO_WORKERS, "lab-worker-2", -1, 6000);
 
         assertThat(pauses.reassignedAtSeconds()).isEqualTo(5.0);
     }
 
     @Test
     void measuresTheKilledWorkersPartitionsAndTheGapBeforeTheEvent() {
-        var pauses = Disruption.of(killAtTwoSeconds(), 2000, TWO_WORKERS, "lab-worker-2", -1, 6000, List.of());
+        var pauses = Disruption.of(killAtTwoSeconds(), 2000, TWO_WORKERS, "lab-worker-2", -1, 6000);
 
         assertThat(pauses.killedPartitions()).containsExactly(2, 3);
         assertThat(pauses.longestKilledMillis()).isEqualTo(4000L);
@@ -71,7 +69,7 @@ class DisruptionTests {
 
     @Test
     void leavesTheKilledFiguresEmptyWhenAWorkerWasAddedAndNotesWhenItWasReady() {
-        var pauses = Disruption.of(killAtTwoSeconds(), 2000, TWO_WORKERS, null, 3500, 6000, List.of());
+        var pauses = Disruption.of(killAtTwoSeconds(), 2000, TWO_WORKERS, null, 3500, 6000);
 
         assertThat(pauses.readyAtSeconds()).isEqualTo(3.5);
         assertThat(pauses.killedPartitions()).isEmpty();
@@ -81,7 +79,7 @@ class DisruptionTests {
 
     @Test
     void seesNoReassignmentWhenTheEventNeverCame() {
-        var pauses = Disruption.of(killAtTwoSeconds(), -1, ONE_WORKER, null, -1, 6000, List.of());
+        var pauses = Disruption.of(killAtTwoSeconds(), -1, ONE_WORKER, null, -1, 6000);
 
         assertThat(pauses.reassignedAtSeconds()).isNull();
         assertThat(pauses.moved()).isEmpty();

@@ -24,16 +24,6 @@ class GroupCellTests {
     }
 
     @Test
-    void turnsEverySampleIntoTheLagOfEachPartitionInPartitionOrder() {
-        var points = GroupCell.lagPoints(TIMELINE);
-
-        assertThat(points).extracting(GroupCell.LagPoint::seconds).containsExactly(0.0, 0.5, 1.25);
-        assertThat(points)
-                .extracting(GroupCell.LagPoint::lagByPartition)
-                .containsExactly(List.of(300L, 0L, 100L), List.of(150L, 0L, 0L), List.of(0L, 0L, 0L));
-    }
-
-    @Test
     void namesTheEventAndTheProtocolOnlyWhenTheCellHasThemBesideTheDefaults() {
         assertThat(GroupCell.label(6, 2, "hot", "none", "classic")).isEqualTo("P=6 W=2 hot");
         assertThat(GroupCell.label(6, 2, "hot", "none", "consumer")).isEqualTo("P=6 W=2 hot / consumer");

@@ -114,19 +114,6 @@ class GroupReportTests {
         assertThat(report.charts()).extracting(Chart::file).contains("rebalance-lag");
     }
 
-    @Test
-    void listsEveryRebalancesEventsUnderItsCell() {
-        var report = rebalance();
-
-        var events = table(report, "What happened");
-
-        assertThat(events.rows())
-                .hasSize(report.cells().stream()
-                        .mapToInt(cell -> cell.disruption().notes().size())
-                        .sum());
-        assertThat(events.rows().getFirst()).first().isEqualTo("P=6 W=2 uniform:10000 add / classic");
-    }
-
     /** The cell with this cost, or none. */
     private static GroupCell costed(GroupCell cell, @Nullable CheckoutCost cost) {
         return new GroupCell(
@@ -142,7 +129,6 @@ class GroupReportTests {
                 cell.endToEnd(),
                 cell.recordsPerPartition(),
                 cell.curve(),
-                cell.lag(),
                 cell.duplicates(),
                 cell.duplicatesCounted(),
                 cell.resources(),

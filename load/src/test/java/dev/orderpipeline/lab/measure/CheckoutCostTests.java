@@ -33,12 +33,13 @@ class CheckoutCostTests {
     void leavesWhatWasNotMeasuredNullAndTotalsTheRest() {
         var apiOnly = new ResourceUsage(
                 List.of(new ResourceUsage.ProcessUsage("order-api", 1, 300, 0.9)),
-                ResourceUsage.DatabaseUsage.unknown(),
+                new ResourceUsage.DatabaseUsage(null, null, null),
                 10);
 
         assertThat(CheckoutCost.of(apiOnly, 300))
                 .isEqualTo(new CheckoutCost(300, 3.0, null, null, null, 3.0, null, null));
-        assertThat(CheckoutCost.of(ResourceUsage.none(), 300))
+        assertThat(CheckoutCost.of(
+                        new ResourceUsage(List.of(), new ResourceUsage.DatabaseUsage(null, null, null), 0), 300))
                 .isEqualTo(new CheckoutCost(300, null, null, null, null, null, null, null));
     }
 

@@ -19,7 +19,7 @@ class ProcStatTests {
         assertThat(stat.command()).isEqualTo("my (odd) proc");
         assertThat(stat.parentPid()).isEqualTo(17);
         assertThat(stat.ticks()).isEqualTo(250 + 75);
-        assertThat(stat.ticksWithReapedChildren()).isEqualTo(250 + 75 + 10 + 5);
+        assertThat(stat.reapedChildrenTicks()).isEqualTo(10 + 5);
     }
 
     @Test

@@ -78,7 +78,6 @@ class ChartRendererTests {
                         .isGreaterThan(DISTINCT);
             }
         }
-        assertThat(ChartRenderer.draw(chart).legendFraction()).isLessThan(0.25);
     }
 
     @Test
@@ -113,7 +112,7 @@ class ChartRendererTests {
     }
 
     @Test
-    void drawsSmallMultiplesWithOneSharedAxisAndASmallLegend() throws IOException {
+    void drawsSmallMultiplesWithOneSharedAxisAndOneLegend() throws IOException {
         // the group's rebalance chart: a panel per event, a line per protocol
         var panels = new ArrayList<Chart.Panel>();
         for (var event : List.of("a worker added", "a worker killed", "killed, restarted")) {
@@ -124,23 +123,20 @@ class ChartRendererTests {
         }
         var chart = new Chart.Panels("rebalance-lag", "Lag", "seconds", "commands", panels);
 
-        var drawing = ChartRenderer.draw(chart);
-        ChartRenderer.render(chart, folder);
+        var png = ChartRenderer.render(chart, folder);
 
-        var combined = (CombinedRangeXYPlot) drawing.plots().getFirst().getPlot();
+        var combined = (CombinedRangeXYPlot) ChartRenderer.draw(chart).getPlot();
         assertThat(combined.getSubplots()).hasSize(3);
         // one legend entry per protocol, the same colour in every panel
         assertThat(combined.getLegendItems().getItemCount()).isEqualTo(2);
         assertThat(combined.getSubplots())
                 .map(panel -> panel.getRenderer().getSeriesPaint(0))
                 .containsOnly(ChartRenderer.colour(0));
-        assertThat(drawing.legendFraction()).isBetween(0.001, 0.05);
-        assertThat(ImageIO.read(folder.resolve("rebalance-lag.png").toFile()).getHeight())
-                .isEqualTo(drawing.image().getHeight());
+        assertThat(ImageIO.read(png.toFile()).getHeight()).isEqualTo(ChartRenderer.HEIGHT);
     }
 
     @Test
-    void keepsLegendsOfEveryKindUnderAQuarterOfTheImage() throws IOException {
+    void drawsManySeriesOfEveryKind() throws IOException {
         var many = new LinkedHashMap<String, List<Chart.Point>>();
         for (var run = 0; run < 8; run++) {
             many.put("strategy " + run + " uniform:10000 decision p99", ramp(10 + run, 1_000));
@@ -156,10 +152,8 @@ class ChartRendererTests {
         for (var chart : List.<Chart>of(lines(many), new Chart.Bars("latency", "Latency", "ms", false, bars))) {
             var png = ChartRenderer.render(chart, folder);
 
-            assertThat(ImageIO.read(png.toFile())).isNotNull();
-            assertThat(ChartRenderer.draw(chart).legendFraction())
-                    .as(chart.file())
-                    .isBetween(0.001, 0.25);
+            assertThat(ImageIO.read(png.toFile())).as(chart.file()).isNotNull();
+            assertThat(ChartRenderer.draw(chart).getLegend()).as(chart.file()).isNotNull();
         }
     }
 
@@ -168,9 +162,7 @@ class ChartRendererTests {
         var bars = new LinkedHashMap<String, Map<String, Number>>();
         bars.put("p99", Map.of("k=1", 0.8, "k=1000", 95.0));
 
-        var chart = ChartRenderer.draw(new Chart.Bars("batch", "Batch", "ms", false, bars, Chart.Scale.AUTO))
-                .plots()
-                .getFirst();
+        var chart = ChartRenderer.draw(new Chart.Bars("batch", "Batch", "ms", false, bars, Chart.Scale.AUTO));
 
         assertThat(chart.getCategoryPlot().getRangeAxis()).isInstanceOf(LogAxis.class);
         // every bar fits, the smallest one included
@@ -185,7 +177,7 @@ class ChartRendererTests {
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
-        return ChartRenderer.draw(chart).plots().getFirst().getXYPlot();
+        return ChartRenderer.draw(chart).getXYPlot();
     }
 
     private static Chart.Lines lines(Map<String, List<Chart.Point>> values) {

@@ -15,8 +15,6 @@ class SaturationTests {
             List.of(100),
             Duration.ofSeconds(10),
             50,
-            null,
-            null,
             Duration.ofSeconds(1),
             Duration.ZERO);
 
@@ -59,6 +57,6 @@ class SaturationTests {
     }
 
     private static SoakRun.KafkaFigures kafka(long accepted, long decided) {
-        return new SoakRun.KafkaFigures(accepted, decided, 10, 0, 1.0);
+        return new SoakRun.KafkaFigures(accepted, decided, 10, 0);
     }
 }

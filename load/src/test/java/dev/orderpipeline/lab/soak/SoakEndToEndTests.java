@@ -44,15 +44,12 @@ class SoakEndToEndTests {
                 Duration.ofSeconds(2),
                 // above the 200 arrivals: a first kafka run on a busy machine may answer slowly, and none is dropped
                 400,
-                null,
-                null,
                 Duration.ofSeconds(5),
                 Duration.ofSeconds(1));
         var probes = new CapacityModel.Probes(3_000, List.of(1, 4));
 
-        var outcome = new SoakExperiment(
-                        target, settings, Progress.silent(), null, Duration.ofSeconds(60), "checkout-worker", probes)
-                .run();
+        var outcome =
+                new SoakExperiment(target, settings, Progress.silent(), null, Duration.ofSeconds(60), probes).run();
         var report = new SoakReport(
                 lab.header("soak", startedAt), settings, outcome.runs(), outcome.skipped(), outcome.capacity());
         ReportWriter.write(report, output);
@@ -136,12 +133,10 @@ class SoakEndToEndTests {
             }
         }
 
-        for (var file : List.of(
-                ReportWriter.JSON_FILE,
-                ReportWriter.MARKDOWN_FILE,
-                ReportWriter.HTML_FILE,
-                CheckoutCosts.CHART_FILE + ".png")) {
+        for (var file : List.of(ReportWriter.JSON_FILE, ReportWriter.MARKDOWN_FILE)) {
             assertThat(output.resolve(file)).isNotEmptyFile();
         }
+        // one rate: no chart by rate; the costs are a table
+        assertThat(output.resolve(ReportWriter.MARKDOWN_FILE)).content().contains("## " + CheckoutCosts.TITLE);
     }
 }

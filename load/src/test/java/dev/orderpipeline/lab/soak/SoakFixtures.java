@@ -33,8 +33,6 @@ final class SoakFixtures {
                 List.of(100, 200, 400),
                 Duration.ofSeconds(3),
                 2000,
-                null,
-                null,
                 Duration.ofSeconds(1),
                 Duration.ZERO);
         var header = new ReportHeader(
@@ -84,7 +82,7 @@ final class SoakFixtures {
                 saturated,
                 saturated ? List.of("p99 1500 ms over 1000 ms") : List.of(),
                 resources,
-                strategy.equals("kafka") ? new SoakRun.KafkaFigures(3L * rate - 3, 3L * rate - 3, 120, 40, 0.5) : null,
+                strategy.equals("kafka") ? new SoakRun.KafkaFigures(3L * rate - 3, 3L * rate - 3, 120, 40) : null,
                 invariants(0, 0),
                 CheckoutCost.of(resources, decided));
     }
