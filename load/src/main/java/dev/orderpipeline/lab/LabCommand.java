@@ -50,9 +50,7 @@ public abstract class LabCommand implements Callable<Integer> {
 
     /** Opens what the runs go against: the stack the options describe, with its workers unless the runs start theirs. */
     protected StackTarget open() {
-        return startsItsOwnWorkers()
-                ? targetOptions.startWithoutWorkers()
-                : targetOptions.open(comparesLockStrategies());
+        return targetOptions.open(comparesLockStrategies(), !startsItsOwnWorkers());
     }
 
     /**

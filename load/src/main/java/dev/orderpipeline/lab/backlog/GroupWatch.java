@@ -12,10 +12,10 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -44,21 +44,6 @@ public final class GroupWatch implements AutoCloseable {
         properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) CALL_TIMEOUT.toMillis());
         properties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
         admin = Admin.create(properties);
-    }
-
-    /** A consumer group as described by its coordinator. */
-    public record GroupView(String state, String type, Map<String, List<Integer>> partitionsByMember) {
-
-        public GroupView {
-            partitionsByMember = new TreeMap<>(partitionsByMember);
-        }
-
-        /** Partition to the client id of the member that owns it. */
-        public Map<Integer, String> owners() {
-            var owners = new TreeMap<Integer, String>();
-            partitionsByMember.forEach((member, partitions) -> partitions.forEach(p -> owners.put(p, member)));
-            return owners;
-        }
     }
 
     public List<Integer> partitions(String topic) {
@@ -104,26 +89,6 @@ public final class GroupWatch implements AutoCloseable {
         return offsets;
     }
 
-    /** The group's state, protocol type and members; members by client id (the lab names each worker's client). */
-    public GroupView describe(String group) {
-        var description = description(group);
-        var members = new TreeMap<String, List<Integer>>();
-        for (var member : description.members()) {
-            var partitions = member.assignment().topicPartitions().stream()
-                    .filter(tp -> tp.topic().equals(Topics.CHECKOUT_COMMANDS))
-                    .map(TopicPartition::partition)
-                    .sorted()
-                    .toList();
-            members.merge(
-                    member.clientId(),
-                    partitions,
-                    (a, b) -> Stream.concat(a.stream(), b.stream()).toList());
-        }
-        var state = description.groupState() == null ? GroupState.UNKNOWN : description.groupState();
-        return new GroupView(state.toString(), String.valueOf(description.type()), members);
-    }
-
-    /** The group as its coordinator describes it. */
     public ConsumerGroupDescription description(String group) {
         return get(Objects.requireNonNull(
                 admin.describeConsumerGroups(List.of(group)).describedGroups().get(group), group));
@@ -139,32 +104,49 @@ public final class GroupWatch implements AutoCloseable {
     public OffsetSample sample(String group, long sinceNanos, boolean withOwners) {
         var end = endOffsets(Topics.CHECKOUT_COMMANDS);
         var committed = committed(group);
-        Map<Integer, String> owners = withOwners ? describe(group).owners() : Map.of();
+        Map<Integer, String> owners = withOwners ? owners(description(group)) : Map.of();
         return new OffsetSample(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sinceNanos), end, committed, owners);
+    }
+
+    /** Partition of the command topic to the client id (the lab names each worker's client) of its owner. */
+    private static Map<Integer, String> owners(ConsumerGroupDescription description) {
+        var owners = new TreeMap<Integer, String>();
+        for (var member : description.members()) {
+            member.assignment().topicPartitions().stream()
+                    .filter(tp -> tp.topic().equals(Topics.CHECKOUT_COMMANDS))
+                    .forEach(tp -> owners.put(tp.partition(), member.clientId()));
+        }
+        return owners;
     }
 
     /** Waits until the group is stable with {@code members} members that own every partition of the command topic. */
     public void awaitStable(String group, int members, Duration timeout) {
         var partitions = partitions(Topics.CHECKOUT_COMMANDS).size();
         var deadline = System.nanoTime() + timeout.toNanos();
-        @Nullable GroupView view = null;
+        @Nullable String seen = null;
         while (System.nanoTime() - deadline < 0) {
             try {
-                view = describe(group);
-                if (view.state().equals(GroupState.STABLE.toString())
-                        && view.partitionsByMember().size() == members
-                        && view.owners().size() == partitions) {
+                var description = description(group);
+                var owners = owners(description);
+                if (description.groupState() == GroupState.STABLE
+                        && description.members().stream()
+                                        .map(MemberDescription::clientId)
+                                        .distinct()
+                                        .count()
+                                == members
+                        && owners.size() == partitions) {
                     return;
                 }
+                seen = description.groupState() + ", owners " + owners;
             } catch (IllegalStateException ex) {
                 // not there yet: the workers are still joining
-                view = null;
+                seen = ex.getMessage();
             }
             pause(200);
         }
         throw new IllegalStateException("group " + group + " did not become stable with " + members
                 + " members owning " + partitions + " partitions within " + timeout.toSeconds() + " s; last seen: "
-                + view);
+                + seen);
     }
 
     /**

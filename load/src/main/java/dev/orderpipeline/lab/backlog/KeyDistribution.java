@@ -24,8 +24,10 @@ public sealed interface KeyDistribution {
     @JsonValue
     String label();
 
-    /** A source of product indexes in {@code [0, products())} following this distribution. */
-    IntSupplier sampler(SplittableRandom random);
+    /** A source of product indexes in {@code [0, products())} following this distribution; uniform unless overridden. */
+    default IntSupplier sampler(SplittableRandom random) {
+        return () -> random.nextInt(products());
+    }
 
     /** One hot product: every checkout on it. */
     record Hot() implements KeyDistribution {
@@ -38,11 +40,6 @@ public sealed interface KeyDistribution {
         @Override
         public String label() {
             return "hot";
-        }
-
-        @Override
-        public IntSupplier sampler(SplittableRandom random) {
-            return () -> 0;
         }
     }
 
@@ -58,11 +55,6 @@ public sealed interface KeyDistribution {
         @Override
         public String label() {
             return "uniform:" + products;
-        }
-
-        @Override
-        public IntSupplier sampler(SplittableRandom random) {
-            return () -> random.nextInt(products);
         }
     }
 

@@ -65,7 +65,6 @@ public record LagTimeline(Map<Integer, Long> start, List<OffsetSample> samples) 
         return OptionalLong.empty();
     }
 
-    /** One point of the drain curve. */
     public record Point(double seconds, long lag, long consumed, double perSecond) {}
 
     /** Lag and progress per sample, with the rate since the previous sample. */

@@ -4,14 +4,9 @@ import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.LatencyRecorder;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
-import java.time.Duration;
 import java.util.BitSet;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -23,7 +18,6 @@ import tools.jackson.databind.json.JsonMapper;
 public final class ResultsScan {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final Duration POLL = Duration.ofMillis(500);
 
     private ResultsScan() {}
 
@@ -61,59 +55,36 @@ public final class ResultsScan {
         var index = backlog.indexByOrder();
         var seen = new BitSet(backlog.size());
         var endToEnd = sentAtMillis.length == backlog.size() ? new LatencyRecorder() : null;
-        long results = 0;
-        long duplicates = 0;
-        long first = Long.MAX_VALUE;
-        long last = 0;
-        try (var consumer = ResultsListener.consumer(
-                bootstrapServers,
-                "orderpipeline-lab-results-scan",
-                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000"))) {
-            var partitions = to.keySet().stream()
-                    .map(partition -> new TopicPartition(Topics.CHECKOUT_RESULTS, partition))
-                    .toList();
-            consumer.assign(partitions);
-            partitions.forEach(partition -> consumer.seek(partition, from.getOrDefault(partition.partition(), 0L)));
-            var deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-            while (!reached(consumer, partitions, to)) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw new IllegalStateException("could not read checkout.results up to " + to + " within 5 min");
-                }
-                for (var record : consumer.poll(POLL)) {
-                    var position = record.offset() < to.getOrDefault(record.partition(), Long.MAX_VALUE)
-                            ? index.get(ResultsListener.orderId(record))
-                            : null;
-                    if (position == null) {
-                        continue;
-                    }
-                    results++;
-                    if (JSON.readTree(record.value()).path("duplicate").asBoolean(false)) {
-                        duplicates++;
-                    }
-                    first = Math.min(first, record.timestamp());
-                    last = Math.max(last, record.timestamp());
-                    if (!seen.get(position)) {
-                        seen.set(position);
-                        if (endToEnd != null) {
-                            endToEnd.recordNanos(
-                                    TimeUnit.MILLISECONDS.toNanos(record.timestamp() - sentAtMillis[position]));
-                        }
-                    }
+        var tally = new Object() {
+            long results;
+            long duplicates;
+            long first = Long.MAX_VALUE;
+            long last;
+        };
+        ResultsListener.read(bootstrapServers, Topics.CHECKOUT_RESULTS, from, to, record -> {
+            var position = index.get(ResultsListener.orderId(record));
+            if (position == null) {
+                return;
+            }
+            tally.results++;
+            if (JSON.readTree(record.value()).path("duplicate").asBoolean(false)) {
+                tally.duplicates++;
+            }
+            tally.first = Math.min(tally.first, record.timestamp());
+            tally.last = Math.max(tally.last, record.timestamp());
+            if (!seen.get(position)) {
+                seen.set(position);
+                if (endToEnd != null) {
+                    endToEnd.recordNanos(TimeUnit.MILLISECONDS.toNanos(record.timestamp() - sentAtMillis[position]));
                 }
             }
-        }
+        });
         return new Summary(
-                results,
-                duplicates,
+                tally.results,
+                tally.duplicates,
                 seen.cardinality(),
-                first == Long.MAX_VALUE ? 0 : first,
-                last,
+                tally.first == Long.MAX_VALUE ? 0 : tally.first,
+                tally.last,
                 endToEnd == null ? null : endToEnd.summary());
-    }
-
-    private static boolean reached(
-            KafkaConsumer<String, String> consumer, List<TopicPartition> partitions, Map<Integer, Long> to) {
-        return partitions.stream()
-                .allMatch(partition -> consumer.position(partition) >= to.getOrDefault(partition.partition(), 0L));
     }
 }

@@ -9,10 +9,8 @@ import dev.orderpipeline.lab.measure.ResourceSampler;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -39,13 +37,7 @@ public final class StackSession implements AutoCloseable {
     private final WorkerFleet fleet;
 
     /** Where a run starts: the end offsets of the command and the result topics before its first command is sent. */
-    public record Marks(Map<Integer, Long> commands, Map<Integer, Long> results) {
-
-        public Marks {
-            commands = Collections.unmodifiableSortedMap(new TreeMap<>(commands));
-            results = Collections.unmodifiableSortedMap(new TreeMap<>(results));
-        }
-    }
+    public record Marks(Map<Integer, Long> commands, Map<Integer, Long> results) {}
 
     public StackSession(StackTarget target, Progress progress) {
         this.target = target;
@@ -164,7 +156,6 @@ public final class StackSession implements AutoCloseable {
         }
     }
 
-    /** The database's verdict on the run's products. */
     public RunVerdict invariants(Backlog backlog) {
         return new InvariantChecker(target.database().dataSource()).verdict(backlog.initialStock());
     }

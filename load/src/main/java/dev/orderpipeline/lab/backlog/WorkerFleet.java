@@ -5,10 +5,7 @@ import dev.orderpipeline.infra.FreePorts;
 import dev.orderpipeline.infra.LocalStack;
 import dev.orderpipeline.lab.pipeline.ApiClient;
 import dev.orderpipeline.lab.pipeline.StackTarget;
-import java.io.IOException;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -98,7 +95,6 @@ public final class WorkerFleet implements AutoCloseable {
         app.awaitReady(startupTimeout);
     }
 
-    /** The workers alive now. */
     public List<AppProcess> alive() {
         return workers.stream().filter(AppProcess::isAlive).toList();
     }
@@ -108,26 +104,11 @@ public final class WorkerFleet implements AutoCloseable {
      * applied. Empty when the worker does not answer (it was killed).
      */
     public Optional<Long> duplicates(AppProcess app) {
-        return metrics(app).map(body -> {
-            var matcher = DUPLICATES.matcher(body);
-            return matcher.find() ? Math.round(Double.parseDouble(matcher.group(1))) : 0L;
-        });
-    }
-
-    /** The worker's Prometheus page; empty when the worker does not answer. */
-    private Optional<String> metrics(AppProcess app) {
         try {
-            var response = http.send(
-                    HttpRequest.newBuilder(app.metricsUrl())
-                            .timeout(Duration.ofSeconds(5))
-                            .GET()
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            return Optional.of(response.body());
-        } catch (IOException ex) {
-            return Optional.empty();
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
+            var matcher = DUPLICATES.matcher(
+                    ApiClient.of(app, http, Duration.ofSeconds(5)).metrics());
+            return Optional.of(matcher.find() ? Math.round(Double.parseDouble(matcher.group(1))) : 0L);
+        } catch (IllegalStateException ex) {
             return Optional.empty();
         }
     }

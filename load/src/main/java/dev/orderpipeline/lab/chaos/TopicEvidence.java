@@ -6,7 +6,6 @@ import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.TopicFigures;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -19,9 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -49,7 +46,6 @@ final class TopicEvidence {
     private static final Pattern NUMBER = Pattern.compile("(?<!UTF-)\\b\\d+\\b");
     private static final Pattern CODE = Pattern.compile("\\(code <n>\\)|CTRL-CHAR, code <n>");
     private static final int REASON_LENGTH = 160;
-    private static final Duration READ_TIMEOUT = Duration.ofMinutes(3);
 
     private static final Duration DEAD_LETTER_WAIT = Duration.ofSeconds(60);
 
@@ -60,30 +56,7 @@ final class TopicEvidence {
     /** Every record of {@code topic} up to the end it had when the read began (no consumer group, nothing committed). */
     static void readAll(
             GroupWatch admin, String bootstrapServers, String topic, Consumer<ConsumerRecord<String, String>> each) {
-        var end = admin.endOffsets(topic);
-        try (var consumer = ResultsListener.consumer(
-                bootstrapServers,
-                "orderpipeline-lab-chaos-reader",
-                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000"))) {
-            var partitions = end.keySet().stream()
-                    .map(partition -> new TopicPartition(topic, partition))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            var deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
-            while (!partitions.stream()
-                    .allMatch(
-                            partition -> consumer.position(partition) >= end.getOrDefault(partition.partition(), 0L))) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw new IllegalStateException("could not read " + topic + " to its end within 3 min");
-                }
-                for (var record : consumer.poll(Duration.ofMillis(500))) {
-                    if (record.offset() < end.getOrDefault(record.partition(), 0L)) {
-                        each.accept(record);
-                    }
-                }
-            }
-        }
+        ResultsListener.read(bootstrapServers, topic, Map.of(), admin.endOffsets(topic), each);
     }
 
     static Found read(

@@ -87,12 +87,7 @@ public final class DrainCommand extends LabCommand {
     String databaseUrl;
 
     private CeilingSettings ceilingSettings() {
-        var synchronousCommit = targetOptions.synchronousCommit();
-        return new CeilingSettings(
-                ceilingBatchSizes,
-                ceilingCommands,
-                Duration.ofSeconds(20),
-                synchronousCommit.equals("server") ? "on" : synchronousCommit);
+        return new CeilingSettings(ceilingBatchSizes, ceilingCommands, Duration.ofSeconds(20), "on");
     }
 
     private DrainSettings settings() {

@@ -146,7 +146,7 @@ public final class GroupExperiment implements Experiment<GroupSettings.Cell, Gro
         var resources = sampler.stop();
         var sent = StackSession.sent(sending);
         var endMillis = timeline.drainedAtMillis(backlog.size()).orElseThrow();
-        var groupType = session.watch().describe(group.name()).type();
+        var groupType = String.valueOf(session.watch().description(group.name()).type());
         var counted = session.fleet().alive().stream()
                 .mapToLong(worker -> session.fleet().duplicates(worker).orElse(0L))
                 .sum();

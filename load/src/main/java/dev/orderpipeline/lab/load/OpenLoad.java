@@ -111,11 +111,6 @@ public final class OpenLoad implements AutoCloseable {
         return dropped.get();
     }
 
-    /** Whether every arrival was due before the load was stopped. */
-    public boolean exhausted() {
-        return scheduled.get() >= arrivals;
-    }
-
     /** When arrivals ended ({@link System#nanoTime()}): stopped, or the last one was due; 0 while they go on. */
     public long endedNanos() {
         return endedNanos;

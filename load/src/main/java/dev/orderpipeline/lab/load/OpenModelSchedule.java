@@ -18,7 +18,6 @@ public record OpenModelSchedule(double ratePerSecond, Duration duration) {
         }
     }
 
-    /** Requests due within the duration. */
     public int arrivals() {
         var count = Math.floor(ratePerSecond * duration.toNanos() / 1e9 + 1e-9);
         if (count > Integer.MAX_VALUE) {
@@ -33,10 +32,5 @@ public record OpenModelSchedule(double ratePerSecond, Duration duration) {
             throw new IllegalArgumentException("index must not be negative: " + index);
         }
         return Math.round(index * 1e9 / ratePerSecond);
-    }
-
-    /** The second (from 0) into which request {@code index} falls. */
-    public int second(int index) {
-        return (int) (offsetNanos(index) / 1_000_000_000L);
     }
 }

@@ -51,25 +51,18 @@ public final class ApiClient {
     private final URI metricsUrl;
     private final HttpClient http;
     private final Duration requestTimeout;
-    private final DevelopmentTokens tokens;
+    private final DevelopmentTokens tokens = new DevelopmentTokens(DevelopmentTokens.configuredKey());
 
-    public ApiClient(
-            String baseUrl, URI metricsUrl, HttpClient http, Duration requestTimeout, DevelopmentTokens tokens) {
-        this.baseUrl = baseUrl;
-        this.metricsUrl = metricsUrl;
+    private ApiClient(AppProcess api, HttpClient http, Duration requestTimeout) {
+        this.baseUrl = api.baseUrl();
+        this.metricsUrl = api.metricsUrl();
         this.http = http;
         this.requestTimeout = requestTimeout;
-        this.tokens = tokens;
     }
 
     /** A replica the lab started, with the development key the lab's stacks hand their API processes. */
     public static ApiClient of(AppProcess api, HttpClient http, Duration requestTimeout) {
-        return new ApiClient(
-                api.baseUrl(),
-                api.metricsUrl(),
-                http,
-                requestTimeout,
-                new DevelopmentTokens(DevelopmentTokens.configuredKey()));
+        return new ApiClient(api, http, requestTimeout);
     }
 
     /** A client for the lab: HTTP/1.1 as the apps speak it, its callbacks on virtual threads. */
@@ -90,20 +83,16 @@ public final class ApiClient {
         return "Bearer " + tokens.user(userId);
     }
 
-    private String adminAuthorization() {
-        return "Bearer " + tokens.admin(ADMIN);
-    }
-
     public UUID createProduct(String name, int stock, BigDecimal price) {
         var body = Map.of("name", name, "stock", stock, "price", price);
-        return create("/api/products", adminAuthorization(), body, "creating a product");
+        return create("/api/products", "Bearer " + tokens.admin(ADMIN), body, "creating a product");
     }
 
     /** Adds {@code units} to the product's stock, as an administrator restocks it; returns the stock after. */
     public int restock(UUID productId, int units) {
         var response = send(post(
                 "/api/products/" + productId + "/restock",
-                adminAuthorization(),
+                "Bearer " + tokens.admin(ADMIN),
                 JSON.writeValueAsString(Map.of("units", units))));
         return parse(expect(response, 200, "restocking a product").body())
                 .path("stock")
@@ -212,14 +201,11 @@ public final class ApiClient {
         return delayMillis == null ? path : path + "&delayMs=" + delayMillis;
     }
 
-    private HttpRequest.Builder request(String path, String authorization) {
-        return HttpRequest.newBuilder(URI.create(baseUrl + path))
-                .timeout(requestTimeout)
-                .header("Authorization", authorization);
-    }
-
     private HttpRequest post(String path, String authorization, @Nullable String json) {
-        var request = request(path, authorization).header("Accept", "application/json");
+        var request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .timeout(requestTimeout)
+                .header("Authorization", authorization)
+                .header("Accept", "application/json");
         if (json == null) {
             request.POST(HttpRequest.BodyPublishers.noBody());
         } else {

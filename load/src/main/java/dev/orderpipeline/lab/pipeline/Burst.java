@@ -94,10 +94,7 @@ public record Burst(long releasedAt, long[] startedAt, long[] answeredAt, String
                 .count();
     }
 
-    /**
-     * Orders that stay CREATED for good: refused at the door or by an HTTP error. A client timeout's order is not
-     * among them, nor one whose outcome the API did not know, since the server may still be deciding it.
-     */
+    /** Orders that stay CREATED for good: refused at the door or by an HTTP error ({@link #refused}). */
     public long staysOpen() {
         return soldOut()
                 + IntStream.range(0, statuses.length).filter(this::refused).count();
@@ -108,7 +105,7 @@ public record Burst(long releasedAt, long[] startedAt, long[] answeredAt, String
      * client timeout, a broken connection or a {@link StatusCounts#OUTCOME_UNKNOWN} is not that, since the server may
      * still be deciding it.
      */
-    public boolean refused(int index) {
+    boolean refused(int index) {
         var status = statuses[index];
         return !ANSWERED.contains(status)
                 && !StatusCounts.TIMEOUT.equals(status)

@@ -66,16 +66,8 @@ public final class Database {
         invariants = new InvariantChecker(dataSource);
     }
 
-    public String jdbcUrl() {
-        return jdbcUrl;
-    }
-
     public DataSource dataSource() {
         return dataSource;
-    }
-
-    public InvariantReport invariants(UUID productId, int initialStock) {
-        return invariants.check(productId, initialStock);
     }
 
     /** The verdict on each of these products, in the map's order, against the stock it started with. */
@@ -83,16 +75,10 @@ public final class Database {
         return invariants.check(initialStock);
     }
 
-    public long ordersNotFinal(UUID productId) {
-        return ordersNotFinal(List.of(productId));
-    }
-
-    /** Orders of these products not decided yet. */
     public long ordersNotFinal(Collection<UUID> productIds) {
         return invariants.ordersNotFinal(productIds);
     }
 
-    /** Carts with a line of these products not decided yet. */
     public long cartsNotFinal(Collection<UUID> productIds) {
         return invariants.cartsNotFinal(productIds);
     }

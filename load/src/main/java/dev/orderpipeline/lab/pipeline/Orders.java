@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.function.BiFunction;
 import java.util.stream.IntStream;
 
 /** The untimed preparation of a run: one order (or cart) per buyer, created a few at a time over all API replicas. */
@@ -33,14 +34,12 @@ public final class Orders {
                 apis, users.size(), (api, index) -> api.createOrder(users.get(index), productId, quantity), progress);
     }
 
-    /** How one order (or cart) is placed: its index in the run, on the replica it was given. */
-    @FunctionalInterface
-    public interface Placement {
-        UUID place(ApiClient api, int index);
-    }
-
-    /** Places {@code count} orders, spread over the replicas, and returns their ids in index order. */
-    public static List<UUID> place(List<ApiClient> apis, int count, Placement placement, Progress progress) {
+    /**
+     * Places {@code count} orders, spread over the replicas, and returns their ids in index order; {@code placement}
+     * places one (or a cart) by its index in the run, on the replica it was given.
+     */
+    public static List<UUID> place(
+            List<ApiClient> apis, int count, BiFunction<ApiClient, Integer, UUID> placement, Progress progress) {
         var permits = new Semaphore(CONCURRENCY);
         var futures = new ArrayList<Future<UUID>>();
         try (var executor = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -50,7 +49,7 @@ public final class Orders {
                 futures.add(executor.submit(() -> {
                     permits.acquire();
                     try {
-                        return placement.place(api, placed);
+                        return placement.apply(api, placed);
                     } finally {
                         permits.release();
                         progress.advance();

@@ -11,14 +11,13 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.IntToLongFunction;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -29,23 +28,23 @@ import tools.jackson.databind.json.JsonMapper;
  * The lab's own consumer of {@code checkout.results}: it notes when the outcome of each tracked order reached it, so
  * the time to a final outcome of an asynchronous checkout is measured without polling the API. It reads every
  * partition from the end as it was at start (no consumer group, no commits), so earlier runs' results are skipped.
+ * Experiments that read a topic after a run instead ({@link #read}) use a consumer of the same kind.
  */
 public final class ResultsListener implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ResultsListener.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Duration POLL = Duration.ofMillis(50);
+    private static final Duration READ_TIMEOUT = Duration.ofMinutes(5);
 
     /** How long the results of a run's accepted checkouts may still be arriving once the run is over. */
     public static final Duration GRACE = Duration.ofSeconds(10);
 
     private final KafkaConsumer<String, String> consumer;
     private final Thread thread;
-    private final CountDownLatch positioned = new CountDownLatch(1);
     private final Map<UUID, Long> receivedAt = new ConcurrentHashMap<>();
     private volatile Set<UUID> tracked = Set.of();
     private volatile boolean closed;
-    private volatile @Nullable RuntimeException failure;
 
     private ResultsListener(String bootstrapServers) {
         // the outcome must be seen the moment it is written, not when a batch has filled
@@ -55,11 +54,8 @@ public final class ResultsListener implements AutoCloseable {
         thread.setDaemon(true);
     }
 
-    /**
-     * A consumer of the lab's own, in no group and committing nothing, for {@code checkout.results}: the listener's,
-     * and the backlog experiments' reading after a run; {@code tuning} adds or overrides consumer settings.
-     */
-    public static KafkaConsumer<String, String> consumer(
+    /** A consumer of the lab's own, in no group and committing nothing; {@code tuning} adds or overrides settings. */
+    private static KafkaConsumer<String, String> consumer(
             String bootstrapServers, String clientId, Map<String, String> tuning) {
         var properties = new Properties();
         properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -69,26 +65,57 @@ public final class ResultsListener implements AutoCloseable {
         return new KafkaConsumer<>(properties, new StringDeserializer(), new StringDeserializer());
     }
 
-    /** Starts listening and returns once every partition's position is fixed at its current end. */
+    /**
+     * The lab's one reader of a topic after the fact: hands {@code each} every record of {@code topic} from {@code
+     * from} (per partition; its start where absent) up to {@code to} (the end offsets noted earlier, exclusive).
+     */
+    public static void read(
+            String bootstrapServers,
+            String topic,
+            Map<Integer, Long> from,
+            Map<Integer, Long> to,
+            Consumer<ConsumerRecord<String, String>> each) {
+        try (var consumer = consumer(
+                bootstrapServers, "orderpipeline-lab-reader", Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000"))) {
+            var partitions = to.keySet().stream()
+                    .map(partition -> new TopicPartition(topic, partition))
+                    .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            from.forEach((partition, offset) -> consumer.seek(new TopicPartition(topic, partition), offset));
+            var deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+            while (!partitions.stream()
+                    .allMatch(
+                            partition -> consumer.position(partition) >= to.getOrDefault(partition.partition(), 0L))) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IllegalStateException("could not read " + topic + " up to " + to + " within "
+                            + READ_TIMEOUT.toMinutes() + " min");
+                }
+                for (var record : consumer.poll(Duration.ofMillis(500))) {
+                    if (record.offset() < to.getOrDefault(record.partition(), 0L)) {
+                        each.accept(record);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Starts listening once every partition's position is fixed at its current end, within {@code timeout}. */
     public static ResultsListener start(String bootstrapServers, Duration timeout) {
         var listener = new ResultsListener(bootstrapServers);
-        listener.thread.start();
+        var consumer = listener.consumer;
         try {
-            if (!listener.positioned.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                listener.close();
-                throw new IllegalStateException("could not position a consumer on " + Topics.CHECKOUT_RESULTS + " at "
-                        + bootstrapServers + " within " + timeout.toSeconds() + " s");
-            }
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            listener.close();
-            throw new IllegalStateException("interrupted while starting the results listener", ex);
+            var partitions = listener.partitions(System.nanoTime() + timeout.toNanos());
+            consumer.assign(partitions);
+            consumer.seekToEnd(partitions);
+            // position() resolves the lazy seek now, before any checkout of the run is sent
+            partitions.forEach(partition -> consumer.position(partition, timeout));
+        } catch (RuntimeException ex) {
+            consumer.close();
+            throw ex;
         }
-        var failed = listener.failure;
-        if (failed != null) {
-            listener.close();
-            throw failed;
-        }
+        // from here on the consumer is the listening thread's alone: a KafkaConsumer is not for two threads
+        listener.thread.start();
         return listener;
     }
 
@@ -139,33 +166,20 @@ public final class ResultsListener implements AutoCloseable {
 
     private void run() {
         try (consumer) {
-            var partitions = partitions();
-            consumer.assign(partitions);
-            consumer.seekToEnd(partitions);
-            // position() resolves the lazy seek now, before any checkout of the run is sent
-            partitions.forEach(consumer::position);
-            positioned.countDown();
             while (!closed) {
                 for (var record : consumer.poll(POLL)) {
                     note(record, System.nanoTime());
                 }
             }
-        } catch (WakeupException ex) {
-            if (!closed) {
-                failure = new IllegalStateException("the results listener was woken up unexpectedly", ex);
-            }
         } catch (RuntimeException ex) {
-            failure = ex;
-            if (positioned.getCount() == 0) {
+            // a wakeup is how close() ends the poll
+            if (!closed) {
                 log.error("The results listener stopped; times to final outcome will be missing", ex);
             }
-        } finally {
-            positioned.countDown();
         }
     }
 
-    private List<TopicPartition> partitions() {
-        var deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    private List<TopicPartition> partitions(long deadlineNanos) {
         while (true) {
             var infos = consumer.partitionsFor(Topics.CHECKOUT_RESULTS, Duration.ofSeconds(10));
             if (!infos.isEmpty()) {
@@ -173,7 +187,7 @@ public final class ResultsListener implements AutoCloseable {
                         .map(info -> new TopicPartition(info.topic(), info.partition()))
                         .toList();
             }
-            if (System.nanoTime() - deadline > 0 || closed) {
+            if (System.nanoTime() - deadlineNanos > 0) {
                 throw new IllegalStateException(
                         "topic " + Topics.CHECKOUT_RESULTS + " does not exist (order-api creates it at start-up)");
             }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The pipeline started by the lab from the packaged jars with infra's {@link LocalStack}: PostgreSQL, a broker,
@@ -44,9 +45,6 @@ public final class StackTarget implements AutoCloseable {
 
     /** Starts the stack, then the API replicas beyond the first, and waits until all are ready. */
     public static StackTarget start(StackConfig config, int apiReplicas, Duration requestTimeout) {
-        if (apiReplicas < 1) {
-            throw new IllegalArgumentException("at least one API replica is needed: " + apiReplicas);
-        }
         var stack = new LocalStack(config);
         // the processes run in sessions of their own, so Ctrl-C reaches only the lab: it must stop them itself
         var shutdownHook = new Thread(stack::close, "lab-stack-shutdown");
@@ -81,25 +79,19 @@ public final class StackTarget implements AutoCloseable {
         return stack.bootstrapServers();
     }
 
-    /** The app and broker processes alive now, whose CPU and memory the lab samples. */
-    public List<ResourceSampler.Watched> processes() {
-        var processes = new ArrayList<ResourceSampler.Watched>();
-        stack.apis().stream().filter(AppProcess::isAlive).forEach(app -> processes.add(watched(API, app)));
-        stack.workers().stream().filter(AppProcess::isAlive).forEach(app -> processes.add(watched(WORKER, app)));
+    /**
+     * Starts sampling, every {@code interval}, what a run costs: the stack's app and broker processes alive now,
+     * {@code workers} the lab started beside them, the lab's own JVM (the client driving them) and the database.
+     */
+    public ResourceSampler sample(Duration interval, List<AppProcess> workers) {
+        var watched = new ArrayList<ResourceSampler.Watched>();
+        stack.apis().stream().filter(AppProcess::isAlive).forEach(app -> watched.add(watched(API, app)));
+        Stream.concat(stack.workers().stream().filter(AppProcess::isAlive), workers.stream())
+                .forEach(app -> watched.add(watched(WORKER, app)));
         stack.cluster().stream()
                 .flatMap(cluster -> cluster.brokers().stream())
                 .filter(KafkaBroker::isRunning)
-                .forEach(broker -> processes.add(new ResourceSampler.Watched(BROKER, broker.pid())));
-        return processes;
-    }
-
-    /**
-     * Starts sampling, every {@code interval}, what a run costs: the stack's processes, {@code workers} the lab
-     * started beside them, the lab's own JVM (the client driving them) and the database.
-     */
-    public ResourceSampler sample(Duration interval, List<AppProcess> workers) {
-        var watched = new ArrayList<>(processes());
-        workers.forEach(app -> watched.add(watched(WORKER, app)));
+                .forEach(broker -> watched.add(new ResourceSampler.Watched(BROKER, broker.pid())));
         watched.add(new ResourceSampler.Watched(LAB, ProcessHandle.current().pid()));
         return ResourceSampler.start(watched, database, interval);
     }

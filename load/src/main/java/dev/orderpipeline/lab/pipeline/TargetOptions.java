@@ -23,18 +23,15 @@ import picocli.CommandLine.Option;
  */
 public final class TargetOptions {
 
-    @Option(
-            order = 42,
-            names = "--database-user",
-            paramLabel = "USER",
-            description = "User for --database-server (and drain's --database-url).")
-    String databaseUser = "postgres";
+    /** The user the lab connects to a {@code --database-server} (and drain's {@code --database-url}) as. */
+    private static final String DATABASE_USER = "postgres";
 
     @Option(
             order = 43,
             names = "--database-password",
             paramLabel = "PASSWORD",
-            description = "Password for --database-user; default: $ORDERPIPELINE_DATABASE_PASSWORD.",
+            description =
+                    "Password of the postgres user on --database-server; default: $ORDERPIPELINE_DATABASE_PASSWORD.",
             defaultValue = "${env:ORDERPIPELINE_DATABASE_PASSWORD}",
             showDefaultValue = Visibility.NEVER)
     @Nullable
@@ -53,43 +50,30 @@ public final class TargetOptions {
     @Nullable
     String databaseServer;
 
+    /** The database the lab creates afresh on a {@code --database-server}. */
+    public static final String LAB_DATABASE = "orderpipeline_lab";
+
     /** The database the ceiling creates afresh on a {@code --database-server}. */
     public static final String CEILING_DATABASE = "orderpipeline_ceiling";
 
-    @Option(
-            order = 48,
-            names = "--project-dir",
-            paramLabel = "DIR",
-            defaultValue = "${sys:lab.projectDir:-.}",
-            description = "Repository root: the apps run from order-api/target and checkout-worker/target below it,"
-                    + " the report's versions are read there; bin/lab sets it.",
-            showDefaultValue = Visibility.NEVER)
-    Path projectDirectory = Path.of(".");
-
-    @Option(
-            order = 49,
-            names = "--work-dir",
-            paramLabel = "DIR",
-            description = "Data and logs of the processes the lab starts, emptied at each start;"
-                    + " default: .lab/lab below the project directory.",
-            showDefaultValue = Visibility.NEVER)
-    @Nullable
-    Path workDirectory;
-
+    /**
+     * The repository root, which bin/lab passes as {@code lab.projectDir}: the apps run from order-api/target and
+     * checkout-worker/target below it, the report's versions are read there.
+     */
     public Path projectDirectory() {
-        return projectDirectory.toAbsolutePath().normalize();
+        return Path.of(System.getProperty("lab.projectDir", "."))
+                .toAbsolutePath()
+                .normalize();
     }
 
-    /** Where the processes the lab starts keep their data and logs. */
+    /** Where the processes the lab starts keep their data and logs, emptied at each start. */
     public Path workDirectory() {
-        return workDirectory != null
-                ? workDirectory.toAbsolutePath().normalize()
-                : projectDirectory().resolve(".lab").resolve("lab");
+        return projectDirectory().resolve(".lab").resolve("lab");
     }
 
     /** A database that runs already, reached as the given user with the given password. */
     public Database at(String jdbcUrl) {
-        return new Database(jdbcUrl, databaseUser, databasePassword);
+        return new Database(jdbcUrl, DATABASE_USER, databasePassword);
     }
 
     public @Nullable String server() {
@@ -105,7 +89,7 @@ public final class TargetOptions {
         if (!name.matches("[a-z_][a-z0-9_]{0,62}")) {
             throw new IllegalArgumentException("not a plain database name: " + name);
         }
-        var server = Postgres.external(serverUrl, databaseUser, databasePassword);
+        var server = Postgres.external(serverUrl, DATABASE_USER, databasePassword);
         try (var connection = server.connect(serverUrl);
                 var statement = connection.createStatement()) {
             statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
@@ -113,12 +97,7 @@ public final class TargetOptions {
         } catch (SQLException ex) {
             throw new IllegalStateException("could not recreate database " + name + " on " + serverUrl, ex);
         }
-        return new Database(server.jdbcUrl(name), databaseUser, databasePassword);
-    }
-
-    /** What the lab starts on that server: the database {@code name}, with the given user and password. */
-    public StackConfig.Database.Server onServer(String server, String name) {
-        return new StackConfig.Database.Server(server, databaseUser, databasePassword, name);
+        return new Database(server.jdbcUrl(name), DATABASE_USER, databasePassword);
     }
 
     @Option(
@@ -169,25 +148,6 @@ public final class TargetOptions {
             description = "Timeout of one HTTP request.")
     int requestTimeoutSeconds = 30;
 
-    @Option(
-            order = 53,
-            names = "--startup-timeout",
-            paramLabel = "SECONDS",
-            description = "How long each app may take to start.")
-    int startupTimeoutSeconds = 180;
-
-    @Option(
-            order = 54,
-            names = "--synchronous-commit",
-            paramLabel = "VALUE",
-            description = "synchronous_commit of the apps' database sessions when the lab starts the stack: on"
-                    + " (every commit waits for its WAL flush: durable), off, or server (the server's setting; the"
-                    + " embedded PostgreSQL's is off).")
-    String synchronousCommit = "on";
-
-    /** The database the lab creates afresh on a {@code --database-server}. */
-    public static final String LAB_DATABASE = "orderpipeline_lab";
-
     public int requestTimeoutSeconds() {
         return requestTimeoutSeconds;
     }
@@ -197,37 +157,20 @@ public final class TargetOptions {
         return workers;
     }
 
-    public int partitions() {
-        return partitions;
-    }
-
-    /** {@code on}, {@code off}, ... or {@code server}: the durability the apps' sessions run with. */
-    public String synchronousCommit() {
-        return synchronousCommit.strip().toLowerCase(java.util.Locale.ROOT);
-    }
-
-    /** A stack started now with the production API. */
+    /** A stack started now with the production API and its workers. */
     public StackTarget open() {
-        return open(false);
+        return open(false, true);
     }
 
     /**
      * A stack started now (which takes a while: the apps start in parallel), with order-api's lab part switched on
-     * when {@code lockStrategies}.
+     * when {@code lockStrategies}; without checkout-workers unless {@code workers}, for the experiments that start
+     * their own once the database and the topic are prepared (drain, group).
      */
-    public StackTarget open(boolean lockStrategies) {
+    public StackTarget open(boolean lockStrategies, boolean workers) {
+        var config = stackConfig().withLab(lockStrategies);
         return StackTarget.start(
-                stackConfig().withLab(lockStrategies), apiReplicas, Duration.ofSeconds(requestTimeoutSeconds));
-    }
-
-    /**
-     * Starts the stack without checkout-workers, for the experiments that start their own once the database and the
-     * topic are prepared (drain, group).
-     */
-    public StackTarget startWithoutWorkers() {
-        var config = stackConfig();
-        return StackTarget.start(
-                config.withApps(config.apiPort(), 0, config.firstWorkerPort()),
+                workers ? config : config.withApps(config.apiPort(), 0, config.firstWorkerPort()),
                 apiReplicas,
                 Duration.ofSeconds(requestTimeoutSeconds));
     }
@@ -247,7 +190,8 @@ public final class TargetOptions {
         StackConfig.Database stackDatabase = new StackConfig.Database.Embedded(ports.get(0));
         if (databaseServer != null) {
             recreate(databaseServer, LAB_DATABASE);
-            stackDatabase = onServer(databaseServer, LAB_DATABASE);
+            stackDatabase =
+                    new StackConfig.Database.Server(databaseServer, DATABASE_USER, databasePassword, LAB_DATABASE);
         }
         return StackConfig.defaults(project)
                 .withWorkDirectory(work)
@@ -258,24 +202,18 @@ public final class TargetOptions {
                                 : StackConfig.Broker.FromJars.onFreePorts(brokers, ports))
                 .withApps(ports.get(3), workers, freeRange(Math.max(workers, 1), ports))
                 .withPartitions(partitions)
-                .withAppOptions(appJvmOptions, appArguments())
-                .withStartupTimeout(Duration.ofSeconds(startupTimeoutSeconds));
+                .withAppOptions(appJvmOptions, appArguments());
     }
 
     /**
-     * The apps' arguments: the durability of their database sessions (a Hikari connection-init statement), unless an
-     * {@code --app-arg} sets that statement itself (Spring Boot would join the two into one invalid list).
+     * The apps' arguments: their database sessions durable (a Hikari connection-init statement), unless an {@code
+     * --app-arg} sets that statement itself (Spring Boot would join the two into one invalid list).
      */
     private List<String> appArguments() {
-        var value = synchronousCommit();
-        if (!List.of("on", "off", "local", "remote_write", "remote_apply", "server")
-                .contains(value)) {
-            throw new IllegalArgumentException("--synchronous-commit must be on, off or server: " + synchronousCommit);
-        }
         var arguments = new ArrayList<String>();
         var initSql = "--spring.datasource.hikari.connection-init-sql=";
-        if (!value.equals("server") && appArguments.stream().noneMatch(argument -> argument.startsWith(initSql))) {
-            arguments.add(initSql + "SET synchronous_commit TO " + value);
+        if (appArguments.stream().noneMatch(argument -> argument.startsWith(initSql))) {
+            arguments.add(initSql + "SET synchronous_commit TO on");
         }
         arguments.addAll(appArguments);
         return arguments;

@@ -50,8 +50,9 @@ class MixedWritersEndToEndTests {
 
         await().atMost(Duration.ofSeconds(120))
                 .pollInterval(Duration.ofMillis(250))
-                .until(() -> target.database().ordersNotFinal(product) == 0);
-        var report = target.database().invariants(product, INITIAL_STOCK);
+                .until(() -> target.database().ordersNotFinal(List.of(product)) == 0);
+        var report =
+                target.database().invariants(Map.of(product, INITIAL_STOCK)).getFirst();
         System.out.printf(
                 "mixed writers: %d checkouts, completed %d (%d units), rejected %s, stock left %d, drift %d,"
                         + " payments %d, double payments %d, not final %d; HTTP %s%n",

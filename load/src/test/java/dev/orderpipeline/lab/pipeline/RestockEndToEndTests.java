@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.orderpipeline.lab.measure.StatusCounts;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +43,10 @@ class RestockEndToEndTests {
             }
         }
         awaitDecided(target, product, accepted[0]);
-        assertThat(target.database().invariants(product, STOCK).completedOrders())
+        assertThat(target.database()
+                        .invariants(Map.of(product, STOCK))
+                        .getFirst()
+                        .completedOrders())
                 .isEqualTo(STOCK);
 
         // the worker has published the stock of 0: the door refuses without a command (a checkout it lets through
@@ -71,12 +75,14 @@ class RestockEndToEndTests {
                         awaitDecided(target, product, accepted[0]);
                     }
                     return target.database()
-                                    .invariants(product, STOCK + RESTOCK)
+                                    .invariants(Map.of(product, STOCK + RESTOCK))
+                                    .getFirst()
                                     .completedOrders()
                             == STOCK + RESTOCK;
                 });
         awaitDecided(target, product, accepted[0]);
-        var report = target.database().invariants(product, STOCK + RESTOCK);
+        var report =
+                target.database().invariants(Map.of(product, STOCK + RESTOCK)).getFirst();
         assertThat(report.oversold()).isFalse();
         assertThat(report.completedOrders()).isEqualTo(STOCK + RESTOCK);
         assertThat(report.stockLeft()).isZero();
@@ -86,7 +92,9 @@ class RestockEndToEndTests {
 
     private static void awaitDecided(StackTarget target, UUID product, int accepted) {
         await().atMost(Duration.ofSeconds(30)).until(() -> {
-            var report = target.database().invariants(product, STOCK + RESTOCK);
+            var report = target.database()
+                    .invariants(Map.of(product, STOCK + RESTOCK))
+                    .getFirst();
             return report.completedOrders() + report.rejectedOrders() == accepted;
         });
     }
