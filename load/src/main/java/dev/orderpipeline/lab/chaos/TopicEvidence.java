@@ -6,6 +6,7 @@ import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.TopicFigures;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
