@@ -114,8 +114,7 @@ public final class ChaosCommand extends LabCommand {
     @Override
     protected LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results) {
         var settings = settings();
-        var requestTimeout = Duration.ofSeconds(targetOptions.requestTimeoutSeconds());
-        var run = new ChaosExperiment(target, settings, progress, requestTimeout).run();
+        var run = new ChaosExperiment(target, settings, progress).run();
         return new ChaosReport(header(target), settings, run);
     }
 

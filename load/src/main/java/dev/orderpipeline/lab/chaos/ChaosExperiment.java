@@ -4,7 +4,6 @@ import dev.orderpipeline.lab.backlog.GroupWatch;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
 import dev.orderpipeline.lab.chaos.FaultRun.Decoys;
 import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.pipeline.ApiClient;
 import dev.orderpipeline.lab.pipeline.Orders;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import java.math.BigDecimal;
@@ -46,18 +45,16 @@ public final class ChaosExperiment {
     private final StackTarget target;
     private final ChaosSettings settings;
     private final Progress progress;
-    private final Duration requestTimeout;
     private final String runTag = UUID.randomUUID().toString().substring(0, 8);
     private final List<String> notes = new ArrayList<>();
     private final Random random = new Random(runTag.hashCode());
     /** Held while orders are prepared during the load and through each fault window. */
     private final ReentrantLock preparing = new ReentrantLock();
 
-    public ChaosExperiment(StackTarget target, ChaosSettings settings, Progress progress, Duration requestTimeout) {
+    public ChaosExperiment(StackTarget target, ChaosSettings settings, Progress progress) {
         this.target = target;
         this.settings = settings;
         this.progress = progress;
-        this.requestTimeout = requestTimeout;
     }
 
     public ChaosRun run() {
@@ -72,10 +69,9 @@ public final class ChaosExperiment {
         var total = settings.ordersToPrepare();
         progress.phase("prepare " + total + " orders", total);
         var orders = prepare(products, 0, total, progress);
-        try (var http = ApiClient.newHttpClient();
-                var topics = new GroupWatch(target.bootstrapServers())) {
+        try (var topics = new GroupWatch(target.bootstrapServers())) {
             var clock = RunClock.startingNow();
-            var load = new ChaosLoad(target.apis(), http, requestTimeout, orders, settings, clock, progress);
+            var load = new ChaosLoad(target.apis(), orders, settings, clock, progress);
             List<FaultWindow> faults;
             try (var running = load.start()) {
                 var topUp = Thread.ofVirtual().name("chaos-top-up").start(() -> topUp(running, products));

@@ -5,12 +5,7 @@ import dev.orderpipeline.lab.load.OpenModelSchedule;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.measure.StatusCounts;
 import dev.orderpipeline.lab.pipeline.ApiClient;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
+import dev.orderpipeline.lab.pipeline.Strategies;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -26,7 +21,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The load of a chaos run, retrying as a careful client; at most {@code maxInFlight} requests on the wire at once, as a
@@ -39,8 +33,6 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
     private static final Duration RETRY = Duration.ofSeconds(1);
 
     private final List<ApiClient> apis;
-    private final HttpClient http;
-    private final Duration requestTimeout;
     private final List<PreparedOrder> orders = new CopyOnWriteArrayList<>();
     private final int maxAttempts;
     private final RunClock clock;
@@ -58,8 +50,6 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
 
     ChaosLoad(
             List<ApiClient> apis,
-            HttpClient http,
-            Duration requestTimeout,
             List<PreparedOrder> orders,
             ChaosSettings settings,
             RunClock clock,
@@ -68,8 +58,6 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
             throw new IllegalArgumentException("the load needs an API and orders");
         }
         this.apis = List.copyOf(apis);
-        this.http = http;
-        this.requestTimeout = requestTimeout;
         this.orders.addAll(orders);
         this.maxAttempts = settings.maxAttempts();
         this.clock = clock;
@@ -178,27 +166,30 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
             }
             long sent;
             long answered;
-            Answer answer;
+            ApiClient.CheckoutAnswer answer;
             try {
                 sent = System.nanoTime();
-                answer = checkout(apis.get(index % apis.size()), order);
+                answer = apis.get(index % apis.size())
+                        .answerCheckout(order.orderId(), order.userId(), Strategies.KAFKA, null);
                 answered = System.nanoTime();
             } finally {
                 onTheWire.release();
             }
+            // the run reads the codes: a 503 outcome-unknown is retried as any 503
+            var status = unanswered(answer) ? answer.status() : Integer.toString(answer.code());
             attempts.add(new Attempt(
                     index,
                     number,
                     clock.seconds(sent),
                     clock.seconds(answered),
-                    answer.status(),
+                    status,
                     answer.retryAfterSeconds() != null,
-                    answer.soldOut()));
+                    StatusCounts.SOLD_OUT.equals(answer.status())));
             progress.advance();
-            if ("202".equals(answer.status())) {
+            if ("202".equals(status)) {
                 acceptedNotSeenDecided.put(order.orderId(), answered);
             }
-            retry = ("503".equals(answer.status()) || answer.unanswered())
+            retry = ("503".equals(status) || unanswered(answer))
                     && number < maxAttempts
                     && retryLater(index, number + 1, delay(answer));
         } finally {
@@ -208,43 +199,12 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         }
     }
 
-    /** What the API answered to a checkout. */
-    private record Answer(String status, @Nullable Integer retryAfterSeconds, boolean soldOut) {
-
-        /** The checkout may or may not have been handed to the broker. */
-        boolean unanswered() {
-            return StatusCounts.TIMEOUT.equals(status) || StatusCounts.IO_ERROR.equals(status);
-        }
+    /** The checkout may or may not have been handed to the broker. */
+    private static boolean unanswered(ApiClient.CheckoutAnswer answer) {
+        return answer.code() == 0;
     }
 
-    private Answer checkout(ApiClient api, PreparedOrder order) {
-        var request = HttpRequest.newBuilder(URI.create(api.baseUrl() + "/api/orders/" + order.orderId() + "/checkout"))
-                .timeout(requestTimeout)
-                .header("Accept", "application/json")
-                .header("Authorization", api.userAuthorization(order.userId()))
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .build();
-        try {
-            var response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            var status = response.statusCode();
-            var retryAfter =
-                    response.headers().firstValue("Retry-After").orElse("").strip();
-            // RFC 9110 allows seconds or an HTTP date; the API sends seconds, and a date counts as absent here
-            return new Answer(
-                    Integer.toString(status),
-                    retryAfter.matches("\\d{1,6}") ? Integer.valueOf(retryAfter) : null,
-                    status == 409 && response.body().contains(ApiClient.SOLD_OUT));
-        } catch (HttpTimeoutException ex) {
-            return new Answer(StatusCounts.TIMEOUT, null, false);
-        } catch (IOException ex) {
-            return new Answer(StatusCounts.IO_ERROR, null, false);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            return new Answer(StatusCounts.IO_ERROR, null, false);
-        }
-    }
-
-    private static Duration delay(Answer answer) {
+    private static Duration delay(ApiClient.CheckoutAnswer answer) {
         var retryAfter = answer.retryAfterSeconds();
         return retryAfter != null ? Duration.ofSeconds(retryAfter) : RETRY;
     }

@@ -123,6 +123,18 @@ public final class ApiClient {
      * {@link StatusCounts#TIMEOUT} / {@link StatusCounts#IO_ERROR}.
      */
     public String checkout(UUID orderId, String userId, String strategy, @Nullable Integer delayMillis) {
+        return answerCheckout(orderId, userId, strategy, delayMillis).status();
+    }
+
+    /**
+     * A checkout's answer: its {@link #status}, its HTTP code (0 when none came), and its Retry-After in seconds; RFC
+     * 9110 allows seconds or an HTTP date, the API sends seconds, and a date counts as absent.
+     */
+    public record CheckoutAnswer(
+            int code, String status, @Nullable Integer retryAfterSeconds) {}
+
+    /** The same checkout as {@link #checkout}, with what a client that retries needs of its answer. */
+    public CheckoutAnswer answerCheckout(UUID orderId, String userId, String strategy, @Nullable Integer delayMillis) {
         var path = checkoutPath(orderId, strategy, delayMillis);
         try {
             var response = http.send(
@@ -130,14 +142,19 @@ public final class ApiClient {
                     info -> info.statusCode() == 409 || info.statusCode() == 503
                             ? HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8)
                             : HttpResponse.BodySubscribers.replacing(""));
-            return status(response.statusCode(), response.body());
+            var retryAfter =
+                    response.headers().firstValue("Retry-After").orElse("").strip();
+            return new CheckoutAnswer(
+                    response.statusCode(),
+                    status(response.statusCode(), response.body()),
+                    retryAfter.matches("\\d{1,6}") ? Integer.valueOf(retryAfter) : null);
         } catch (HttpTimeoutException ex) {
-            return StatusCounts.TIMEOUT;
+            return new CheckoutAnswer(0, StatusCounts.TIMEOUT, null);
         } catch (IOException ex) {
-            return StatusCounts.IO_ERROR;
+            return new CheckoutAnswer(0, StatusCounts.IO_ERROR, null);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-            return StatusCounts.IO_ERROR;
+            return new CheckoutAnswer(0, StatusCounts.IO_ERROR, null);
         }
     }
 

@@ -88,7 +88,7 @@ final class ChaosStacks {
                 cartShare,
                 Duration.ofSeconds(20),
                 SESSION);
-        return new ChaosExperiment(target, settings, Progress.silent(), Duration.ofSeconds(30)).run();
+        return new ChaosExperiment(target, settings, Progress.silent()).run();
     }
 
     /**
