@@ -99,21 +99,19 @@ public record CompareReport(
         return Table.of("Invariants (read from the database)", columns, runs, note);
     }
 
-    /** A carts figure; n/a on a run without one. */
-    private static Column<StrategyRun> cart(String heading, Function<StrategyRun.CartFigures, @Nullable Long> figure) {
-        return Column.of(heading, run -> {
-            var carts = run.carts();
-            return carts == null ? Cells.NOT_AVAILABLE : Cells.integer(figure.apply(carts));
-        });
-    }
-
     Table abortTable() {
         return Table.of(
                 "Aborted transactions",
                 List.of(
                         Column.of("Strategy", StrategyRun::label),
-                        cart("Aborted and retried (order-api)", StrategyRun.CartFigures::abortedTransactions),
-                        cart("Deadlocks (PostgreSQL)", StrategyRun.CartFigures::deadlocks)),
+                        Column.of(
+                                "Aborted and retried (order-api)",
+                                StrategyRun::carts,
+                                carts -> Cells.integer(carts.abortedTransactions())),
+                        Column.of(
+                                "Deadlocks (PostgreSQL)",
+                                StrategyRun::carts,
+                                carts -> Long.toString(carts.deadlocks()))),
                 runs,
                 "Aborted: transactions order-api's lab ran again after PostgreSQL aborted them. Deadlocks:"
                         + " pg_stat_database.deadlocks of the run's database, before and after the run.");
