@@ -93,9 +93,7 @@ public record CompareReport(
                     + " and the carts with a line of it: also a completed cart with a line not sold, a rejected one"
                     + " with a line held or sold, a double payment.";
         }
-        columns.add(Column.of(
-                "Verdict",
-                run -> verdict(run.invariants().holds(), run.invariants().violations())));
+        columns.add(Column.of("Verdict", run -> Cells.invariants(run.invariants())));
         return Table.of("Invariants (read from the database)", columns, runs, note);
     }
 
@@ -251,11 +249,6 @@ public record CompareReport(
             }
         }
         return Map.of(name, values);
-    }
-
-    /** The verdict column: {@code holds}, or the violations. */
-    private static String verdict(boolean holds, List<String> violations) {
-        return holds ? "holds" : String.join("; ", violations);
     }
 
     /** The table of strategies asked for and not run, if there are any. */

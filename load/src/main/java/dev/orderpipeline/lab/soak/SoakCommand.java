@@ -103,14 +103,13 @@ public final class SoakCommand extends LabCommand {
                 maxInFlight,
                 SoakSettings.P99_LIMIT,
                 Duration.ofSeconds(warmup.size()));
-        var outcome = new SoakExperiment(
+        return new SoakExperiment(
                         target,
                         settings,
                         progress,
                         results,
                         Duration.ofSeconds(targetOptions.requestTimeoutSeconds()),
                         drainCommands == 0 ? null : new CapacityModel.Probes(drainCommands, hotRowWriters))
-                .run();
-        return new SoakReport(header(target), settings, outcome.runs(), outcome.skipped(), outcome.capacity());
+                .run(() -> header(target));
     }
 }

@@ -15,6 +15,7 @@ import dev.orderpipeline.lab.measure.StatusCounts;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
+import dev.orderpipeline.lab.report.ReportHeader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,7 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
@@ -49,24 +51,17 @@ public record SoakExperiment(
     /** The consumer group the stack's workers join, whose lag kafka runs follow and which the drain probe uses. */
     static final String WORKER_GROUP = "checkout-worker";
 
-    /** The runs, the strategies the API does not offer, and the capacity model when its probes ran. */
-    public record Outcome(
-            List<SoakRun> runs,
-            List<String> skipped,
-            @Nullable CapacityModel capacity) {}
-
     /** One cell of the grid: a key distribution at a rate. */
     public record Cell(KeyDistribution keys, int rate) {}
 
-    public Outcome run() {
+    /** The runs, then the capacity model when its probes are asked for; the header is finished after them. */
+    public SoakReport run(Supplier<ReportHeader> header) {
         var skipped = new ArrayList<String>();
         var offered = Strategies.offered(
                 target.apis().getFirst(), settings.strategies(), Function.identity(), progress, skipped::add);
         var runs = Experiment.run(this, offered, 1, "run", progress);
-        return new Outcome(
-                runs,
-                skipped,
-                probes == null ? null : CapacityModel.measure(target, WORKER_GROUP, probes, runs, progress));
+        var capacity = probes == null ? null : CapacityModel.measure(target, WORKER_GROUP, probes, runs, progress);
+        return new SoakReport(header.get(), settings, runs, skipped, capacity);
     }
 
     @Override

@@ -48,10 +48,8 @@ class SoakEndToEndTests {
                 Duration.ofSeconds(1));
         var probes = new CapacityModel.Probes(3_000, List.of(1, 4));
 
-        var outcome =
-                new SoakExperiment(target, settings, Progress.silent(), null, Duration.ofSeconds(60), probes).run();
-        var report = new SoakReport(
-                lab.header("soak", startedAt), settings, outcome.runs(), outcome.skipped(), outcome.capacity());
+        var report = new SoakExperiment(target, settings, Progress.silent(), null, Duration.ofSeconds(60), probes)
+                .run(() -> lab.header("soak", startedAt));
         ReportWriter.write(report, output);
 
         var written = ReportWriter.JSON.readValue(
