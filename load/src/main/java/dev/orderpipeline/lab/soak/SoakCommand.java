@@ -97,7 +97,7 @@ public final class SoakCommand extends LabCommand {
     protected LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results) {
         var settings = new SoakSettings(
                 strategies.or(Strategies.ALL),
-                keys.all().stream().map(KeyDistribution::label).toList(),
+                keys.all(),
                 rates.isEmpty() ? List.of(rate) : rates,
                 Duration.ofSeconds(durationSeconds),
                 maxInFlight,

@@ -8,7 +8,6 @@ import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.load.OpenLoad;
 import dev.orderpipeline.lab.load.OpenModelSchedule;
 import dev.orderpipeline.lab.measure.CheckoutCost;
-import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.measure.ResourceSampler;
 import dev.orderpipeline.lab.measure.StatusCounts;
@@ -66,7 +65,7 @@ public record SoakExperiment(
 
     @Override
     public List<Cell> cells() {
-        return settings.distributions().stream()
+        return settings.keys().stream()
                 .flatMap(keys -> settings.rates().stream().map(rate -> new Cell(keys, rate)))
                 .toList();
     }
@@ -132,7 +131,9 @@ public record SoakExperiment(
         var start = System.nanoTime() + LEAD.toNanos();
         var lag = asynchronous ? LagRecorder.start(target.bootstrapServers(), WORKER_GROUP, start) : null;
         var arrivals = new SoakArrivals(strategy, backlog);
-        var latency = drive(label, schedule, arrivals, start, lag);
+        var load = drive(label, schedule, arrivals, start, lag);
+        var latency = load.latency();
+        var sent = load.scheduled() - load.dropped();
         var accepted = arrivals.statuses.snapshot().getOrDefault("202", 0L);
         var decisions = listener == null
                 ? null
@@ -157,7 +158,7 @@ public record SoakExperiment(
 
         var window = Math.max(durationSeconds, (arrivals.lastAnswer.get() - start) / 1e9);
         var achieved = arrivals.succeeded.get() / window;
-        var reasons = settings.saturationReasons(rate, achieved, latency, finalLatency, kafka, arrivals.dropped.get());
+        var reasons = settings.saturationReasons(rate, achieved, latency, finalLatency, kafka, load.dropped());
         return new SoakRun(
                 label,
                 strategy,
@@ -165,10 +166,10 @@ public record SoakExperiment(
                 rate,
                 backlog.products().getFirst(),
                 schedule.arrivals(),
-                arrivals.started.get(),
+                sent,
                 arrivals.succeeded.get(),
-                arrivals.errors.get(),
-                arrivals.dropped.get(),
+                sent - arrivals.succeeded.get(),
+                load.dropped(),
                 Math.round(achieved * 10) / 10.0,
                 latency,
                 finalLatency,
@@ -181,8 +182,8 @@ public record SoakExperiment(
                 CheckoutCost.of(resources, invariants.completed() + invariants.rejected()));
     }
 
-    /** The arrivals on their schedule, then until those in flight are answered (or a while has passed). */
-    private Latency drive(
+    /** The arrivals on their schedule, then until those in flight are answered (or a while has passed); closed. */
+    private OpenLoad drive(
             String label, OpenModelSchedule schedule, SoakArrivals arrivals, long start, @Nullable LagRecorder lag) {
         var load = new OpenLoad(schedule, schedule.arrivals(), settings.maxInFlight(), arrivals);
         try (load) {
@@ -196,7 +197,7 @@ public record SoakExperiment(
                 progress.note("Requests still in flight after " + drainTimeout.toSeconds() + " s");
             }
         }
-        return load.latency();
+        return load;
     }
 
     /** Checkouts of the prepared orders, counted. */
@@ -205,10 +206,7 @@ public record SoakExperiment(
         private final String strategy;
         private final Backlog backlog;
         private final StatusCounts statuses = new StatusCounts();
-        private final AtomicLong started = new AtomicLong();
         private final AtomicLong succeeded = new AtomicLong();
-        private final AtomicLong errors = new AtomicLong();
-        private final AtomicLong dropped = new AtomicLong();
         private final AtomicLong lastAnswer = new AtomicLong();
 
         SoakArrivals(String strategy, Backlog backlog) {
@@ -218,15 +216,15 @@ public record SoakExperiment(
 
         @Override
         public void send(int index, long dueNanos) {
-            started.incrementAndGet();
             var apis = target.apis();
             try {
                 var status = apis.get(index % apis.size())
                         .checkout(backlog.orderId(index), backlog.userId(index), strategy, null);
                 var end = System.nanoTime();
-                var success = status.startsWith("2");
                 statuses.add(status);
-                (success ? succeeded : errors).incrementAndGet();
+                if (status.startsWith("2")) {
+                    succeeded.incrementAndGet();
+                }
                 lastAnswer.accumulateAndGet(end, Math::max);
             } finally {
                 progress.advance();
@@ -235,7 +233,6 @@ public record SoakExperiment(
 
         @Override
         public void dropped(int index) {
-            dropped.incrementAndGet();
             progress.advance();
         }
     }

@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.soak;
 
 import dev.orderpipeline.invariants.RunVerdict;
+import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.compare.CheckoutCosts;
 import dev.orderpipeline.lab.compare.CompareReport;
 import dev.orderpipeline.lab.compare.SkippedStrategy;
@@ -20,6 +21,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.ToLongFunction;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
@@ -50,7 +52,7 @@ public record SoakReport(
                         + " whatever the answers do, at most %d in flight (arrivals beyond are dropped and counted);"
                         + " latency counts from each request's scheduled start, so queueing shows. For kafka the"
                         + " decision is timed too, from the scheduled start to its result on checkout.results.",
-                String.join(", ", settings.keys()),
+                settings.keys().stream().map(KeyDistribution::label).collect(Collectors.joining(", ")),
                 settings.duration().toSeconds(),
                 settings.maxInFlight());
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.orderpipeline.invariants.InvariantChecker;
+import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.compare.CheckoutCosts;
 import dev.orderpipeline.lab.drain.CeilingRun;
 import dev.orderpipeline.lab.measure.CheckoutCost;
@@ -38,7 +39,7 @@ class SoakEndToEndTests {
         var startedAt = Instant.now();
         var settings = new SoakSettings(
                 List.of(Strategies.KAFKA, "db-atomic"),
-                List.of("hot", "uniform:20"),
+                List.of(new KeyDistribution.Hot(), new KeyDistribution.Uniform(20)),
                 // the smallest runs whose every component still shows CPU per checkout
                 List.of(100),
                 Duration.ofSeconds(2),
