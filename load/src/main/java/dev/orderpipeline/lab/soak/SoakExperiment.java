@@ -8,12 +8,14 @@ import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.load.OpenLoad;
 import dev.orderpipeline.lab.load.OpenModelSchedule;
 import dev.orderpipeline.lab.measure.CheckoutCost;
+import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.measure.ResourceSampler;
 import dev.orderpipeline.lab.measure.StatusCounts;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
+import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.ReportHeader;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -94,16 +96,11 @@ public record SoakExperiment(
     public String describe(SoakRun run) {
         return String.format(
                 Locale.ROOT,
-                "%s: achieved %.1f/s, p99 %.1f ms%s, %d errors, %d dropped%s",
+                "%s: achieved %.1f/s, p99 %.1f ms, decision p99 %s, %d errors, %d dropped%s",
                 run.label(),
                 run.achievedRate(),
                 run.latency().p99Ms(),
-                run.finalLatency() == null
-                        ? ""
-                        : String.format(
-                                Locale.ROOT,
-                                ", decision p99 %.1f ms",
-                                run.finalLatency().p99Ms()),
+                Cells.duration(run.finalLatency(), Latency::p99Ms),
                 run.errors(),
                 run.dropped(),
                 run.saturated() ? "  SATURATED: " + String.join("; ", run.saturationReasons()) : "");

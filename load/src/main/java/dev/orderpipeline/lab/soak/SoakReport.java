@@ -75,24 +75,21 @@ public record SoakReport(
     }
 
     Table sustainedTable() {
+        var columns = new ArrayList<>(List.<Column<SoakRun>>of(
+                Column.of("Run", SoakRun::label),
+                Column.of("Target/s", run -> Integer.toString(run.targetRate())),
+                Column.of("Achieved/s", run -> Cells.decimal(run.achievedRate(), 1)),
+                Column.count("Sent", SoakRun::started),
+                Column.count("2xx", SoakRun::succeeded),
+                Column.count("Errors", SoakRun::errors),
+                Column.count("Dropped", SoakRun::dropped)));
+        columns.addAll(Column.percentiles("", SoakRun::latency));
+        columns.add(Column.of("to final p99", run -> Cells.duration(run.finalLatency(), Latency::p99Ms)));
+        columns.add(Column.of(
+                "Saturated", run -> run.saturated() ? "yes: " + String.join("; ", run.saturationReasons()) : "no"));
         return Table.of(
                 "Sustained load",
-                List.of(
-                        Column.<SoakRun>of("Run", SoakRun::label),
-                        Column.of("Target/s", run -> Integer.toString(run.targetRate())),
-                        Column.of("Achieved/s", run -> Cells.decimal(run.achievedRate(), 1)),
-                        Column.count("Sent", SoakRun::started),
-                        Column.count("2xx", SoakRun::succeeded),
-                        Column.count("Errors", SoakRun::errors),
-                        Column.count("Dropped", SoakRun::dropped),
-                        Column.of("p50", run -> Cells.duration(run.latency(), Latency::p50Ms)),
-                        Column.of("p95", run -> Cells.duration(run.latency(), Latency::p95Ms)),
-                        Column.of("p99", run -> Cells.duration(run.latency(), Latency::p99Ms)),
-                        Column.of("max", run -> Cells.duration(run.latency(), Latency::maxMs)),
-                        Column.of("to final p99", run -> Cells.duration(run.finalLatency(), Latency::p99Ms)),
-                        Column.of(
-                                "Saturated",
-                                run -> run.saturated() ? "yes: " + String.join("; ", run.saturationReasons()) : "no")),
+                columns,
                 runs,
                 "Latency from the scheduled start to the answer. Saturated: achieved below " + keepingUp()
                         + " of the target, p99 over " + p99Limit() + ", or arrivals dropped.");
