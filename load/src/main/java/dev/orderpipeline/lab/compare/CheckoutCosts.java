@@ -38,16 +38,16 @@ public final class CheckoutCosts {
         }
         var columns = new ArrayList<Column<R>>();
         columns.add(Column.of(rowHeading, label));
-        columns.add(column("Decided", cost, known -> Long.toString(known.decided())));
+        columns.add(Column.of("Decided", cost, known -> Long.toString(known.decided())));
         for (var component : CheckoutCost.COMPONENTS) {
-            columns.add(column(
+            columns.add(Column.of(
                     component + " CPU ms",
                     cost,
                     known -> Cells.decimal(known.cpuMsByComponent().get(component), 2)));
         }
-        columns.add(column("Total CPU ms", cost, known -> Cells.decimal(known.totalCpuMs(), 2)));
-        columns.add(column("Lock waits ms", cost, known -> Cells.decimal(known.lockWaitMs(), 2)));
-        columns.add(column("WAL bytes", cost, known -> Cells.integer(known.walBytes())));
+        columns.add(Column.of("Total CPU ms", cost, known -> Cells.decimal(known.totalCpuMs(), 2)));
+        columns.add(Column.of("Lock waits ms", cost, known -> Cells.decimal(known.lockWaitMs(), 2)));
+        columns.add(Column.of("WAL bytes", cost, known -> Cells.integer(known.walBytes())));
         return List.of(Table.of(TITLE, columns, runs, NOTE));
     }
 
@@ -68,14 +68,5 @@ public final class CheckoutCosts {
             });
         }
         return series.isEmpty() ? List.of() : List.of(new Chart.Bars(CHART_FILE, CHART_TITLE, "CPU ms", true, series));
-    }
-
-    /** A figure of the run's cost, n/a for a run without one. */
-    private static <R> Column<R> column(
-            String heading, Function<R, @Nullable CheckoutCost> cost, Function<CheckoutCost, String> cell) {
-        return Column.of(heading, run -> {
-            var known = cost.apply(run);
-            return known == null ? Cells.NOT_AVAILABLE : cell.apply(known);
-        });
     }
 }

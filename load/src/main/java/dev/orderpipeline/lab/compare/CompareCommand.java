@@ -106,9 +106,7 @@ public final class CompareCommand extends LabCommand {
 
     @Override
     protected LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results) {
-        var settings = settings();
-        var outcome = new CompareExperiment(target, settings, progress, results).run();
-        return new CompareReport(header(target), settings, outcome.runs(), outcome.skipped());
+        return new CompareExperiment(target, settings(), progress, results).run(() -> header(target));
     }
 
     CompareSettings settings() {

@@ -13,6 +13,7 @@ import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.report.Cells;
+import dev.orderpipeline.lab.report.ReportHeader;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,6 +23,7 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,11 +57,8 @@ public record CompareExperiment(
         return SAGA.equals(strategy) ? Strategies.KAFKA : strategy;
     }
 
-    /** The runs, and the strategies the API does not offer. */
-    public record Outcome(List<StrategyRun> runs, List<SkippedStrategy> skipped) {}
-
-    /** The strategies the API offers, each run {@code repetitions} times; the others skipped. */
-    public Outcome run() {
+    /** The strategies the API offers, each run {@code repetitions} times, the others skipped; the header after them. */
+    public CompareReport run(Supplier<ReportHeader> header) {
         var skipped = new ArrayList<SkippedStrategy>();
         var offered = Strategies.offered(
                 target.apis().getFirst(),
@@ -67,7 +66,8 @@ public record CompareExperiment(
                 CompareExperiment::apiName,
                 progress,
                 strategy -> skipped.add(new SkippedStrategy(strategy, Strategies.UNKNOWN)));
-        return new Outcome(Experiment.run(this, offered, settings.repetitions(), "strategy", progress), skipped);
+        var runs = Experiment.run(this, offered, settings.repetitions(), "strategy", progress);
+        return new CompareReport(header.get(), settings, runs, skipped);
     }
 
     @Override

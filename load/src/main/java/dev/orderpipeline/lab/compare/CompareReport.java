@@ -93,18 +93,8 @@ public record CompareReport(
                     + " and the carts with a line of it: also a completed cart with a line not sold, a rejected one"
                     + " with a line held or sold, a double payment.";
         }
-        columns.add(Column.of(
-                "Verdict",
-                run -> verdict(run.invariants().holds(), run.invariants().violations())));
+        columns.add(Column.of("Verdict", run -> Cells.invariants(run.invariants())));
         return Table.of("Invariants (read from the database)", columns, runs, note);
-    }
-
-    /** A carts figure; n/a on a run without one. */
-    private static Column<StrategyRun> cart(String heading, Function<StrategyRun.CartFigures, @Nullable Long> figure) {
-        return Column.of(heading, run -> {
-            var carts = run.carts();
-            return carts == null ? Cells.NOT_AVAILABLE : Cells.integer(figure.apply(carts));
-        });
     }
 
     Table abortTable() {
@@ -112,8 +102,14 @@ public record CompareReport(
                 "Aborted transactions",
                 List.of(
                         Column.of("Strategy", StrategyRun::label),
-                        cart("Aborted and retried (order-api)", StrategyRun.CartFigures::abortedTransactions),
-                        cart("Deadlocks (PostgreSQL)", StrategyRun.CartFigures::deadlocks)),
+                        Column.of(
+                                "Aborted and retried (order-api)",
+                                StrategyRun::carts,
+                                carts -> Cells.integer(carts.abortedTransactions())),
+                        Column.of(
+                                "Deadlocks (PostgreSQL)",
+                                StrategyRun::carts,
+                                carts -> Long.toString(carts.deadlocks()))),
                 runs,
                 "Aborted: transactions order-api's lab ran again after PostgreSQL aborted them. Deadlocks:"
                         + " pg_stat_database.deadlocks of the run's database, before and after the run.");
@@ -253,11 +249,6 @@ public record CompareReport(
             }
         }
         return Map.of(name, values);
-    }
-
-    /** The verdict column: {@code holds}, or the violations. */
-    private static String verdict(boolean holds, List<String> violations) {
-        return holds ? "holds" : String.join("; ", violations);
     }
 
     /** The table of strategies asked for and not run, if there are any. */

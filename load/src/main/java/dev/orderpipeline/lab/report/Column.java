@@ -16,6 +16,15 @@ public record Column<R>(String heading, Function<? super R, String> cell) {
         return new Column<>(heading, cell);
     }
 
+    /** A cell read from a part of the row that the row may lack: n/a without it. */
+    public static <R, P> Column<R> of(
+            String heading, Function<? super R, @Nullable P> part, Function<? super P, String> cell) {
+        return new Column<>(heading, row -> {
+            var known = part.apply(row);
+            return known == null ? Cells.NOT_AVAILABLE : cell.apply(known);
+        });
+    }
+
     public static <R> Column<R> count(String heading, ToLongFunction<? super R> count) {
         return new Column<>(heading, row -> Long.toString(count.applyAsLong(row)));
     }

@@ -41,7 +41,6 @@ public record CapacityModel(
         List<CeilingRun> hotRow,
         List<Estimate> estimates) {
 
-    /** The cores per component the model is evaluated for. */
     static final List<Integer> CORES = List.of(1, 2, 4, 8);
 
     static final String PARTITION = "one partition";
@@ -83,11 +82,7 @@ public record CapacityModel(
     public record PartitionDrain(long commands, double seconds, double perSecond, RunVerdict invariants) {}
 
     /** What the hot row admits: the best of its probe's runs. */
-    public double hotRowPerSecond() {
-        return best(hotRow);
-    }
-
-    private static double best(List<CeilingRun> hotRow) {
+    static double best(List<CeilingRun> hotRow) {
         return hotRow.stream().mapToDouble(CeilingRun::perSecond).max().orElse(0);
     }
 

@@ -75,7 +75,7 @@ final class CapacityTables {
                         drain.commands(),
                         drain.seconds()),
                 Cells.invariants(drain.invariants())));
-        var best = model.hotRowPerSecond();
+        var best = CapacityModel.best(model.hotRow());
         for (var run : model.hotRow()) {
             rows.add(List.of(
                     CapacityModel.HOT_ROW + (run.perSecond() == best ? " (the best: the model's)" : ""),

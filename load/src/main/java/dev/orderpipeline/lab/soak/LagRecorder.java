@@ -1,9 +1,10 @@
 package dev.orderpipeline.lab.soak;
 
-import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.lab.backlog.GroupWatch;
 import dev.orderpipeline.lab.backlog.LagTimeline;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -62,12 +63,8 @@ final class LagRecorder {
 
     private void sample() {
         try {
-            var end = watch.endOffsets(Topics.CHECKOUT_COMMANDS);
-            var committed = watch.committed(group);
-            long total = 0;
-            for (var partition : end.entrySet()) {
-                total += LagTimeline.lag(partition.getValue(), committed.get(partition.getKey()), 0);
-            }
+            var sample = watch.sample(group, 0, false);
+            var total = new LagTimeline(Map.of(), List.of(sample)).totalLag(sample);
             synchronized (this) {
                 maxLag = Math.max(maxLag, total);
                 if (!arrivalsOver) {

@@ -97,20 +97,19 @@ public final class SoakCommand extends LabCommand {
     protected LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results) {
         var settings = new SoakSettings(
                 strategies.or(Strategies.ALL),
-                keys.all().stream().map(KeyDistribution::label).toList(),
+                keys.all(),
                 rates.isEmpty() ? List.of(rate) : rates,
                 Duration.ofSeconds(durationSeconds),
                 maxInFlight,
                 SoakSettings.P99_LIMIT,
                 Duration.ofSeconds(warmup.size()));
-        var outcome = new SoakExperiment(
+        return new SoakExperiment(
                         target,
                         settings,
                         progress,
                         results,
                         Duration.ofSeconds(targetOptions.requestTimeoutSeconds()),
                         drainCommands == 0 ? null : new CapacityModel.Probes(drainCommands, hotRowWriters))
-                .run();
-        return new SoakReport(header(target), settings, outcome.runs(), outcome.skipped(), outcome.capacity());
+                .run(() -> header(target));
     }
 }

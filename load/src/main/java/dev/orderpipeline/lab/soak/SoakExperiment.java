@@ -15,6 +15,8 @@ import dev.orderpipeline.lab.measure.StatusCounts;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
+import dev.orderpipeline.lab.report.Cells;
+import dev.orderpipeline.lab.report.ReportHeader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +24,7 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
@@ -49,29 +52,22 @@ public record SoakExperiment(
     /** The consumer group the stack's workers join, whose lag kafka runs follow and which the drain probe uses. */
     static final String WORKER_GROUP = "checkout-worker";
 
-    /** The runs, the strategies the API does not offer, and the capacity model when its probes ran. */
-    public record Outcome(
-            List<SoakRun> runs,
-            List<String> skipped,
-            @Nullable CapacityModel capacity) {}
-
     /** One cell of the grid: a key distribution at a rate. */
     public record Cell(KeyDistribution keys, int rate) {}
 
-    public Outcome run() {
+    /** The runs, then the capacity model when its probes are asked for; the header is finished after them. */
+    public SoakReport run(Supplier<ReportHeader> header) {
         var skipped = new ArrayList<String>();
         var offered = Strategies.offered(
                 target.apis().getFirst(), settings.strategies(), Function.identity(), progress, skipped::add);
         var runs = Experiment.run(this, offered, 1, "run", progress);
-        return new Outcome(
-                runs,
-                skipped,
-                probes == null ? null : CapacityModel.measure(target, WORKER_GROUP, probes, runs, progress));
+        var capacity = probes == null ? null : CapacityModel.measure(target, WORKER_GROUP, probes, runs, progress);
+        return new SoakReport(header.get(), settings, runs, skipped, capacity);
     }
 
     @Override
     public List<Cell> cells() {
-        return settings.distributions().stream()
+        return settings.keys().stream()
                 .flatMap(keys -> settings.rates().stream().map(rate -> new Cell(keys, rate)))
                 .toList();
     }
@@ -100,16 +96,11 @@ public record SoakExperiment(
     public String describe(SoakRun run) {
         return String.format(
                 Locale.ROOT,
-                "%s: achieved %.1f/s, p99 %.1f ms%s, %d errors, %d dropped%s",
+                "%s: achieved %.1f/s, p99 %.1f ms, decision p99 %s, %d errors, %d dropped%s",
                 run.label(),
                 run.achievedRate(),
                 run.latency().p99Ms(),
-                run.finalLatency() == null
-                        ? ""
-                        : String.format(
-                                Locale.ROOT,
-                                ", decision p99 %.1f ms",
-                                run.finalLatency().p99Ms()),
+                Cells.duration(run.finalLatency(), Latency::p99Ms),
                 run.errors(),
                 run.dropped(),
                 run.saturated() ? "  SATURATED: " + String.join("; ", run.saturationReasons()) : "");
@@ -137,7 +128,9 @@ public record SoakExperiment(
         var start = System.nanoTime() + LEAD.toNanos();
         var lag = asynchronous ? LagRecorder.start(target.bootstrapServers(), WORKER_GROUP, start) : null;
         var arrivals = new SoakArrivals(strategy, backlog);
-        var latency = drive(label, schedule, arrivals, start, lag);
+        var load = drive(label, schedule, arrivals, start, lag);
+        var latency = load.latency();
+        var sent = load.scheduled() - load.dropped();
         var accepted = arrivals.statuses.snapshot().getOrDefault("202", 0L);
         var decisions = listener == null
                 ? null
@@ -162,20 +155,18 @@ public record SoakExperiment(
 
         var window = Math.max(durationSeconds, (arrivals.lastAnswer.get() - start) / 1e9);
         var achieved = arrivals.succeeded.get() / window;
-        var reasons = settings.saturationReasons(rate, achieved, latency, finalLatency, kafka, arrivals.dropped.get());
+        var reasons = settings.saturationReasons(rate, achieved, latency, finalLatency, kafka, load.dropped());
         return new SoakRun(
                 label,
                 strategy,
                 keys.label(),
-                backlog.products().size(),
                 rate,
-                durationSeconds,
                 backlog.products().getFirst(),
                 schedule.arrivals(),
-                arrivals.started.get(),
+                sent,
                 arrivals.succeeded.get(),
-                arrivals.errors.get(),
-                arrivals.dropped.get(),
+                sent - arrivals.succeeded.get(),
+                load.dropped(),
                 Math.round(achieved * 10) / 10.0,
                 latency,
                 finalLatency,
@@ -188,8 +179,8 @@ public record SoakExperiment(
                 CheckoutCost.of(resources, invariants.completed() + invariants.rejected()));
     }
 
-    /** The arrivals on their schedule, then until those in flight are answered (or a while has passed). */
-    private Latency drive(
+    /** The arrivals on their schedule, then until those in flight are answered (or a while has passed); closed. */
+    private OpenLoad drive(
             String label, OpenModelSchedule schedule, SoakArrivals arrivals, long start, @Nullable LagRecorder lag) {
         var load = new OpenLoad(schedule, schedule.arrivals(), settings.maxInFlight(), arrivals);
         try (load) {
@@ -203,7 +194,7 @@ public record SoakExperiment(
                 progress.note("Requests still in flight after " + drainTimeout.toSeconds() + " s");
             }
         }
-        return load.latency();
+        return load;
     }
 
     /** Checkouts of the prepared orders, counted. */
@@ -212,10 +203,7 @@ public record SoakExperiment(
         private final String strategy;
         private final Backlog backlog;
         private final StatusCounts statuses = new StatusCounts();
-        private final AtomicLong started = new AtomicLong();
         private final AtomicLong succeeded = new AtomicLong();
-        private final AtomicLong errors = new AtomicLong();
-        private final AtomicLong dropped = new AtomicLong();
         private final AtomicLong lastAnswer = new AtomicLong();
 
         SoakArrivals(String strategy, Backlog backlog) {
@@ -225,15 +213,15 @@ public record SoakExperiment(
 
         @Override
         public void send(int index, long dueNanos) {
-            started.incrementAndGet();
             var apis = target.apis();
             try {
                 var status = apis.get(index % apis.size())
                         .checkout(backlog.orderId(index), backlog.userId(index), strategy, null);
                 var end = System.nanoTime();
-                var success = status.startsWith("2");
                 statuses.add(status);
-                (success ? succeeded : errors).incrementAndGet();
+                if (status.startsWith("2")) {
+                    succeeded.incrementAndGet();
+                }
                 lastAnswer.accumulateAndGet(end, Math::max);
             } finally {
                 progress.advance();
@@ -242,7 +230,6 @@ public record SoakExperiment(
 
         @Override
         public void dropped(int index) {
-            dropped.incrementAndGet();
             progress.advance();
         }
     }

@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.soak;
 
 import dev.orderpipeline.invariants.RunVerdict;
+import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.compare.CheckoutCosts;
 import dev.orderpipeline.lab.compare.CompareReport;
 import dev.orderpipeline.lab.compare.SkippedStrategy;
@@ -20,6 +21,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.ToLongFunction;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
@@ -50,7 +52,7 @@ public record SoakReport(
                         + " whatever the answers do, at most %d in flight (arrivals beyond are dropped and counted);"
                         + " latency counts from each request's scheduled start, so queueing shows. For kafka the"
                         + " decision is timed too, from the scheduled start to its result on checkout.results.",
-                String.join(", ", settings.keys()),
+                settings.keys().stream().map(KeyDistribution::label).collect(Collectors.joining(", ")),
                 settings.duration().toSeconds(),
                 settings.maxInFlight());
     }
@@ -73,24 +75,21 @@ public record SoakReport(
     }
 
     Table sustainedTable() {
+        var columns = new ArrayList<>(List.<Column<SoakRun>>of(
+                Column.of("Run", SoakRun::label),
+                Column.of("Target/s", run -> Integer.toString(run.targetRate())),
+                Column.of("Achieved/s", run -> Cells.decimal(run.achievedRate(), 1)),
+                Column.count("Sent", SoakRun::started),
+                Column.count("2xx", SoakRun::succeeded),
+                Column.count("Errors", SoakRun::errors),
+                Column.count("Dropped", SoakRun::dropped)));
+        columns.addAll(Column.percentiles("", SoakRun::latency));
+        columns.add(Column.of("to final p99", run -> Cells.duration(run.finalLatency(), Latency::p99Ms)));
+        columns.add(Column.of(
+                "Saturated", run -> run.saturated() ? "yes: " + String.join("; ", run.saturationReasons()) : "no"));
         return Table.of(
                 "Sustained load",
-                List.of(
-                        Column.<SoakRun>of("Run", SoakRun::label),
-                        Column.of("Target/s", run -> Integer.toString(run.targetRate())),
-                        Column.of("Achieved/s", run -> Cells.decimal(run.achievedRate(), 1)),
-                        Column.count("Sent", SoakRun::started),
-                        Column.count("2xx", SoakRun::succeeded),
-                        Column.count("Errors", SoakRun::errors),
-                        Column.count("Dropped", SoakRun::dropped),
-                        Column.of("p50", run -> Cells.duration(run.latency(), Latency::p50Ms)),
-                        Column.of("p95", run -> Cells.duration(run.latency(), Latency::p95Ms)),
-                        Column.of("p99", run -> Cells.duration(run.latency(), Latency::p99Ms)),
-                        Column.of("max", run -> Cells.duration(run.latency(), Latency::maxMs)),
-                        Column.of("to final p99", run -> Cells.duration(run.finalLatency(), Latency::p99Ms)),
-                        Column.of(
-                                "Saturated",
-                                run -> run.saturated() ? "yes: " + String.join("; ", run.saturationReasons()) : "no")),
+                columns,
                 runs,
                 "Latency from the scheduled start to the answer. Saturated: achieved below " + keepingUp()
                         + " of the target, p99 over " + p99Limit() + ", or arrivals dropped.");
@@ -101,21 +100,23 @@ public record SoakReport(
                 "Kafka: decisions against acceptances",
                 List.of(
                         Column.<SoakRun>of("Run", SoakRun::label),
-                        Column.count("Accepted (202)", run -> kafka(run).accepted()),
-                        Column.count("Decided", run -> kafka(run).decided()),
+                        Column.of("Accepted (202)", SoakRun::kafka, kafka -> Long.toString(kafka.accepted())),
+                        Column.of("Decided", SoakRun::kafka, kafka -> Long.toString(kafka.decided())),
                         Column.of("to 202 p99", run -> Cells.duration(run.latency(), Latency::p99Ms)),
                         Column.of("to decision p50", run -> Cells.duration(run.finalLatency(), Latency::p50Ms)),
                         Column.of("to decision p99", run -> Cells.duration(run.finalLatency(), Latency::p99Ms)),
-                        Column.count("Max lag", run -> kafka(run).maxLag()),
-                        Column.count("Lag at last arrival", run -> kafka(run).lagAtLastArrival()),
-                        Column.of("Kept up", run -> Cells.yesNo(kafka(run).keptUp(run.targetRate())))),
+                        Column.of("Max lag", SoakRun::kafka, kafka -> Long.toString(kafka.maxLag())),
+                        Column.of(
+                                "Lag at last arrival",
+                                SoakRun::kafka,
+                                kafka -> Long.toString(kafka.lagAtLastArrival())),
+                        Column.of(
+                                "Kept up",
+                                run -> Cells.yesNo(
+                                        Objects.requireNonNull(run.kafka()).keptUp(run.targetRate())))),
                 runs.stream().filter(run -> run.kafka() != null).toList(),
                 "Lag: the workers' consumer group on checkout.commands, read every second. Kept up: every accepted"
                         + " checkout decided, and at the last arrival at most a second's worth of arrivals waiting.");
-    }
-
-    private static SoakRun.KafkaFigures kafka(SoakRun run) {
-        return Objects.requireNonNull(run.kafka());
     }
 
     Table invariantsTable() {
@@ -165,45 +166,54 @@ public record SoakReport(
      * kafka and neither oversell nor lose updates: naive and naive-tx are left out of "best").
      */
     Table headlineTable() {
-        var strategies = new LinkedHashMap<String, Sustained>();
-        for (var run : runs) {
-            var sustained = strategies.computeIfAbsent(run.strategy(), key -> new Sustained());
-            if (run.saturated()) {
-                continue;
-            }
-            if (run.keys().equals("hot")) {
-                sustained.hot = Math.max(sustained.hot, run.achievedRate());
-            } else {
-                sustained.spread = Math.max(sustained.spread, run.achievedRate());
-                sustained.spreadKeys = run.keys();
-            }
-        }
-        var bestLock = strategies.entrySet().stream()
-                .filter(entry -> !entry.getKey().equals("kafka") && !UNSAFE.contains(entry.getKey()))
-                .max(Comparator.comparingDouble(entry -> entry.getValue().hot));
-        var rows = new ArrayList<List<String>>();
-        strategies.forEach((strategy, sustained) -> rows.add(List.of(
-                strategy,
-                rate(sustained.hot),
-                sustained.spreadKeys == null
-                        ? Cells.NOT_AVAILABLE
-                        : rate(sustained.spread) + " (" + sustained.spreadKeys + ")",
-                sustained.spreadKeys == null || sustained.spread == 0
-                        ? Cells.NOT_AVAILABLE
-                        : Cells.decimal(sustained.hot / sustained.spread, 2),
-                bestLock.isEmpty() || bestLock.get().getValue().hot == 0 || sustained.hot == 0
-                        ? Cells.NOT_AVAILABLE
-                        : Cells.decimal(sustained.hot / bestLock.get().getValue().hot, 1) + "x")));
-        return new Table(
+        var strategies = runs.stream().map(SoakRun::strategy).distinct().toList();
+        var bestLock = strategies.stream()
+                .filter(strategy -> !strategy.equals("kafka") && !UNSAFE.contains(strategy))
+                .max(Comparator.comparingDouble(strategy -> sustained(strategy, true)));
+        var bestLockHot = bestLock.map(strategy -> sustained(strategy, true)).orElse(0.0);
+        return Table.of(
                 "Hot product against spread keys",
-                List.of("Strategy", "Sustained, hot", "Sustained, spread", "Hot / spread", "Hot against the best lock"),
-                rows,
+                List.<Column<String>>of(
+                        Column.of("Strategy", strategy -> strategy),
+                        Column.of("Sustained, hot", strategy -> rate(sustained(strategy, true))),
+                        Column.of(
+                                "Sustained, spread",
+                                strategy -> sustained(strategy, false) == 0
+                                        ? Cells.NOT_AVAILABLE
+                                        : rate(sustained(strategy, false)) + " ("
+                                                + keptUp(strategy, false)
+                                                        .toList()
+                                                        .getLast()
+                                                        .keys() + ")"),
+                        Column.of(
+                                "Hot / spread",
+                                strategy -> sustained(strategy, false) == 0
+                                        ? Cells.NOT_AVAILABLE
+                                        : Cells.decimal(sustained(strategy, true) / sustained(strategy, false), 2)),
+                        Column.of(
+                                "Hot against the best lock",
+                                strategy -> bestLockHot == 0 || sustained(strategy, true) == 0
+                                        ? Cells.NOT_AVAILABLE
+                                        : Cells.decimal(sustained(strategy, true) / bestLockHot, 1) + "x")),
+                strategies,
                 "Sustained: the highest achieved rate among the runs that kept up (achieved at least " + keepingUp()
                         + " of the target, p99 under " + p99Limit()
                         + ", for kafka the decision's too, nothing dropped); bounded by the highest rate tried."
-                        + bestLock.map(entry ->
-                                        " The best lock strategy on the hot product here: " + entry.getKey() + ".")
+                        + bestLock.map(strategy -> " The best lock strategy on the hot product here: " + strategy + ".")
                                 .orElse(""));
+    }
+
+    /** The strategy's runs that kept up, on the hot product or on spread keys. */
+    private Stream<SoakRun> keptUp(String strategy, boolean hot) {
+        return runs.stream()
+                .filter(run -> run.strategy().equals(strategy)
+                        && !run.saturated()
+                        && run.keys().equals("hot") == hot);
+    }
+
+    /** The highest rate the strategy kept up, 0 when it kept up at none. */
+    private double sustained(String strategy, boolean hot) {
+        return keptUp(strategy, hot).mapToDouble(SoakRun::achievedRate).max().orElse(0);
     }
 
     private static String rate(double sustained) {
@@ -212,14 +222,6 @@ public record SoakReport(
 
     /** Strategies that oversell or lose updates: not candidates for the best lock strategy. */
     private static final Set<String> UNSAFE = Set.of("naive", "naive-tx", "app-lock");
-
-    private static final class Sustained {
-        double hot;
-        double spread;
-
-        @Nullable
-        String spreadKeys;
-    }
 
     private String keepingUp() {
         return Math.round(SoakSettings.KEEPING_UP * 100) + "%";

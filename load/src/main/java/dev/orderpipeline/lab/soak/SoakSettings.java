@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  */
 public record SoakSettings(
         List<String> strategies,
-        List<String> keys,
+        List<KeyDistribution> keys,
         List<Integer> rates,
         Duration duration,
         int maxInFlight,
@@ -31,7 +31,7 @@ public record SoakSettings(
 
     public SoakSettings {
         strategies = List.copyOf(strategies);
-        keys = keys.stream().map(key -> KeyDistribution.parse(key).label()).toList();
+        keys = List.copyOf(keys);
         rates = List.copyOf(rates);
         Require.notEmpty("key distribution", keys);
         Require.check(!strategies.isEmpty() && !rates.isEmpty(), "at least one strategy and one rate are needed");
@@ -40,10 +40,6 @@ public record SoakSettings(
         Require.positive("max in flight", maxInFlight);
         Require.notNegative("warm-up", warmup);
         Require.positive("p99 limit", p99Limit);
-    }
-
-    public List<KeyDistribution> distributions() {
-        return keys.stream().map(KeyDistribution::parse).toList();
     }
 
     /**

@@ -137,7 +137,7 @@ class CartsReportTests {
                 .contains(
                         "| Strategy | Oversell? | Completed | Rejected | Stock left | Drift | Double payments | Not final"
                                 + " | Not checked out | Units sold | Held | Held once final | Products off | Verdict |")
-                .contains("| saga | no | 75 | 225 | 150 | 0 | 0 | 0 | 0 | 150 | 0 | 0 | 0 | holds |")
+                .contains("| saga | no | 75 | 225 | 150 | 0 | 0 | 0 | 0 | 150 | 0 | 0 | 0 | hold |")
                 .contains(
                         "| cart-for-update-unsorted | no | 98 | 102 | 2 | 0 | 0 | 0 | 0 | 196 | 2 | 2 | 0 | product 2:")
                 .contains("| cart-for-update | 1.31 | 310.5 | 200×300 | - |")

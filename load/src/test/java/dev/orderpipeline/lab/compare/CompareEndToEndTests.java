@@ -129,12 +129,12 @@ class CompareEndToEndTests {
         var startedAt = Instant.now();
         CompareReport report;
         try (var results = ResultsListener.start(target.bootstrapServers(), Duration.ofSeconds(60))) {
-            var outcome = new CompareExperiment(target, settings, Progress.silent(), results).run();
-            report = new CompareReport(lab.header("compare", startedAt), settings, outcome.runs(), outcome.skipped());
+            report = new CompareExperiment(target, settings, Progress.silent(), results)
+                    .run(() -> lab.header("compare", startedAt));
             ReportWriter.write(report, output);
 
-            assertThat(outcome.skipped()).isEmpty();
-            assertThat(outcome.runs())
+            assertThat(report.skipped()).isEmpty();
+            assertThat(report.runs())
                     .extracting(StrategyRun::strategy)
                     .containsExactlyElementsOf(settings.strategies());
         }

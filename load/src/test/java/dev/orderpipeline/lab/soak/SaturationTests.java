@@ -2,6 +2,7 @@ package dev.orderpipeline.lab.soak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.measure.Latency;
 import java.time.Duration;
 import java.util.List;
@@ -11,7 +12,7 @@ class SaturationTests {
 
     private final SoakSettings settings = new SoakSettings(
             List.of("kafka"),
-            List.of("hot"),
+            List.of(new KeyDistribution.Hot()),
             List.of(100),
             Duration.ofSeconds(10),
             50,

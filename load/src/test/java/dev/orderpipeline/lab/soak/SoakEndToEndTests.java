@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.orderpipeline.invariants.InvariantChecker;
+import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.compare.CheckoutCosts;
 import dev.orderpipeline.lab.drain.CeilingRun;
 import dev.orderpipeline.lab.measure.CheckoutCost;
@@ -38,7 +39,7 @@ class SoakEndToEndTests {
         var startedAt = Instant.now();
         var settings = new SoakSettings(
                 List.of(Strategies.KAFKA, "db-atomic"),
-                List.of("hot", "uniform:20"),
+                List.of(new KeyDistribution.Hot(), new KeyDistribution.Uniform(20)),
                 // the smallest runs whose every component still shows CPU per checkout
                 List.of(100),
                 Duration.ofSeconds(2),
@@ -48,10 +49,8 @@ class SoakEndToEndTests {
                 Duration.ofSeconds(1));
         var probes = new CapacityModel.Probes(3_000, List.of(1, 4));
 
-        var outcome =
-                new SoakExperiment(target, settings, Progress.silent(), null, Duration.ofSeconds(60), probes).run();
-        var report = new SoakReport(
-                lab.header("soak", startedAt), settings, outcome.runs(), outcome.skipped(), outcome.capacity());
+        var report = new SoakExperiment(target, settings, Progress.silent(), null, Duration.ofSeconds(60), probes)
+                .run(() -> lab.header("soak", startedAt));
         ReportWriter.write(report, output);
 
         var written = ReportWriter.JSON.readValue(

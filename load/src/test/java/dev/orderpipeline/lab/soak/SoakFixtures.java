@@ -1,6 +1,7 @@
 package dev.orderpipeline.lab.soak;
 
 import dev.orderpipeline.invariants.RunVerdict;
+import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.drain.CeilingRun;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
@@ -29,7 +30,7 @@ final class SoakFixtures {
     static SoakReport report(List<SoakRun> runs, @Nullable CapacityModel capacity, List<String> skipped) {
         var settings = new SoakSettings(
                 List.of("db-atomic", "kafka"),
-                List.of("hot"),
+                List.of(new KeyDistribution.Hot()),
                 List.of(100, 200, 400),
                 Duration.ofSeconds(3),
                 2000,
@@ -66,9 +67,7 @@ final class SoakFixtures {
                 strategy + (keys.equals("hot") ? "" : " " + keys) + " @ " + rate + "/s",
                 strategy,
                 keys,
-                1,
                 rate,
-                3,
                 UUID.randomUUID(),
                 3L * rate,
                 3L * rate,
