@@ -110,7 +110,8 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
         var productId = backlog.products().getFirst();
         var orders =
                 IntStream.range(0, backlog.size()).mapToObj(backlog::orderId).toList();
-        progress.phase("ceiling k=" + batchSize + writersNote(), orders.size());
+        var writers = settings.writers();
+        progress.phase("ceiling k=" + batchSize + (writers == 1 ? "" : ", " + writers + " writers"), orders.size());
         var latency = new LatencyRecorder();
         var timed = applyAll(productId, orders, batchSize, latency);
         var after = ServerCounters.read(dataSource);
@@ -186,10 +187,6 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while the ceiling's writers ran", ex);
         }
-    }
-
-    private String writersNote() {
-        return settings.writers() == 1 ? "" : ", " + settings.writers() + " writers";
     }
 
     /** Applies the orders in batches: a few untimed (JIT, statement preparation, caches), then timed ones. */

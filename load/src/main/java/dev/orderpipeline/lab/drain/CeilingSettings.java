@@ -34,9 +34,4 @@ public record CeilingSettings(
         writers = writers == null ? 1 : writers;
         Require.positive("writers", writers);
     }
-
-    /** One writer, as the worker applies a partition. */
-    public CeilingSettings(List<Integer> batchSizes, int commands, Duration maxDuration, String synchronousCommit) {
-        this(batchSizes, commands, maxDuration, synchronousCommit, 1);
-    }
 }

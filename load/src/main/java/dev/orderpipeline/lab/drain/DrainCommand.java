@@ -92,7 +92,8 @@ public final class DrainCommand extends LabCommand {
                 ceilingBatchSizes,
                 ceilingCommands,
                 Duration.ofSeconds(20),
-                synchronousCommit.equals("server") ? "on" : synchronousCommit);
+                synchronousCommit.equals("server") ? "on" : synchronousCommit,
+                1);
     }
 
     private DrainSettings settings() {
