@@ -110,7 +110,8 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
         var productId = backlog.products().getFirst();
         var orders =
                 IntStream.range(0, backlog.size()).mapToObj(backlog::orderId).toList();
-        progress.phase("ceiling k=" + batchSize + writersNote(), orders.size());
+        var writers = settings.writers();
+        progress.phase("ceiling k=" + batchSize + (writers == 1 ? "" : ", " + writers + " writers"), orders.size());
         var latency = new LatencyRecorder();
         var timed = applyAll(productId, orders, batchSize, latency);
         var after = ServerCounters.read(dataSource);
@@ -188,10 +189,6 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
         }
     }
 
-    private String writersNote() {
-        return settings.writers() == 1 ? "" : ", " + settings.writers() + " writers";
-    }
-
     /** Applies the orders in batches: a few untimed (JIT, statement preparation, caches), then timed ones. */
     private Timed apply(
             Connection connection, UUID productId, List<UUID> orders, int batchSize, LatencyRecorder latency)
@@ -207,27 +204,27 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
             statement.execute("SET synchronous_commit = " + settings.synchronousCommit());
         }
         connection.commit();
-        try (var statements = new Statements(connection)) {
-            for (int from = 0, batch = 0; from < orders.size(); from += batchSize, batch++) {
-                if (batch == warmupBatches) {
-                    before = ServerCounters.read(dataSource);
-                    timedStart = System.nanoTime();
-                }
-                var to = Math.min(orders.size(), from + batchSize);
-                var started = System.nanoTime();
-                statements.apply(productId, orders.subList(from, to));
-                var ended = System.nanoTime();
-                progress.advance(to - from);
-                if (batch < warmupBatches) {
-                    warmupCommands += to - from;
-                    continue;
-                }
-                latency.recordNanos(ended - started);
-                timedCommands += to - from;
-                timedEnd = ended;
-                if (timedEnd - timedStart > settings.maxDuration().toNanos()) {
-                    break;
-                }
+        // the statements close with the writer's connection
+        var statements = new Statements(connection);
+        for (int from = 0, batch = 0; from < orders.size(); from += batchSize, batch++) {
+            if (batch == warmupBatches) {
+                before = ServerCounters.read(dataSource);
+                timedStart = System.nanoTime();
+            }
+            var to = Math.min(orders.size(), from + batchSize);
+            var started = System.nanoTime();
+            statements.apply(productId, orders.subList(from, to));
+            var ended = System.nanoTime();
+            progress.advance(to - from);
+            if (batch < warmupBatches) {
+                warmupCommands += to - from;
+                continue;
+            }
+            latency.recordNanos(ended - started);
+            timedCommands += to - from;
+            timedEnd = ended;
+            if (timedEnd - timedStart > settings.maxDuration().toNanos()) {
+                break;
             }
         }
         // a writer whose orders all went to the warm-up has no timed part, and no say in its window
@@ -248,7 +245,7 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
     }
 
     /** The batch's statements, prepared once per run (the driver turns them into server-side statements). */
-    private static final class Statements implements AutoCloseable {
+    private static final class Statements {
 
         private final Connection connection;
         private final PreparedStatement claim;
@@ -311,14 +308,6 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
                 throw new IllegalStateException(
                         "expected to write " + expected + " " + table + " rows but wrote " + actual);
             }
-        }
-
-        @Override
-        public void close() throws SQLException {
-            claim.close();
-            takeStock.close();
-            decideOrders.close();
-            capturePayments.close();
         }
     }
 

@@ -10,13 +10,13 @@ import org.jspecify.annotations.Nullable;
  * One batch size (k commands per transaction) on a hot product of its own; the figures are of the timed part, after
  * {@code warmupCommands} untimed ones.
  *
- * @param writers connections that applied the commands at once (reports written before there was a choice: 1)
+ * @param writers connections that applied the commands at once
  * @param batchLatency time of one transaction, from its first statement to the end of its commit
  * @param server what PostgreSQL counted during the timed part; {@code null} when it could not be read
  */
 public record CeilingRun(
         int batchSize,
-        Integer writers,
+        int writers,
         UUID productId,
         long warmupCommands,
         long commands,
@@ -26,10 +26,4 @@ public record CeilingRun(
         double microsPerCommand,
         Latency batchLatency,
         @Nullable ServerCounters server,
-        RunVerdict invariants) {
-
-    public CeilingRun {
-        // absent from reports written before there was a choice
-        writers = writers == null ? 1 : writers;
-    }
-}
+        RunVerdict invariants) {}

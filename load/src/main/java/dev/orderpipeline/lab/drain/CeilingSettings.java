@@ -15,7 +15,7 @@ import java.util.Set;
  *     on the product's row
  */
 public record CeilingSettings(
-        List<Integer> batchSizes, int commands, Duration maxDuration, String synchronousCommit, Integer writers) {
+        List<Integer> batchSizes, int commands, Duration maxDuration, String synchronousCommit, int writers) {
 
     private static final Set<String> SYNCHRONOUS_COMMIT = Set.of("on", "off", "local", "remote_write", "remote_apply");
 
@@ -30,13 +30,6 @@ public record CeilingSettings(
         Require.check(
                 SYNCHRONOUS_COMMIT.contains(synchronousCommit),
                 "synchronous_commit must be one of " + SYNCHRONOUS_COMMIT);
-        // reports written before there was a choice had one writer, and say nothing
-        writers = writers == null ? 1 : writers;
         Require.positive("writers", writers);
-    }
-
-    /** One writer, as the worker applies a partition. */
-    public CeilingSettings(List<Integer> batchSizes, int commands, Duration maxDuration, String synchronousCommit) {
-        this(batchSizes, commands, maxDuration, synchronousCommit, 1);
     }
 }

@@ -87,7 +87,7 @@ public final class DrainCommand extends LabCommand {
     String databaseUrl;
 
     private CeilingSettings ceilingSettings() {
-        return new CeilingSettings(ceilingBatchSizes, ceilingCommands, Duration.ofSeconds(20), "on");
+        return new CeilingSettings(ceilingBatchSizes, ceilingCommands, Duration.ofSeconds(20), "on", 1);
     }
 
     private DrainSettings settings() {

@@ -3,7 +3,6 @@ package dev.orderpipeline.lab.drain;
 import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.invariants.RunVerdict;
-import dev.orderpipeline.lab.backlog.Backlog;
 import dev.orderpipeline.lab.backlog.CommandProducer;
 import dev.orderpipeline.lab.backlog.LagFollower;
 import dev.orderpipeline.lab.backlog.ResultsScan;
@@ -27,102 +26,96 @@ import java.util.stream.IntStream;
  */
 public record DrainExperiment(StackTarget target, DrainSettings settings, Progress progress) {
 
-    /** The backlog as it was filled: how long preparing its orders took and how fast the producer sent it. */
-    private record Filled(Backlog backlog, StackSession.Marks from, double prepareSeconds, CommandProducer.Sent sent) {}
-
     public DrainRun run() {
         var tag = "drain-" + UUID.randomUUID().toString().substring(0, 8);
-        try (var session = new StackSession(target, progress)) {
-            var filled = fill(session, tag, "; no worker running");
-            // on the database the drain starts from: its million orders in the tables and their indexes
-            var ceilingBefore = ceiling("before the drain");
-            return drain(session, "lab-" + tag, filled, ceilingBefore, true);
-        }
+        return drain(tag, "lab-" + tag, "; no worker running", true);
     }
 
     /**
      * The drain on a stack whose workers run already in {@code group} (the soak's capacity probe): the backlog is sent
      * while they decide it, so only the figures between the first result and the last ({@link
-     * DrainRun#perSecondDeciding}) mean a rate, one partition's when the keys are one product. No ceiling.
+     * DrainRun#perSecondDeciding}) mean a rate, one partition's when the keys are one product. Its settings have no
+     * ceiling.
      */
     public DrainRun alongside(String group) {
-        var tag = "drain-probe-" + UUID.randomUUID().toString().substring(0, 8);
+        return drain(
+                "drain-probe-" + UUID.randomUUID().toString().substring(0, 8),
+                group,
+                "; the stack's workers deciding",
+                false);
+    }
+
+    /**
+     * Prepares the backlog's orders and sends its commands with no worker deciding them, measures the ceiling, starts
+     * the workers (unless they run), follows the group until the backlog is drained, and reads what it did.
+     */
+    private DrainRun drain(String tag, String group, String workersNote, boolean startWorkers) {
         try (var session = new StackSession(target, progress)) {
-            return drain(session, group, fill(session, tag, "; the stack's workers deciding"), List.of(), false);
+            var preparing = System.nanoTime();
+            var backlog = session.backlog(tag, settings.keys(), settings.commands());
+            var prepareSeconds = (System.nanoTime() - preparing) / 1e9;
+            var from = session.mark();
+            progress.phase("fill " + Topics.CHECKOUT_COMMANDS, backlog.size());
+            var sent = CommandProducer.send(target.bootstrapServers(), backlog, 0, false, progress);
+            progress.note(String.format(
+                    Locale.ROOT,
+                    "Backlog: %d commands on %d products in %.1f s (%.0f/s)%s",
+                    sent.records(),
+                    backlog.products().size(),
+                    sent.seconds(),
+                    sent.perSecond(),
+                    workersNote));
+            // on the database the drain starts from: its million orders in the tables and their indexes
+            var ceilingBefore = ceiling("before the drain");
+            var clockStart = System.nanoTime();
+            var fleet = session.fleet();
+            var workers = IntStream.range(0, startWorkers ? settings.workers() : 0)
+                    .mapToObj(i -> fleet.start(List.of("--orderpipeline.worker.group-id=" + group)))
+                    .toList();
+            var ready = workers.isEmpty()
+                    ? CompletableFuture.completedFuture(0.0)
+                    : CompletableFuture.supplyAsync(
+                            () -> readySeconds(fleet, workers.getFirst(), clockStart), Thread.ofVirtual()::start);
+            var sampler = session.sample();
+            progress.phase("drain with " + settings.workers() + " worker(s)", backlog.size());
+            var timeline = new LagFollower(session.watch(), group, settings.lagInterval(), true, false)
+                    .follow(
+                            from.commands(),
+                            backlog.size(),
+                            clockStart,
+                            settings.timeout(),
+                            progress,
+                            (sample, consumed) -> WorkerFleet.requireAlive(workers, "the drain"));
+            var resources = sampler.stop();
+            var startToReady = ready.completeOnTimeout(0.0, 1, TimeUnit.MINUTES).join();
+            progress.phase("reading results and invariants", 0);
+            var results = session.results(from, backlog, new long[0]);
+            var invariants = session.invariants(backlog);
+            fleet.stopAll();
+            var drained = new Drained(
+                    backlog.size(), timeline.drainedAtMillis(backlog.size()).orElseThrow(), results);
+            progress.note(drained.describe(invariants));
+            return new DrainRun(
+                    settings.keys().label(),
+                    backlog.size(),
+                    backlog.products().size(),
+                    from.commands().size(),
+                    round(prepareSeconds, 2),
+                    round(sent.perSecond(), 0),
+                    settings.workers(),
+                    target.stack().config().asReported(target.stack().config().workerJvmOptions()),
+                    startToReady,
+                    round(drained.millis() / 1000.0, 3),
+                    round(drained.perSecondFromStart(), 1),
+                    round(drained.decidingSeconds(), 3),
+                    round(results.decidedPerSecond(), 1),
+                    timeline.curve(),
+                    results,
+                    resources,
+                    invariants,
+                    ceilingBefore,
+                    ceiling("after the drain"));
         }
-    }
-
-    /** Prepares the backlog's orders and sends its commands with no worker running. */
-    private Filled fill(StackSession session, String tag, String workers) {
-        var preparing = System.nanoTime();
-        var backlog = session.backlog(tag, settings.keys(), settings.commands());
-        var prepareSeconds = (System.nanoTime() - preparing) / 1e9;
-        var from = session.mark();
-        progress.phase("fill " + Topics.CHECKOUT_COMMANDS, backlog.size());
-        var sent = CommandProducer.send(target.bootstrapServers(), backlog, 0, false, progress);
-        progress.note(String.format(
-                Locale.ROOT,
-                "Backlog: %d commands on %d products in %.1f s (%.0f/s)%s",
-                sent.records(),
-                backlog.products().size(),
-                sent.seconds(),
-                sent.perSecond(),
-                workers));
-        return new Filled(backlog, from, prepareSeconds, sent);
-    }
-
-    /** Starts the workers (unless they run), follows the group until the backlog is drained, and reads what it did. */
-    private DrainRun drain(
-            StackSession session, String group, Filled filled, List<CeilingRun> ceilingBefore, boolean startWorkers) {
-        var backlog = filled.backlog();
-        var clockStart = System.nanoTime();
-        var fleet = session.fleet();
-        var workers = IntStream.range(0, startWorkers ? settings.workers() : 0)
-                .mapToObj(i -> fleet.start(List.of("--orderpipeline.worker.group-id=" + group)))
-                .toList();
-        var ready = workers.isEmpty()
-                ? CompletableFuture.completedFuture(0.0)
-                : CompletableFuture.supplyAsync(
-                        () -> readySeconds(fleet, workers.getFirst(), clockStart), Thread.ofVirtual()::start);
-        var sampler = session.sample();
-        progress.phase("drain with " + settings.workers() + " worker(s)", backlog.size());
-        var timeline = new LagFollower(session.watch(), group, settings.lagInterval(), true, false)
-                .follow(
-                        filled.from().commands(),
-                        backlog.size(),
-                        clockStart,
-                        settings.timeout(),
-                        progress,
-                        (sample, consumed) -> WorkerFleet.requireAlive(workers, "the drain"));
-        var resources = sampler.stop();
-        var startToReady = ready.completeOnTimeout(0.0, 1, TimeUnit.MINUTES).join();
-        progress.phase("reading results and invariants", 0);
-        var results = session.results(filled.from(), backlog, new long[0]);
-        var invariants = session.invariants(backlog);
-        fleet.stopAll();
-        var drained = new Drained(
-                backlog.size(), timeline.drainedAtMillis(backlog.size()).orElseThrow(), results);
-        progress.note(drained.describe(invariants));
-        return new DrainRun(
-                settings.keys().label(),
-                backlog.size(),
-                backlog.products().size(),
-                filled.from().commands().size(),
-                round(filled.prepareSeconds(), 2),
-                round(filled.sent().perSecond(), 0),
-                settings.workers(),
-                target.stack().config().asReported(target.stack().config().workerJvmOptions()),
-                startToReady,
-                round(drained.millis() / 1000.0, 3),
-                round(drained.perSecondFromStart(), 1),
-                round(drained.decidingSeconds(), 3),
-                round(results.decidedPerSecond(), 1),
-                timeline.curve(),
-                results,
-                resources,
-                invariants,
-                ceilingBefore,
-                ceiling("after the drain"));
     }
 
     /** Seconds from the clock's start until the worker reported ready; 0 if it never does (that fails the drain). */

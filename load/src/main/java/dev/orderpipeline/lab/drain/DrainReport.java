@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -146,41 +147,35 @@ public record DrainReport(
                         + " first and the last result record the workers published.");
     }
 
+    /** A row per batch size: the ceilings before and after the drain are one run per batch size each, in order. */
     Table againstCeiling() {
         var run = drain();
+        var before = run.ceilingBefore();
         var after = run.ceilingAfter();
-        var rows = new ArrayList<Ceilings>();
-        for (var i = 0; i < run.ceilingBefore().size(); i++) {
-            rows.add(new Ceilings(
-                    run.ceilingBefore().get(i), i < after.size() ? after.get(i).perSecond() : 0));
-        }
         return Table.of(
                 "Drain against the ceiling",
-                List.<Column<Ceilings>>of(
+                List.<Column<Integer>>of(
                         Column.of(
-                                "Ceiling k",
-                                row -> Integer.toString(row.before().batchSize())),
+                                "Ceiling k", i -> Integer.toString(before.get(i).batchSize())),
                         Column.of(
                                 "Ceiling before, commands/s",
-                                row -> Cells.decimal(row.before().perSecond(), 0)),
-                        Column.of("Ceiling after, commands/s", row -> Cells.decimal(row.afterPerSecond(), 0)),
+                                i -> Cells.decimal(before.get(i).perSecond(), 0)),
+                        Column.of(
+                                "Ceiling after, commands/s",
+                                i -> Cells.decimal(after.get(i).perSecond(), 0)),
                         Column.of(
                                 "Drain from start / ceiling (before / after)",
-                                row -> row.ratios(run.perSecondFromStart())),
+                                i -> ratios(run.perSecondFromStart(), before.get(i), after.get(i))),
                         Column.of(
                                 "Drain while deciding / ceiling (before / after)",
-                                row -> row.ratios(run.perSecondDeciding()))),
-                rows,
+                                i -> ratios(run.perSecondDeciding(), before.get(i), after.get(i)))),
+                IntStream.range(0, before.size()).boxed().toList(),
                 "The ceiling is one JDBC writer doing the same per-command work in batches of k, no Kafka, same"
                         + " database and durability; the worker polls up to its max-poll-records per transaction.");
     }
 
-    /** One batch size's ceiling before the drain, and the rate the same one reached after it. */
-    private record Ceilings(CeilingRun before, double afterPerSecond) {
-
-        String ratios(double drainPerSecond) {
-            return ratio(drainPerSecond, before.perSecond()) + " / " + ratio(drainPerSecond, afterPerSecond);
-        }
+    private static String ratios(double drainPerSecond, CeilingRun before, CeilingRun after) {
+        return ratio(drainPerSecond, before.perSecond()) + " / " + ratio(drainPerSecond, after.perSecond());
     }
 
     private static String ratio(double value, double reference) {

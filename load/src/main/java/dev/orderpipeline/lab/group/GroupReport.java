@@ -205,7 +205,7 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
         return series.isEmpty()
                 ? Optional.empty()
                 : Optional.of(new Chart.Lines(
-                        "throughput-" + fileName(keys),
+                        "throughput-" + keys.replaceAll("[^A-Za-z0-9]+", "-"),
                         "Throughput against worker processes: " + keys + " (" + protocol + ")",
                         "worker processes",
                         "commands/s",
@@ -261,9 +261,5 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
             case GroupSettings.KILL -> "worker killed (kill -9)";
             default -> "killed, restarted under its name";
         };
-    }
-
-    private static String fileName(String keys) {
-        return keys.replaceAll("[^A-Za-z0-9]+", "-");
     }
 }

@@ -55,30 +55,18 @@ public sealed interface Chart {
     }
 
     /**
-     * Bars per category (a strategy run), one bar per series (p50, p95...), stacked or side by side.
+     * Bars per category (a strategy run), one bar per series (p50, p95...), stacked or side by side, on a linear axis:
+     * the bar charts compare figures of one order of magnitude, and a reader expects zero at the base.
      *
      * @param values series name to category to value, in display order
-     * @param scale of the value axis; stacked bars are always linear (a stack on a log axis misleads)
      */
-    record Bars(
-            String file,
-            String title,
-            String valueAxis,
-            boolean stacked,
-            Map<String, Map<String, Number>> values,
-            Scale scale)
+    record Bars(String file, String title, String valueAxis, boolean stacked, Map<String, Map<String, Number>> values)
             implements Chart {
 
         public Bars {
             var copy = new LinkedHashMap<String, Map<String, Number>>();
             values.forEach((series, byCategory) -> copy.put(series, new LinkedHashMap<>(byCategory)));
             values = copy;
-        }
-
-        /** Linear: most bar charts compare figures of one order of magnitude, and a reader expects zero at the base. */
-        public Bars(
-                String file, String title, String valueAxis, boolean stacked, Map<String, Map<String, Number>> values) {
-            this(file, title, valueAxis, stacked, values, Scale.LINEAR);
         }
     }
 

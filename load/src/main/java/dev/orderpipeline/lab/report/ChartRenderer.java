@@ -5,11 +5,8 @@ import java.awt.Color;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.text.DecimalFormat;
-import java.text.DecimalFormatSymbols;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
@@ -20,7 +17,6 @@ import org.jfree.chart.StandardChartTheme;
 import org.jfree.chart.axis.CategoryLabelPositions;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
-import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.CombinedRangeXYPlot;
 import org.jfree.chart.plot.IntervalMarker;
 import org.jfree.chart.plot.PlotOrientation;
@@ -120,15 +116,6 @@ final class ChartRenderer {
         for (var series = 0; series < dataset.getRowCount(); series++) {
             renderer.setSeriesPaint(series, colour(series));
         }
-        var values = bars.values().values().stream()
-                .flatMap(byCategory -> byCategory.values().stream())
-                .toList();
-        if (!bars.stacked() && bars.scale().resolve(values) == Chart.Scale.LOG) {
-            // bars grow from the smallest value's half, not from zero, which a log axis has no place for
-            renderer.setBase(
-                    values.stream().mapToDouble(Number::doubleValue).min().orElse(1) / 2);
-            plot.setRangeAxis(logAxis(bars.valueAxis()));
-        }
         return chart;
     }
 
@@ -148,13 +135,13 @@ final class ChartRenderer {
         var plot = chart.getXYPlot();
         decorate(plot, lines.events(), new LinkedHashMap<>());
         if (xScale == Chart.Scale.LOG) {
-            plot.setDomainAxis(logAxis(lines.xAxis()));
+            plot.setDomainAxis(new LogAxis(lines.xAxis()));
         } else if (points.stream().allMatch(point -> point.x() == Math.rint(point.x()))) {
             // whole numbers on the x axis (workers, partitions) get whole-number ticks, not 1.1, 1.2, ...
             ((NumberAxis) plot.getDomainAxis()).setStandardTickUnits(NumberAxis.createIntegerTickUnits());
         }
         if (yScale == Chart.Scale.LOG) {
-            plot.setRangeAxis(logAxis(lines.yAxis()));
+            plot.setRangeAxis(new LogAxis(lines.yAxis()));
         }
         return chart;
     }
@@ -226,14 +213,5 @@ final class ChartRenderer {
 
     static Color colour(int index) {
         return PALETTE.get(index % PALETTE.size());
-    }
-
-    private static LogAxis logAxis(String label) {
-        var axis = new LogAxis(label);
-        // a tick per decade, as plain numbers: JFreeChart's own ticks fall on 25,118.864 and the like
-        axis.setTickUnit(new NumberTickUnit(1));
-        axis.setMinorTickMarksVisible(true);
-        axis.setNumberFormatOverride(new DecimalFormat("#,##0.###", DecimalFormatSymbols.getInstance(Locale.ROOT)));
-        return axis;
     }
 }

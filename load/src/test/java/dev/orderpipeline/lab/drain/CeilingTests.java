@@ -54,7 +54,7 @@ class CeilingTests {
 
     @Test
     void appliesEveryCommandOnceDurablyAndKeepsTheInvariants() throws Exception {
-        var settings = new CeilingSettings(List.of(1, 10, 100, 200), COMMANDS, Duration.ofMinutes(1), "on");
+        var settings = new CeilingSettings(List.of(1, 10, 100, 200), COMMANDS, Duration.ofMinutes(1), "on", 1);
 
         var runs = new Ceiling(database, settings, Progress.silent()).run();
 
@@ -139,7 +139,7 @@ class CeilingTests {
 
     @Test
     void stopsAtTheDurationAndRemovesTheOrdersItDidNotReach() {
-        var settings = new CeilingSettings(List.of(1), 5_000, Duration.ofMillis(200), "on");
+        var settings = new CeilingSettings(List.of(1), 5_000, Duration.ofMillis(200), "on", 1);
 
         var run = new Ceiling(database, settings, Progress.silent()).run().getFirst();
 
@@ -152,7 +152,9 @@ class CeilingTests {
     @Test
     void derivesTheCommandIdsTheWorkerWouldUse() throws Exception {
         var run = new Ceiling(
-                        database, new CeilingSettings(List.of(50), 100, Duration.ofMinutes(1), "on"), Progress.silent())
+                        database,
+                        new CeilingSettings(List.of(50), 100, Duration.ofMinutes(1), "on", 1),
+                        Progress.silent())
                 .run()
                 .getFirst();
 

@@ -43,7 +43,7 @@ class DrainEndToEndTests {
                 1,
                 Duration.ofMillis(500),
                 Duration.ofMinutes(5),
-                new CeilingSettings(List.of(100), 1_000, Duration.ofSeconds(10), "on"));
+                new CeilingSettings(List.of(100), 1_000, Duration.ofSeconds(10), "on", 1));
         var startedAt = Instant.now();
 
         DrainRun run;

@@ -157,19 +157,6 @@ class ChartRendererTests {
         }
     }
 
-    @Test
-    void drawsDecadeSpanningBarsOnALogAxis() {
-        var bars = new LinkedHashMap<String, Map<String, Number>>();
-        bars.put("p99", Map.of("k=1", 0.8, "k=1000", 95.0));
-
-        var chart = ChartRenderer.draw(new Chart.Bars("batch", "Batch", "ms", false, bars, Chart.Scale.AUTO));
-
-        assertThat(chart.getCategoryPlot().getRangeAxis()).isInstanceOf(LogAxis.class);
-        // every bar fits, the smallest one included
-        assertThat(chart.getCategoryPlot().getRangeAxis().getLowerBound()).isLessThan(0.8);
-        assertThat(chart.getCategoryPlot().getRangeAxis().getUpperBound()).isGreaterThanOrEqualTo(95.0);
-    }
-
     private XYPlot plot(Chart chart) {
         try {
             assertThat(ImageIO.read(ChartRenderer.render(chart, folder).toFile()))
