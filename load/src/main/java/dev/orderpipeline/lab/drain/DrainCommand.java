@@ -87,7 +87,8 @@ public final class DrainCommand extends LabCommand {
     String databaseUrl;
 
     private CeilingSettings ceilingSettings() {
-        return new CeilingSettings(ceilingBatchSizes, ceilingCommands, Duration.ofSeconds(20), "on", 1);
+        return new CeilingSettings(
+                ceilingBatchSizes, ceilingCommands, Duration.ofSeconds(20), TargetOptions.SYNCHRONOUS_COMMIT, 1);
     }
 
     private DrainSettings settings() {

@@ -26,6 +26,9 @@ public final class TargetOptions {
     /** The user the lab connects to a {@code --database-server} (and drain's {@code --database-url}) as. */
     private static final String DATABASE_USER = "postgres";
 
+    /** The apps' sessions' {@code synchronous_commit}, and the drain's ceiling writer's: every commit durable. */
+    public static final String SYNCHRONOUS_COMMIT = "on";
+
     @Option(
             order = 43,
             names = "--database-password",
@@ -213,7 +216,7 @@ public final class TargetOptions {
         var arguments = new ArrayList<String>();
         var initSql = "--spring.datasource.hikari.connection-init-sql=";
         if (appArguments.stream().noneMatch(argument -> argument.startsWith(initSql))) {
-            arguments.add(initSql + "SET synchronous_commit TO on");
+            arguments.add(initSql + "SET synchronous_commit TO " + SYNCHRONOUS_COMMIT);
         }
         arguments.addAll(appArguments);
         return arguments;
