@@ -7,6 +7,7 @@ import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.backlog.ServerCounters;
 import dev.orderpipeline.lab.measure.LatencyRecorder;
 import dev.orderpipeline.lab.measure.Progress;
+import dev.orderpipeline.lab.pipeline.TargetOptions;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.schema.Migrations;
 import java.sql.Connection;
@@ -28,7 +29,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The ceiling: what the worker does per command, applied straight through JDBC by one writer, in batches of k
- * commands per transaction, on one hot product, with {@code synchronous_commit} as set (on: durable). Per batch one
+ * commands per transaction, on one hot product, every commit durable as the apps' are. Per batch one
  * transaction of four set-based statements over arrays:
  *
  * <ol>
@@ -129,7 +130,6 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
                 latency.count(),
                 Math.round(seconds * 1000) / 1000.0,
                 Math.round(perSecond * 10) / 10.0,
-                perSecond > 0 ? Math.round(1e7 / perSecond) / 10.0 : 0,
                 latency.summary(),
                 server,
                 invariants);
@@ -201,7 +201,7 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
         @Nullable ServerCounters before = null;
         connection.setAutoCommit(false);
         try (var statement = connection.createStatement()) {
-            statement.execute("SET synchronous_commit = " + settings.synchronousCommit());
+            statement.execute("SET synchronous_commit = " + TargetOptions.SYNCHRONOUS_COMMIT);
         }
         connection.commit();
         // the statements close with the writer's connection

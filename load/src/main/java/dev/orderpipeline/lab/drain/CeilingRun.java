@@ -23,7 +23,6 @@ public record CeilingRun(
         long batches,
         double seconds,
         double perSecond,
-        double microsPerCommand,
         Latency batchLatency,
         @Nullable ServerCounters server,
         RunVerdict invariants) {}

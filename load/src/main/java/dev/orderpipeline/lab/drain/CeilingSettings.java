@@ -3,8 +3,6 @@ package dev.orderpipeline.lab.drain;
 import dev.orderpipeline.lab.Require;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 
 /**
  * One ceiling measurement; the fields are the ceiling options of {@code bin/lab drain}. A run stops after
@@ -14,10 +12,7 @@ import java.util.Set;
  *     writer per partition); more, with k = 1, is every lock strategy's case, one transaction per checkout queueing
  *     on the product's row
  */
-public record CeilingSettings(
-        List<Integer> batchSizes, int commands, Duration maxDuration, String synchronousCommit, int writers) {
-
-    private static final Set<String> SYNCHRONOUS_COMMIT = Set.of("on", "off", "local", "remote_write", "remote_apply");
+public record CeilingSettings(List<Integer> batchSizes, int commands, Duration maxDuration, int writers) {
 
     public CeilingSettings {
         batchSizes = List.copyOf(batchSizes);
@@ -26,10 +21,6 @@ public record CeilingSettings(
                 size -> Require.check(size >= 1 && size <= 10_000, "batch sizes must be 1 to 10000: " + size));
         Require.positive("commands", commands);
         Require.positive("the duration", maxDuration);
-        synchronousCommit = synchronousCommit.toLowerCase(Locale.ROOT);
-        Require.check(
-                SYNCHRONOUS_COMMIT.contains(synchronousCommit),
-                "synchronous_commit must be one of " + SYNCHRONOUS_COMMIT);
         Require.positive("writers", writers);
     }
 }

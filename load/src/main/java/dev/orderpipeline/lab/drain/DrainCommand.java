@@ -1,14 +1,11 @@
 package dev.orderpipeline.lab.drain;
 
-import dev.orderpipeline.infra.FreePorts;
-import dev.orderpipeline.infra.Postgres;
 import dev.orderpipeline.lab.LabCommand;
 import dev.orderpipeline.lab.Options;
 import dev.orderpipeline.lab.Require;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.backlog.ServerCounters;
 import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.pipeline.Database;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.TargetOptions;
@@ -30,16 +27,15 @@ import picocli.CommandLine.Option;
             "Pre-fills the command topic with COMMANDS checkouts (orders inserted set-based first; commands sent by a"
                     + " fast producer exactly as order-api sends them) with no worker running, then starts --workers"
                     + " worker process(es) and measures commands/s from their start until the consumer group's lag is"
-                    + " zero, the drain curve, the worker's RSS, and the invariants.",
-            "Then, unless --no-with-ceiling, the ceiling on the same database to compare with: the worker's"
-                    + " per-command work (idempotency row, conditional decrement of one hot product's stock, order"
-                    + " status, payment) applied straight through JDBC by one writer in batches of k commands per"
-                    + " transaction, no Kafka; per k commands/s and the time of one transaction (p50/p99).",
-            "--ceiling-only measures the ceiling alone, on a database only (no broker, no app): an embedded"
-                    + " PostgreSQL like the stack's, --database-server, or --database-url (schema created by Flyway"
-                    + " if missing). Worker JVM flags are those of checkout-worker/jvm.options unless"
-                    + " --app-jvm-option replaces them (e.g. -Xmx192m, -XX:+UseSerialGC), and are recorded in the"
-                    + " report."
+                    + " zero, the worker's RSS, and the invariants.",
+            "Then the ceiling on the same database to compare with: the worker's per-command work (idempotency"
+                    + " row, conditional decrement of one hot product's stock, order status, payment) applied straight"
+                    + " through JDBC by one writer in batches of k commands per transaction, no Kafka; per k commands/s"
+                    + " and the time of one transaction.",
+            "--ceiling-only measures the ceiling alone, on a database only (no broker, no app): --database-server"
+                    + " or --database-url (schema created by Flyway if missing). Worker JVM flags are those of"
+                    + " checkout-worker/jvm.options unless --app-jvm-option replaces them (e.g. -Xmx192m,"
+                    + " -XX:+UseSerialGC), and are recorded in the report."
         })
 public final class DrainCommand extends LabCommand {
 
@@ -48,15 +44,6 @@ public final class DrainCommand extends LabCommand {
 
     @Mixin
     Options.Keys keys = new Options.Keys(new KeyDistribution.Hot());
-
-    @Option(
-            order = 3,
-            names = "--with-ceiling",
-            negatable = true,
-            defaultValue = "true",
-            fallbackValue = "true",
-            description = "Measure the ceiling just before and just after the drain, on the same database.")
-    boolean withCeiling = true;
 
     @Option(order = 4, names = "--ceiling-only", description = "Measure the ceiling alone, on a database only.")
     boolean ceilingOnly;
@@ -86,11 +73,6 @@ public final class DrainCommand extends LabCommand {
     @Nullable
     String databaseUrl;
 
-    private CeilingSettings ceilingSettings() {
-        return new CeilingSettings(
-                ceilingBatchSizes, ceilingCommands, Duration.ofSeconds(20), TargetOptions.SYNCHRONOUS_COMMIT, 1);
-    }
-
     private DrainSettings settings() {
         Require.check(keys.all().size() == 1, "a drain takes one --keys distribution: " + keys.all());
         return new DrainSettings(
@@ -99,8 +81,7 @@ public final class DrainCommand extends LabCommand {
                 Math.max(1, targetOptions.workers()),
                 backlog.lagInterval(),
                 backlog.timeout(),
-                withCeiling || ceilingOnly ? ceilingSettings() : null,
-                ceilingOnly);
+                new CeilingSettings(ceilingBatchSizes, ceilingCommands, Duration.ofSeconds(20), 1));
     }
 
     /** Refuses settings that do not hold before the stack starts. */
@@ -122,36 +103,25 @@ public final class DrainCommand extends LabCommand {
         return new DrainReport(header(stack), settings, run, List.of());
     }
 
-    /** The ceiling alone, on an embedded PostgreSQL, a database recreated on the server, or the one given. */
+    /** The ceiling alone, on the database given or one recreated on the server. */
     private LabReport ceilingOnly(Progress progress) {
         var settings = settings();
         var server = targetOptions.server();
-        var given = databaseUrl == null ? null : targetOptions.at(databaseUrl);
-        progress.phase(given != null || server != null ? "connecting" : "starting PostgreSQL", 0);
-        try (var embedded = given != null || server != null ? null : embedded()) {
-            var writer = embedded != null
-                    ? new Database(embedded.ensureDatabase("orderpipeline"), embedded.user(), embedded.password())
-                    : server != null
-                            ? targetOptions.recreate(server, TargetOptions.CEILING_DATABASE)
-                            : Objects.requireNonNull(given);
-            Ceiling.migrate(writer.dataSource());
-            var runs = new Ceiling(writer.dataSource(), Objects.requireNonNull(settings.ceiling()), progress).run();
-            var target = new LinkedHashMap<String, String>();
-            target.put(
-                    "database",
-                    embedded != null
-                            ? "embedded PostgreSQL (as the stack's)"
-                            : server != null
-                                    ? "PostgreSQL server, database " + TargetOptions.CEILING_DATABASE
-                                    : "given database");
-            ServerCounters.settings(writer.dataSource()).forEach((name, value) -> target.put("server " + name, value));
-            return new DrainReport(header(target, targetOptions.projectDirectory(), writer), settings, null, runs);
-        }
-    }
-
-    private Postgres embedded() {
-        var data = targetOptions.workDirectory().resolve("ceiling-postgres");
-        TargetOptions.deleteRecursively(data);
-        return Postgres.embedded(FreePorts.one(), data, true);
+        Require.check(
+                server != null || databaseUrl != null, "--ceiling-only needs --database-server or --database-url");
+        progress.phase("connecting", 0);
+        var writer = databaseUrl != null
+                ? targetOptions.at(databaseUrl)
+                : targetOptions.recreate(Objects.requireNonNull(server), TargetOptions.CEILING_DATABASE);
+        Ceiling.migrate(writer.dataSource());
+        var runs = new Ceiling(writer.dataSource(), Objects.requireNonNull(settings.ceiling()), progress).run();
+        var target = new LinkedHashMap<String, String>();
+        target.put(
+                "database",
+                databaseUrl != null
+                        ? "given database"
+                        : "PostgreSQL server, database " + TargetOptions.CEILING_DATABASE);
+        ServerCounters.settings(writer.dataSource()).forEach((name, value) -> target.put("server " + name, value));
+        return new DrainReport(header(target, targetOptions.projectDirectory(), writer), settings, null, runs);
     }
 }

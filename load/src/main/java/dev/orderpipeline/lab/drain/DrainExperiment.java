@@ -2,14 +2,13 @@ package dev.orderpipeline.lab.drain;
 
 import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
-import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.backlog.CommandProducer;
 import dev.orderpipeline.lab.backlog.LagFollower;
-import dev.orderpipeline.lab.backlog.ResultsScan;
 import dev.orderpipeline.lab.backlog.StackSession;
 import dev.orderpipeline.lab.backlog.WorkerFleet;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
+import dev.orderpipeline.lab.report.Cells;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
@@ -51,9 +50,7 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
      */
     private DrainRun drain(String tag, String group, String workersNote, boolean startWorkers) {
         try (var session = new StackSession(target, progress)) {
-            var preparing = System.nanoTime();
             var backlog = session.backlog(tag, settings.keys(), settings.commands());
-            var prepareSeconds = (System.nanoTime() - preparing) / 1e9;
             var from = session.mark();
             progress.phase("fill " + Topics.CHECKOUT_COMMANDS, backlog.size());
             var sent = CommandProducer.send(target.bootstrapServers(), backlog, 0, false, progress);
@@ -92,24 +89,26 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
             var results = session.results(from, backlog, new long[0]);
             var invariants = session.invariants(backlog);
             fleet.stopAll();
-            var drained = new Drained(
-                    backlog.size(), timeline.drainedAtMillis(backlog.size()).orElseThrow(), results);
-            progress.note(drained.describe(invariants));
+            var perSecondFromStart = backlog.size()
+                    * 1000.0
+                    / timeline.drainedAtMillis(backlog.size()).orElseThrow();
+            var decidingSeconds = (results.lastAtMillis() - results.firstAtMillis()) / 1000.0;
+            progress.note(String.format(
+                    Locale.ROOT,
+                    "Drained %d commands at %.0f/s from the worker's start, %.0f/s while deciding%s",
+                    backlog.size(),
+                    perSecondFromStart,
+                    results.decidedPerSecond(),
+                    Cells.violatedNote(invariants)));
             return new DrainRun(
                     settings.keys().label(),
                     backlog.size(),
-                    backlog.products().size(),
-                    from.commands().size(),
-                    round(prepareSeconds, 2),
-                    round(sent.perSecond(), 0),
                     settings.workers(),
                     target.stack().config().asReported(target.stack().config().workerJvmOptions()),
                     startToReady,
-                    round(drained.millis() / 1000.0, 3),
-                    round(drained.perSecondFromStart(), 1),
-                    round(drained.decidingSeconds(), 3),
+                    round(perSecondFromStart, 1),
+                    round(decidingSeconds, 3),
                     round(results.decidedPerSecond(), 1),
-                    timeline.curve(),
                     results,
                     resources,
                     invariants,
@@ -126,31 +125,6 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
         } catch (IllegalStateException ex) {
             progress.note("The worker did not report ready: " + ex.getMessage());
             return 0;
-        }
-    }
-
-    /** How fast the backlog went: {@code millis} from the first worker's start to lag zero, and between the results. */
-    record Drained(long commands, long millis, ResultsScan.Summary results) {
-
-        double perSecondFromStart() {
-            return commands * 1000.0 / millis;
-        }
-
-        double decidingSeconds() {
-            return (results.lastAtMillis() - results.firstAtMillis()) / 1000.0;
-        }
-
-        String describe(RunVerdict invariants) {
-            return String.format(
-                    Locale.ROOT,
-                    "Drained %d commands in %.1f s from the worker's start (%.0f/s); deciding %.1f s (%.0f/s);"
-                            + " invariants %s",
-                    commands,
-                    millis / 1000.0,
-                    perSecondFromStart(),
-                    decidingSeconds(),
-                    results.decidedPerSecond(),
-                    invariants.holds() ? "hold" : "VIOLATED: " + invariants.violations());
         }
     }
 

@@ -135,11 +135,7 @@ public record CapacityModel(
                 .map(count -> {
                     progress.note("Capacity probe: the hot row, " + count + " writer(s), one checkout per transaction");
                     var settings = new CeilingSettings(
-                            List.of(1),
-                            Math.min(HOT_ROW_COMMANDS, probes.drainCommands()),
-                            HOT_ROW_DURATION,
-                            database.synchronousCommit(),
-                            count);
+                            List.of(1), Math.min(HOT_ROW_COMMANDS, probes.drainCommands()), HOT_ROW_DURATION, count);
                     return new Ceiling(database.dataSource(), settings, progress)
                             .run()
                             .getFirst();

@@ -54,7 +54,7 @@ class CeilingTests {
 
     @Test
     void appliesEveryCommandOnceDurablyAndKeepsTheInvariants() throws Exception {
-        var settings = new CeilingSettings(List.of(1, 10, 100, 200), COMMANDS, Duration.ofMinutes(1), "on", 1);
+        var settings = new CeilingSettings(List.of(1, 10, 100, 200), COMMANDS, Duration.ofMinutes(1), 1);
 
         var runs = new Ceiling(database, settings, Progress.silent()).run();
 
@@ -96,7 +96,7 @@ class CeilingTests {
     /** The lock strategies' case: one checkout per transaction, many connections queueing on the one row. */
     @Test
     void manyWritersOnOneRowApplyEveryCommandOnce() {
-        var settings = new CeilingSettings(List.of(1), COMMANDS, Duration.ofMinutes(1), "on", 8);
+        var settings = new CeilingSettings(List.of(1), COMMANDS, Duration.ofMinutes(1), 8);
 
         var run = new Ceiling(database, settings, Progress.silent()).run().getFirst();
 
@@ -131,7 +131,6 @@ class CeilingTests {
         var report = ReportWriter.JSON.readValue(
                 output.resolve(ReportWriter.JSON_FILE).toFile(), DrainReport.class);
         assertThat(report.run()).isNull();
-        assertThat(report.settings().ceilingOnly()).isTrue();
         assertThat(report.ceiling()).extracting(CeilingRun::batchSize).containsExactly(1, 100);
         assertThat(report.ceiling())
                 .allSatisfy(run -> assertThat(run.invariants().holds()).isTrue());
@@ -139,7 +138,7 @@ class CeilingTests {
 
     @Test
     void stopsAtTheDurationAndRemovesTheOrdersItDidNotReach() {
-        var settings = new CeilingSettings(List.of(1), 5_000, Duration.ofMillis(200), "on", 1);
+        var settings = new CeilingSettings(List.of(1), 5_000, Duration.ofMillis(200), 1);
 
         var run = new Ceiling(database, settings, Progress.silent()).run().getFirst();
 
@@ -152,9 +151,7 @@ class CeilingTests {
     @Test
     void derivesTheCommandIdsTheWorkerWouldUse() throws Exception {
         var run = new Ceiling(
-                        database,
-                        new CeilingSettings(List.of(50), 100, Duration.ofMinutes(1), "on", 1),
-                        Progress.silent())
+                        database, new CeilingSettings(List.of(50), 100, Duration.ofMinutes(1), 1), Progress.silent())
                 .run()
                 .getFirst();
 

@@ -37,15 +37,13 @@ class RenderCommandTests {
 
     @Test
     void writesTheMarkdownAndChartsAgainFromTheJson() throws IOException {
-        var source = RESULTS.resolve("drain").resolve(ReportWriter.JSON_FILE);
+        var source = RESULTS.resolve("rebalance").resolve(ReportWriter.JSON_FILE);
         Files.copy(source, folder.resolve(ReportWriter.JSON_FILE));
 
         var exit = new CommandLine(new RenderCommand()).execute(folder.toString());
 
         assertThat(exit).isZero();
-        assertThat(folder.resolve(ReportWriter.MARKDOWN_FILE))
-                .content()
-                .contains("# Lab drain", "Drain against the ceiling");
+        assertThat(folder.resolve(ReportWriter.MARKDOWN_FILE)).content().contains("# Lab group", "Rebalances");
         try (Stream<Path> files = Files.list(folder)) {
             assertThat(files.filter(path -> path.toString().endsWith(".png"))).isNotEmpty();
         }

@@ -142,10 +142,8 @@ final class SoakFixtures {
     /** The probes: one partition drained 5,000 commands/s, the hot row 1,200 transactions/s alone, 1,500 on four. */
     static CapacityModel capacity(List<SoakRun> runs) {
         var drain = new CapacityModel.PartitionDrain(100_000, 20.0, 5_000, HELD);
-        var alone =
-                new CeilingRun(1, 1, UUID.randomUUID(), 200, 12_000, 12_000, 10.0, 1_200, 833.3, LATENCY, null, HELD);
-        var many =
-                new CeilingRun(1, 4, UUID.randomUUID(), 800, 15_000, 15_000, 10.0, 1_500, 666.7, LATENCY, null, HELD);
+        var alone = new CeilingRun(1, 1, UUID.randomUUID(), 200, 12_000, 12_000, 10.0, 1_200, LATENCY, null, HELD);
+        var many = new CeilingRun(1, 4, UUID.randomUUID(), 800, 15_000, 15_000, 10.0, 1_500, LATENCY, null, HELD);
         return CapacityModel.of(runs, drain, List.of(alone, many), 2);
     }
 }
