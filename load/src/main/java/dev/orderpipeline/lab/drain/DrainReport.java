@@ -36,10 +36,6 @@ public record DrainReport(
         ceiling = ceiling == null ? List.of() : List.copyOf(ceiling);
     }
 
-    private DrainRun drain() {
-        return Objects.requireNonNull(run, "a drain's run");
-    }
-
     @Override
     public String summary() {
         if (run == null) {
@@ -110,7 +106,7 @@ public record DrainReport(
     }
 
     Table drainTable() {
-        var run = drain();
+        var run = Objects.requireNonNull(this.run, "a drain's run");
         var worker = run.resources().process(StackTarget.WORKER).orElse(null);
         var figures = new LinkedHashMap<String, String>();
         figures.put("Commands", Long.toString(run.commands()));

@@ -10,32 +10,26 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What a cell's event did, read from its recorded offsets and owners: which partitions moved (their owner at the end
- * differs from the one just before the event), when they were first seen with their final owners, and each
- * partition's longest pause from the event to lag zero (the longest time it had records waiting and its committed
- * offset did not move), the longest among the moved, the stayed and the killed worker's partitions.
+ * differs from the one just before the event) and each partition's longest pause from the event to lag zero (the
+ * longest time it had records waiting and its committed offset did not move), the longest among the moved, the
+ * stayed and the killed worker's partitions.
  *
  * @param readyAtSeconds when the worker the event started (add, restart) answered ready; {@code null} if it did not
- * @param reassignedAtSeconds when the partitions were first seen with their final owners; {@code null} if never
- * @param killed the worker killed; {@code null} for add
- * @param longestKilledMillis {@code null} for add
+ * @param longestKilledMillis on the partitions the killed worker owned before the event; {@code null} for add
  * @param gapBeforeMillis the longest pause of any partition in the second half of the time before the event: the
  *     workers' normal rhythm, start-up transients past
  */
 public record Disruption(
         double atSeconds,
         @Nullable Double readyAtSeconds,
-        @Nullable Double reassignedAtSeconds,
         List<Integer> moved,
         long longestMovedMillis,
         long longestStayedMillis,
-        @Nullable String killed,
-        List<Integer> killedPartitions,
         @Nullable Long longestKilledMillis,
         long gapBeforeMillis) {
 
     public Disruption {
         moved = List.copyOf(moved);
-        killedPartitions = List.copyOf(killedPartitions);
     }
 
     /**
@@ -57,14 +51,6 @@ public record Disruption(
                 moved.add(partition);
             }
         }
-        var reassignedAt = eventMillis < 0 || ownersAfter.isEmpty()
-                ? null
-                : timeline.samples().stream()
-                        .filter(sample -> sample.atMillis() > eventMillis
-                                && sample.owners().equals(ownersAfter))
-                        .map(sample -> sample.atMillis())
-                        .findFirst()
-                        .orElse(null);
         var pauses = timeline.longestStallMillis(event, endMillis);
         var gapBefore = timeline.longestStallMillis(event / 2, event).values().stream()
                 .mapToLong(Long::longValue)
@@ -76,12 +62,9 @@ public record Disruption(
         return new Disruption(
                 event / 1000.0,
                 readyMillis < 0 ? null : readyMillis / 1000.0,
-                reassignedAt == null ? null : reassignedAt / 1000.0,
                 moved,
                 longestAmong(pauses, moved),
                 longestAmong(pauses, stayed),
-                killed,
-                killedPartitions,
                 killed == null ? null : longestAmong(pauses, killedPartitions),
                 gapBefore);
     }

@@ -4,7 +4,6 @@ import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.backlog.LagTimeline;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
-import dev.orderpipeline.lab.measure.ResourceUsage;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -15,12 +14,11 @@ import org.jspecify.annotations.Nullable;
  *
  * @param workers the group's largest size in the cell: add starts one fewer, kill ends with one fewer
  * @param groupType the group's type as the broker reported it: proof the workers used the protocol asked for
- * @param seconds from the first send to the group's lag reaching zero
+ * @param perSecond commands from the first send to the group's lag reaching zero, per second
  * @param endToEnd from each command's record timestamp to its result's: in a backlog, mostly time queued
  * @param curve the group's lag and commit rate at each offset sample
  * @param duplicates results flagged duplicate on checkout.results
  * @param duplicatesCounted what the workers alive at the end counted (a killed worker's count is lost with it)
- * @param resources CPU and memory of each kind of process over the cell (an added worker is not sampled)
  * @param cost per decided checkout
  * @param disruption what the event did; {@code null} for none
  */
@@ -31,15 +29,12 @@ public record GroupCell(
         String event,
         String protocol,
         @Nullable String groupType,
-        long commands,
-        double seconds,
         double perSecond,
         @Nullable Latency endToEnd,
         List<Long> recordsPerPartition,
         List<LagTimeline.Point> curve,
         long duplicates,
         @Nullable Long duplicatesCounted,
-        @Nullable ResourceUsage resources,
         RunVerdict invariants,
         @Nullable CheckoutCost cost,
         @Nullable Disruption disruption) {

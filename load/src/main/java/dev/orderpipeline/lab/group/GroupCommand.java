@@ -94,7 +94,6 @@ public final class GroupCommand extends LabCommand {
                 protocols,
                 backlog.commands(),
                 rate,
-                GroupSettings.EVENT_AT,
                 warmup.size(),
                 backlog.lagInterval(),
                 backlog.timeout());

@@ -133,7 +133,7 @@ public final class GroupExperiment implements Experiment<GroupSettings.Cell, Gro
         progress.phase(name, backlog.size());
         var clockStart = System.nanoTime();
         var trigger = new Trigger(event, session.fleet(), group.arguments(), clockStart, name, (long)
-                Math.ceil(settings.eventAt() * backlog.size()));
+                Math.ceil(GroupSettings.EVENT_AT * backlog.size()));
         var sending = session.sendInBackground(backlog, settings.rate());
         var undisturbed = event.equals(NONE);
         var timeline = new LagFollower(session.watch(), group.name(), settings.lagInterval(), undisturbed, !undisturbed)
@@ -160,15 +160,12 @@ public final class GroupExperiment implements Experiment<GroupSettings.Cell, Gro
                 event,
                 group.protocol(),
                 groupType,
-                backlog.size(),
-                endMillis / 1000.0,
                 Math.round(backlog.size() * 10000.0 / endMillis) / 10.0,
                 results.endToEnd(),
                 GroupCell.recordsPerPartition(timeline),
                 timeline.curve(),
                 results.duplicates(),
                 counted,
-                resources,
                 invariants,
                 CheckoutCost.of(resources, invariants.completed() + invariants.rejected()),
                 undisturbed ? null : trigger.disruption(timeline, endMillis));

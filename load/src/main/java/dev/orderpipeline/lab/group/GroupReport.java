@@ -41,7 +41,7 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
                         + " %d ms).",
                 settings.commands(),
                 settings.rate() == 0 ? "as fast as one producer can" : "at " + settings.rate() + "/s",
-                settings.eventAt() * 100,
+                GroupSettings.EVENT_AT * 100,
                 settings.lagInterval().toMillis());
     }
 
@@ -99,8 +99,6 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
                 "Cells",
                 List.<Column<GroupCell>>of(
                         Column.of("Cell", GroupCell::label),
-                        Column.of("Commands/s", cell -> Cells.decimal(cell.perSecond(), 0)),
-                        Column.of("Seconds", cell -> Cells.decimal(cell.seconds(), 1)),
                         Column.of("End-to-end p50", cell -> Cells.duration(cell.endToEnd(), Latency::p50Ms)),
                         Column.of("End-to-end p99", cell -> Cells.duration(cell.endToEnd(), Latency::p99Ms)),
                         Column.of("End-to-end max", cell -> Cells.duration(cell.endToEnd(), Latency::maxMs)),
@@ -123,7 +121,6 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
                         Column.of("Group type", cell -> Objects.requireNonNullElse(cell.groupType(), "n/a")),
                         event("Event at", event -> at(event.atSeconds())),
                         event("Ready at", event -> at(event.readyAtSeconds())),
-                        event("Final owners at", event -> at(event.reassignedAtSeconds())),
                         event(
                                 "Moved partitions",
                                 event -> event.moved().isEmpty()
@@ -131,11 +128,6 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
                                         : event.moved().toString()),
                         event("Pause, moved", event -> Cells.seconds(event.longestMovedMillis(), 2)),
                         event("Pause, stayed", event -> Cells.seconds(event.longestStayedMillis(), 2)),
-                        event(
-                                "Killed worker's partitions",
-                                event -> event.killed() == null
-                                        ? "-"
-                                        : event.killedPartitions().toString()),
                         event(
                                 "Pause, killed worker's partitions",
                                 event -> event.longestKilledMillis() == null

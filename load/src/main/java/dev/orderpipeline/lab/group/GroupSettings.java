@@ -13,7 +13,6 @@ import java.util.Locale;
  *
  * @param workerCounts the group's largest size in a cell: add starts one fewer, kill ends with one fewer
  * @param rate commands per second; 0 sends the backlog as fast as one producer can
- * @param eventAt the share of the backlog committed when the event fires
  */
 public record GroupSettings(
         List<Integer> partitionCounts,
@@ -23,7 +22,6 @@ public record GroupSettings(
         List<String> protocols,
         int commands,
         int rate,
-        double eventAt,
         int warmup,
         Duration lagInterval,
         Duration timeout) {
@@ -56,7 +54,6 @@ public record GroupSettings(
         Require.positive("commands", commands);
         Require.notNegative("the rate", rate);
         Require.notNegative("warm-up", warmup);
-        Require.check(eventAt > 0 && eventAt < 1, "the event comes between 0 and 1 of the backlog: " + eventAt);
         var counts = workerCounts;
         Require.check(
                 events.stream().anyMatch(event -> counts.stream().anyMatch(workers -> runs(event, workers))),

@@ -58,7 +58,7 @@ class CartShapesTests {
 
     @Test
     void refusesCartsOfMoreProductsThanThereAreOrOfOne() {
-        assertThatIllegalArgumentException().isThrownBy(() -> CartShapes.of(products, 10, 4));
-        assertThatIllegalArgumentException().isThrownBy(() -> CartShapes.of(products, 10, 1));
+        assertThatIllegalArgumentException().isThrownBy(() -> new CompareSettings.Carts(3, 4));
+        assertThatIllegalArgumentException().isThrownBy(() -> new CompareSettings.Carts(3, 1));
     }
 }

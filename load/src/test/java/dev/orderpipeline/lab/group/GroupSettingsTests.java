@@ -41,7 +41,6 @@ class GroupSettingsTests {
                 List.of("classic", "consumer"),
                 1000,
                 100,
-                0.3,
                 0,
                 Duration.ofMillis(200),
                 Duration.ofSeconds(60));
