@@ -20,7 +20,6 @@ public final class CheckoutCosts {
 
     public static final String TITLE = "Cost per checkout";
     public static final String CHART_FILE = "cost-per-checkout";
-    public static final String CHART_TITLE = "CPU per decided checkout, by component";
 
     private static final String NOTE = "Per decided checkout (completed or rejected, as the database counts them):"
             + " CPU milliseconds of each component over the run, all its processes together, PostgreSQL's being the"
@@ -67,6 +66,8 @@ public final class CheckoutCosts {
                 }
             });
         }
-        return series.isEmpty() ? List.of() : List.of(new Chart.Bars(CHART_FILE, CHART_TITLE, "CPU ms", true, series));
+        return series.isEmpty()
+                ? List.of()
+                : List.of(new Chart.Bars(CHART_FILE, "CPU per decided checkout, by component", "CPU ms", true, series));
     }
 }

@@ -2,20 +2,17 @@ package dev.orderpipeline.lab.compare;
 
 import dev.orderpipeline.lab.LabCommand;
 import dev.orderpipeline.lab.Options;
+import dev.orderpipeline.lab.Require;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /** {@code bin/lab compare}: the article's compare script, for orders or carts. Fields are filled by picocli. */
 @Command(
@@ -88,10 +85,6 @@ public final class CompareCommand extends LabCommand {
     @Mixin
     Options.Warmup warmup = new Options.Warmup(100);
 
-    @Spec
-    @Nullable
-    CommandSpec spec;
-
     @Override
     protected boolean comparesLockStrategies() {
         return true;
@@ -112,19 +105,19 @@ public final class CompareCommand extends LabCommand {
     CompareSettings settings() {
         var carts = switch (workload) {
             case ORDERS -> {
-                require(
+                Require.check(
                         products == null && lines == null,
                         "--products and --lines are valid only with --workload carts");
                 yield null;
             }
             case CARTS -> new CompareSettings.Carts(products == null ? 3 : products, lines == null ? 2 : lines);
-            default -> throw invalid("--workload must be orders or carts: " + workload);
+            default -> throw new IllegalArgumentException("--workload must be orders or carts: " + workload);
         };
         var own = carts == null ? Strategies.ALL : CompareExperiment.CART_STRATEGIES;
         var other = carts == null ? CompareExperiment.CART_STRATEGIES : Strategies.ALL;
         var named = strategies.or(own);
         var foreign = named.stream().filter(other::contains).toList();
-        require(
+        Require.check(
                 foreign.isEmpty(),
                 "--strategies " + foreign + " are not of --workload " + workload + "; its own: " + own);
         return new CompareSettings(
@@ -136,15 +129,5 @@ public final class CompareCommand extends LabCommand {
                 Duration.ofSeconds(finalTimeoutSeconds),
                 warmup.size(),
                 carts);
-    }
-
-    private void require(boolean holds, String message) {
-        if (!holds) {
-            throw invalid(message);
-        }
-    }
-
-    private ParameterException invalid(String message) {
-        return new ParameterException(Objects.requireNonNull(spec, "spec").commandLine(), message);
     }
 }

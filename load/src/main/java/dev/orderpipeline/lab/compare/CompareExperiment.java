@@ -89,14 +89,14 @@ public record CompareExperiment(
         var buyers = Math.min(settings.warmup(), settings.parallel());
         if (buyers > 0) {
             var units = Math.max(1, Math.min(buyers / 2, settings.initialStock()));
-            var run = runOne(strategy, 0, strategy + " warm-up", units, buyers);
+            var run = runOne(strategy, strategy + " warm-up", units, buyers);
             progress.note(String.format(Locale.ROOT, "%s: %d checkouts (not reported)", run.label(), buyers));
         }
     }
 
     @Override
     public StrategyRun run(String strategy, CompareSettings cell, int repetition, String label) {
-        return runOne(strategy, repetition, label, settings.initialStock(), settings.parallel());
+        return runOne(strategy, label, settings.initialStock(), settings.parallel());
     }
 
     @Override
@@ -112,7 +112,7 @@ public record CompareExperiment(
                 Cells.violatedNote(run.invariants()));
     }
 
-    private StrategyRun runOne(String strategy, int repetition, String label, int initialStock, int parallel) {
+    private StrategyRun runOne(String strategy, String label, int initialStock, int parallel) {
         var apis = target.apis();
         var database = target.database();
         var stock = new LinkedHashMap<UUID, Integer>();
@@ -166,7 +166,6 @@ public record CompareExperiment(
         return new StrategyRun(
                 label,
                 strategy,
-                repetition,
                 products,
                 invariants,
                 round(elapsed, 3),

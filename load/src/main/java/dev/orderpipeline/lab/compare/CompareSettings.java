@@ -41,7 +41,6 @@ public record CompareSettings(
     public record Carts(int products, int lines) {
 
         public Carts {
-            Require.check(products >= 2, "a cart needs at least 2 products: " + products);
             Require.check(lines >= 2 && lines <= products, "lines must be 2 to products (" + products + "): " + lines);
         }
     }

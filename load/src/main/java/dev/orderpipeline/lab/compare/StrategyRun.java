@@ -32,7 +32,6 @@ import org.jspecify.annotations.Nullable;
 public record StrategyRun(
         String label,
         String strategy,
-        int repetition,
 
         @JsonAlias("productId") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
         List<UUID> productIds,

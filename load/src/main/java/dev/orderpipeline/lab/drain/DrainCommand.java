@@ -24,8 +24,9 @@ import picocli.CommandLine.Option;
 @Command(
         name = "drain",
         description = {
-            "Pre-fills the command topic with COMMANDS checkouts (orders inserted set-based first; commands sent by a"
-                    + " fast producer exactly as order-api sends them) with no worker running, then starts --workers"
+            "Pre-fills the command topic with COMMANDS checkouts of one product (orders inserted set-based first;"
+                    + " commands sent by a fast producer exactly as order-api sends them) with no worker running, then"
+                    + " starts --workers"
                     + " worker process(es) and measures commands/s from their start until the consumer group's lag is"
                     + " zero, the worker's RSS, and the invariants.",
             "Then the ceiling on the same database to compare with: the worker's per-command work (idempotency"
@@ -41,9 +42,6 @@ public final class DrainCommand extends LabCommand {
 
     @Mixin
     Options.Backlog backlog = new Options.Backlog(1_000_000, 1000, 1800);
-
-    @Mixin
-    Options.Keys keys = new Options.Keys(new KeyDistribution.Hot());
 
     @Option(order = 4, names = "--ceiling-only", description = "Measure the ceiling alone, on a database only.")
     boolean ceilingOnly;
@@ -74,10 +72,9 @@ public final class DrainCommand extends LabCommand {
     String databaseUrl;
 
     private DrainSettings settings() {
-        Require.check(keys.all().size() == 1, "a drain takes one --keys distribution: " + keys.all());
         return new DrainSettings(
                 backlog.commands(),
-                keys.all().getFirst(),
+                new KeyDistribution.Hot(),
                 Math.max(1, targetOptions.workers()),
                 backlog.lagInterval(),
                 backlog.timeout(),

@@ -75,7 +75,6 @@ class CartsReportTests {
         return new StrategyRun(
                 strategy,
                 strategy,
-                1,
                 books.stream().map(InvariantReport::productId).toList(),
                 verdict,
                 1.31,

@@ -35,7 +35,6 @@ final class CompareFixtures {
         return new StrategyRun(
                 strategy,
                 strategy,
-                1,
                 List.of(UUID.randomUUID()),
                 invariants,
                 2.5,
