@@ -101,9 +101,7 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
                     results.decidedPerSecond(),
                     Cells.violatedNote(invariants)));
             return new DrainRun(
-                    settings.keys().label(),
                     backlog.size(),
-                    settings.workers(),
                     target.stack().config().asReported(target.stack().config().workerJvmOptions()),
                     startToReady,
                     round(perSecondFromStart, 1),

@@ -51,8 +51,8 @@ public record DrainReport(
                         + " started and timed from the process start until the consumer group's lag was zero (offsets"
                         + " read with the admin client). The ceiling %s.",
                 run.commands(),
-                run.keys(),
-                run.workers(),
+                settings.keys().label(),
+                settings.workers(),
                 run.ceilingBefore().isEmpty()
                         ? "was not measured"
                         : "was measured on the same database just before and just after, with no worker running");

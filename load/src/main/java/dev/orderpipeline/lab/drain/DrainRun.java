@@ -14,9 +14,7 @@ import java.util.List;
  * @param decidingSeconds from the first result record to the last (start-up excluded)
  */
 public record DrainRun(
-        String keys,
         long commands,
-        int workers,
         List<String> workerJvmOptions,
         double startToReadySeconds,
         double perSecondFromStart,
