@@ -93,7 +93,7 @@ public final class GroupExperiment implements Experiment<GroupSettings.Cell, Gro
             progress.phase(label + ": starting workers up to " + members, 0);
             session.join(current.name(), current.arguments(), members, settings.warmup(), settings.timeout());
         }
-        return runCell(current, number, event, cell.workers(), cell.keys());
+        return runCell(current, number, label, event, cell.workers(), cell.keys());
     }
 
     @Override
@@ -125,8 +125,7 @@ public final class GroupExperiment implements Experiment<GroupSettings.Cell, Gro
                         "--spring.kafka.consumer.properties.group.protocol=" + protocol));
     }
 
-    private GroupCell runCell(Group group, String tag, String event, int workers, KeyDistribution keys) {
-        var name = GroupCell.label(group.partitions(), workers, keys.label(), event, group.protocol());
+    private GroupCell runCell(Group group, String tag, String name, String event, int workers, KeyDistribution keys) {
         var backlog = session.backlog("group-" + tag, keys, settings.commands());
         var from = session.mark();
         var sampler = session.sample();
