@@ -116,6 +116,10 @@ public final class ChaosExperiment {
             notes.add(load.ranDry() + " arrivals found none of the prepared orders left (preparing more fell"
                     + " behind): the load was thinner there.");
         }
+        if (load.dropped() > 0) {
+            notes.add(load.dropped() + " arrivals were dropped: as many first attempts as --max-in-flight allows were"
+                    + " on the wire.");
+        }
         progress.phase("settling: retries and the last decisions", 0);
         if (!load.awaitQuiet(Duration.ofMinutes(3))) {
             notes.add(load.pending() + " checkouts were still in flight or waiting to be retried 3 minutes after the"
@@ -168,8 +172,6 @@ public final class ChaosExperiment {
                 orders,
                 attempts,
                 faults,
-                load.arrivals().scheduled(),
-                load.arrivals().dropped(),
                 load.arrivalsEndedAt(),
                 decidedAt,
                 database.books(initialStock),

@@ -47,8 +47,6 @@ final class ChaosJudge {
             List<PreparedOrder> orders,
             List<Attempt> attempts,
             List<FaultWindow> faults,
-            long scheduled,
-            long dropped,
             double arrivalsEndedAt,
             Map<UUID, Double> decidedAt,
             List<InvariantReport> books,
@@ -106,7 +104,7 @@ final class ChaosJudge {
         var faultsEnd = evidence.faultsEnd();
         var phases = phases(evidence, checkouts);
         var acceptance = acceptance(evidence, checkouts, faultsEnd);
-        var retries = retries(evidence, checkouts);
+        var retries = retries(evidence);
         var timeline = timeline(evidence, checkouts);
         Function<List<Check>, ChaosRun> withChecks = checks -> new ChaosRun(
                 evidence.runTag(),
@@ -164,7 +162,6 @@ final class ChaosJudge {
                 sent.stream()
                         .filter(attempt -> attempt.unavailable() && !attempt.retryAfter())
                         .count(),
-                accepted.size(),
                 fault == null ? null : rounded(checkouts.firstDecisionAfter(end)),
                 fault == null ? null : rounded(checkouts.caughtUpAfter(end)),
                 rounded(checkouts.longestStall(window, evidence.settings().products())),
@@ -199,10 +196,7 @@ final class ChaosJudge {
                 .mapToDouble(Checkout::decidedAt)
                 .reduce(Double.NaN, Checkouts::max);
         return new AcceptanceFigures(
-                evidence.scheduled(),
-                evidence.dropped(),
                 accepted.size(),
-                toFinal.length,
                 notDecided.size(),
                 notDecided.stream().limit(SAMPLE).toList(),
                 toFinal.length == 0 ? null : round(toFinal[toFinal.length - 1]),
@@ -210,16 +204,13 @@ final class ChaosJudge {
                 rounded(lastBeforeEnd - faultsEnd));
     }
 
-    private static RetryFigures retries(Evidence evidence, Checkouts checkouts) {
+    private static RetryFigures retries(Evidence evidence) {
         var byOrder = evidence.attempts().stream().collect(Collectors.groupingBy(Attempt::order));
         var retried = byOrder.values().stream()
                 .filter(attempts -> attempts.size() > 1)
                 .map(attempts -> attempts.stream()
                         .sorted(Comparator.comparingInt(Attempt::number))
                         .toList())
-                .toList();
-        var earlier = retried.stream()
-                .flatMap(attempts -> attempts.subList(0, attempts.size() - 1).stream())
                 .toList();
         var last = retried.stream().map(List::getLast).toList();
         var accepted = last.stream().filter(Attempt::accepted).count();
@@ -228,16 +219,11 @@ final class ChaosJudge {
         var unavailable = last.stream().filter(Attempt::unavailable).count();
         return new RetryFigures(
                 retried.size(),
-                earlier.size(),
-                earlier.stream().filter(Attempt::unavailable).count(),
+                evidence.attempts().size() - byOrder.size(),
                 accepted,
                 conflict,
                 unavailable,
                 last.size() - accepted - conflict - unavailable,
-                last.stream()
-                        // a checkout refused sold out at the door leaves its order CREATED: answered, nothing owed
-                        .filter(attempt -> checkouts.all().get(attempt.order()).decided() || attempt.soldOut())
-                        .count(),
                 evidence.retriedEffects().paidMoreThanOnce(),
                 evidence.retriedEffects().processedMoreThanOnce());
     }

@@ -3,7 +3,6 @@ package dev.orderpipeline.lab.chaos;
 import dev.orderpipeline.lab.load.OpenLoad;
 import dev.orderpipeline.lab.load.OpenModelSchedule;
 import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.measure.StatusCounts;
 import dev.orderpipeline.lab.pipeline.ApiClient;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import java.time.Duration;
@@ -89,8 +88,9 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         return ended == 0 ? clock.now() : clock.seconds(ended);
     }
 
-    OpenLoad arrivals() {
-        return load;
+    /** Arrivals dropped while {@code maxInFlight} first attempts were on the wire. */
+    long dropped() {
+        return load.dropped();
     }
 
     int pending() {
@@ -183,8 +183,7 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
                     clock.seconds(sent),
                     clock.seconds(answered),
                     status,
-                    answer.retryAfterSeconds() != null,
-                    StatusCounts.SOLD_OUT.equals(answer.status())));
+                    answer.retryAfterSeconds() != null));
             progress.advance();
             if ("202".equals(status)) {
                 acceptedNotSeenDecided.put(order.orderId(), answered);

@@ -85,7 +85,6 @@ public record ChaosRun(
             @Nullable FaultKind fault,
             Map<String, Long> statuses,
             long unavailableWithoutRetryAfter,
-            long accepted,
             @Nullable Double firstDecisionAfter,
             @Nullable Double caughtUpAfter,
             @Nullable Double longestStall,
@@ -121,10 +120,7 @@ public record ChaosRun(
     }
 
     public record AcceptanceFigures(
-            long scheduled,
-            long dropped,
             long accepted,
-            long decided,
             long notDecided,
             List<UUID> notDecidedSample,
             @Nullable Double maxTimeToFinal,
@@ -134,12 +130,10 @@ public record ChaosRun(
     public record RetryFigures(
             long ordersRetried,
             long retries,
-            long afterUnavailable,
             long endedAccepted,
             long endedConflict,
             long endedUnavailable,
             long endedOther,
-            long retriedDecided,
             long retriedPaidMoreThanOnce,
             long retriedProcessedMoreThanOnce) {}
 

@@ -64,7 +64,7 @@ final class ChaosFixtures {
     int cart(double answeredAt, Double decided) {
         orders.add(new PreparedOrder(UUID.randomUUID(), 1, "buyer-" + orders.size(), List.of(1, 0)));
         var index = orders.size() - 1;
-        attempts.add(new Attempt(index, 1, answeredAt - 0.01, answeredAt, "202", false, false));
+        attempts.add(new Attempt(index, 1, answeredAt - 0.01, answeredAt, "202", false));
         if (decided != null) {
             decidedAt.put(orders.get(index).orderId(), decided);
         }
@@ -74,7 +74,7 @@ final class ChaosFixtures {
     /** An order answered {@code status} at {@code answeredAt} (sent 0.01 s earlier), decided at {@code decided}. */
     int checkout(int product, double answeredAt, String status, Double decided) {
         var index = order(product);
-        attempts.add(new Attempt(index, 1, answeredAt - 0.01, answeredAt, status, "503".equals(status), false));
+        attempts.add(new Attempt(index, 1, answeredAt - 0.01, answeredAt, status, "503".equals(status)));
         if (decided != null) {
             decidedAt.put(orders.get(index).orderId(), decided);
         }
@@ -82,7 +82,7 @@ final class ChaosFixtures {
     }
 
     void retry(int index, int number, double answeredAt, String status) {
-        attempts.add(new Attempt(index, number, answeredAt - 0.01, answeredAt, status, "503".equals(status), false));
+        attempts.add(new Attempt(index, number, answeredAt - 0.01, answeredAt, status, "503".equals(status)));
     }
 
     FaultWindow fault(FaultKind kind, String name, double start, double end) {
@@ -130,8 +130,6 @@ final class ChaosFixtures {
                 orders,
                 attempts,
                 faults,
-                orders.size(),
-                0,
                 arrivalsEndedAt,
                 decidedAt,
                 books,

@@ -32,7 +32,6 @@ class ChaosJudgeTests {
         assertThat(judged.acceptance().maxTimeToFinal()).isEqualTo(12.1);
         assertThat(judged.acceptance().lastDecisionAfterFaults()).isEqualTo(2.0);
         assertThat(judged.retries().ordersRetried()).isEqualTo(1);
-        assertThat(judged.retries().afterUnavailable()).isEqualTo(1);
         assertThat(judged.retries().endedAccepted()).isEqualTo(1);
         assertThat(judged.checks()).filteredOn(check -> !check.holds()).isEmpty();
         assertThat(judged.holds()).isTrue();
@@ -65,7 +64,7 @@ class ChaosJudgeTests {
         run.checkout(0, 5.0, "202", 5.1);
         run.checkout(1, 11.0, "500", null);
         var index = run.order(0);
-        run.attempts.add(new Attempt(index, 1, 12.0, 12.5, "503", false, false));
+        run.attempts.add(new Attempt(index, 1, 12.0, 12.5, "503", false));
         run.fault(FaultKind.DATABASE_RESTART, "PostgreSQL restart", 10, 20);
         run.soundBooks();
 
@@ -125,7 +124,6 @@ class ChaosJudgeTests {
         var judged = ChaosJudge.judge(run.evidence(ChaosFixtures.settings(FaultKind.BROKER_RESTART), 20));
 
         assertThat(judged.retries().endedConflict()).isEqualTo(1);
-        assertThat(judged.retries().retriedDecided()).isEqualTo(1);
         assertThat(judged.checks())
                 .filteredOn(check -> check.what().startsWith("a retried checkout"))
                 .singleElement()
