@@ -118,10 +118,7 @@ public final class ChaosCommand extends LabCommand {
         return new ChaosReport(header(target), settings, run);
     }
 
-    /**
-     * The options, and the settings no option changes: the database down 15 s and faulted 20 s, 2 minutes to catch up,
-     * 30 s to the final decision, 20 attempts per checkout, 5 minutes for the replay, the stack's 45 s group session.
-     */
+    /** The options, and the settings no option changes: the database down 15 s and faulted 20 s, a 45 s session. */
     ChaosSettings settings() {
         return new ChaosSettings(
                 rate,
@@ -138,11 +135,7 @@ public final class ChaosCommand extends LabCommand {
                 poison,
                 Duration.ofSeconds(warmupSeconds),
                 Duration.ofSeconds(recoverySeconds),
-                Duration.ofSeconds(120),
-                Duration.ofSeconds(30),
                 maxInFlight,
-                20,
-                Duration.ofMinutes(5),
                 cartShare,
                 Duration.ofSeconds(workerFreezeSeconds),
                 ChaosSettings.DEFAULT_GROUP_SESSION);

@@ -73,7 +73,7 @@ final class ChaosCriteria {
         var acceptance = findings.run().acceptance();
         return check(
                 "every accepted checkout final within "
-                        + findings.settings().finalDeadline().toSeconds()
+                        + ChaosSettings.FINAL_DEADLINE.toSeconds()
                         + " s of the end of the faults (or of its 202, if later)",
                 "0 late",
                 findings.late() + " late; last decision of a checkout accepted before the end: "
@@ -290,7 +290,7 @@ final class ChaosCriteria {
 
     /** Every partition has decisions again after the fault, its longest stall within the catch-up limit. */
     static Optional<Check> decisionsResume(Findings findings, FaultKind kind) {
-        var limit = findings.settings().catchUpLimit().toSeconds();
+        var limit = ChaosSettings.CATCH_UP_LIMIT.toSeconds();
         return takeover(findings, kind).map(takeover -> {
             var longest = takeover.longestStall();
             return new Check(
@@ -308,7 +308,7 @@ final class ChaosCriteria {
     }
 
     static Optional<Check> killedBrokerRejoinsTheIsr(Findings findings, FaultKind kind) {
-        var limit = findings.settings().catchUpLimit().toSeconds();
+        var limit = ChaosSettings.CATCH_UP_LIMIT.toSeconds();
         return takeover(findings, kind)
                 .map(takeover -> new Check(
                         "the killed broker, started again, rejoins the in-sync replicas of every partition it holds",

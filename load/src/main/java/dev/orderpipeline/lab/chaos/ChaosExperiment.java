@@ -287,14 +287,14 @@ public final class ChaosExperiment {
                 window.failure() == null ? "" : "; FAILED: " + window.failure()));
         progress.phase(window.name() + ": recovery", 0);
         FaultRun.pause(settings.recovery());
-        var undecided = undecidedUntil(load, database, OWED_AFTER, settings.catchUpLimit());
+        var undecided = undecidedUntil(load, database, OWED_AFTER, ChaosSettings.CATCH_UP_LIMIT);
         if (undecided > 0) {
             var message = String.format(
                     Locale.ROOT,
                     "After %s the pipeline had not caught up within %d s: %d accepted checkouts were still"
                             + " undecided; the run went on.",
                     window.name(),
-                    settings.recovery().plus(settings.catchUpLimit()).toSeconds(),
+                    settings.recovery().plus(ChaosSettings.CATCH_UP_LIMIT).toSeconds(),
                     undecided);
             notes.add(message);
             progress.note(message);
@@ -315,7 +315,7 @@ public final class ChaosExperiment {
 
     /** Waits for every accepted checkout, until well past the deadline so that a late one is measured, not cut off. */
     private void awaitDecisions(ChaosLoad load, ChaosDatabase database, RunClock clock, double faultsEnd) {
-        var until = faultsEnd + settings.finalDeadline().plus(LATE_GRACE).toMillis() / 1000.0;
+        var until = faultsEnd + ChaosSettings.FINAL_DEADLINE.plus(LATE_GRACE).toMillis() / 1000.0;
         var limit = Duration.ofMillis(Math.max(0, Math.round((until - clock.now()) * 1000)));
         var undecided = undecidedUntil(load, database, Duration.ZERO, limit);
         if (undecided > 0) {

@@ -69,7 +69,7 @@ final class ChaosJudge {
     }
 
     /** The run's figures, not judged yet, the run with the checks given, and the checkouts decided past the deadline. */
-    record Findings(ChaosSettings settings, ChaosRun run, Function<List<Check>, ChaosRun> withChecks, long late) {
+    record Findings(ChaosRun run, Function<List<Check>, ChaosRun> withChecks, long late) {
 
         long sumOverPhases(ToLongFunction<PhaseFigures> value) {
             return sum(run.phases(), value);
@@ -87,16 +87,16 @@ final class ChaosJudge {
 
     static ChaosRun judge(Evidence evidence) {
         var findings = findings(evidence);
-        var criteria = Stream.of(
-                        ChaosCriteria.GENERAL.stream(),
+        var checks = Stream.of(
+                        ChaosCriteria.GENERAL.stream().map(criterion -> criterion.judge(findings)),
                         evidence.settings().faults().stream()
-                                .flatMap(kind -> kind.criteria.stream()
-                                        .map(criterion -> (Criterion) all -> criterion.judge(all, kind))),
-                        Stream.<Criterion>of(ChaosCriteria::caughtUpAfterEveryFault))
-                .flatMap(Function.identity());
-        return findings.withChecks()
-                .apply(criteria.flatMap(criterion -> criterion.judge(findings).stream())
-                        .toList());
+                                .flatMap(kind ->
+                                        kind.criteria.stream().map(criterion -> criterion.judge(findings, kind))),
+                        Stream.of(ChaosCriteria.caughtUpAfterEveryFault(findings)))
+                .flatMap(Function.identity())
+                .flatMap(Optional::stream)
+                .toList();
+        return findings.withChecks().apply(checks);
     }
 
     static Findings findings(Evidence evidence) {
@@ -121,9 +121,8 @@ final class ChaosJudge {
                 timeline,
                 checks,
                 evidence.notes());
-        var deadline = evidence.settings().finalDeadline().toMillis() / 1000.0;
-        return new Findings(
-                evidence.settings(), withChecks.apply(List.of()), withChecks, checkouts.late(faultsEnd, deadline));
+        var deadline = ChaosSettings.FINAL_DEADLINE.toMillis() / 1000.0;
+        return new Findings(withChecks.apply(List.of()), withChecks, checkouts.late(faultsEnd, deadline));
     }
 
     /** Before the first fault, then from each fault's start to the next one's (the last: to the end of the load). */

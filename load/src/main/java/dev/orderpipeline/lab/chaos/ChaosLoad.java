@@ -33,7 +33,6 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
 
     private final List<ApiClient> apis;
     private final List<PreparedOrder> orders = new CopyOnWriteArrayList<>();
-    private final int maxAttempts;
     private final RunClock clock;
     private final Progress progress;
     private final OpenLoad load;
@@ -58,7 +57,6 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         }
         this.apis = List.copyOf(apis);
         this.orders.addAll(orders);
-        this.maxAttempts = settings.maxAttempts();
         this.clock = clock;
         this.progress = progress;
         // open-ended: the load runs until it is stopped
@@ -189,7 +187,7 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
                 acceptedNotSeenDecided.put(order.orderId(), answered);
             }
             retry = ("503".equals(status) || unanswered(answer))
-                    && number < maxAttempts
+                    && number < ChaosSettings.MAX_ATTEMPTS
                     && retryLater(index, number + 1, delay(answer));
         } finally {
             if (!retry) {

@@ -82,7 +82,7 @@ final class TopicFaults {
 
     private static Done follow(FaultRun run, String group, List<Replayed> replayed, double start, double ready) {
         var records = replayed.stream().mapToLong(Replayed::records).sum();
-        var limit = run.settings().replayLimit();
+        var limit = ChaosSettings.REPLAY_LIMIT;
         var behind = new AtomicLong();
         if (FaultRun.poll(limit, POLL, () -> {
                     behind.set(behind(run, replayed));

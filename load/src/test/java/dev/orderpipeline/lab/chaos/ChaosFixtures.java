@@ -44,11 +44,7 @@ final class ChaosFixtures {
                 10,
                 Duration.ofSeconds(5),
                 Duration.ofSeconds(5),
-                Duration.ofSeconds(60),
-                Duration.ofSeconds(30),
                 100,
-                5,
-                Duration.ofMinutes(1),
                 0.0,
                 Duration.ofSeconds(20),
                 null);
