@@ -5,7 +5,6 @@ import static dev.orderpipeline.lab.chaos.ChaosJudge.signedSeconds;
 
 import dev.orderpipeline.invariants.CartVerdict;
 import dev.orderpipeline.invariants.InvariantReport;
-import dev.orderpipeline.lab.chaos.ChaosJudge.Criterion;
 import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
@@ -25,7 +24,7 @@ import java.util.stream.Stream;
 final class ChaosCriteria {
 
     /** In the order the report shows them; the faults' own criteria follow, then {@link #caughtUpAfterEveryFault}. */
-    static final List<Criterion> GENERAL = List.of(
+    static final List<Function<Findings, Optional<Check>>> GENERAL = List.of(
             ChaosCriteria::faultsCarriedOut,
             ChaosCriteria::acceptedDecided,
             ChaosCriteria::finalWithinDeadline,
@@ -230,10 +229,10 @@ final class ChaosCriteria {
         return check(
                 "no real command dead-lettered",
                 "0",
-                topics.untaggedDeadLetters()
+                topics.untaggedDeadLetteredAt().size()
                         + (perPhase.isEmpty() ? "" : " [" + String.join(", ", perPhase) + "]")
                         + (reasons.isEmpty() ? "" : " (" + String.join(", ", reasons) + ")"),
-                topics.untaggedDeadLetters() == 0);
+                topics.untaggedDeadLetteredAt().isEmpty());
     }
 
     static Optional<Check> no500(Findings findings) {

@@ -168,7 +168,6 @@ public final class ChaosExperiment {
                 clock);
         return new ChaosJudge.Evidence(
                 settings,
-                runTag,
                 orders,
                 attempts,
                 faults,

@@ -43,7 +43,6 @@ final class ChaosJudge {
 
     record Evidence(
             ChaosSettings settings,
-            String runTag,
             List<PreparedOrder> orders,
             List<Attempt> attempts,
             List<FaultWindow> faults,
@@ -80,15 +79,10 @@ final class ChaosJudge {
         }
     }
 
-    @FunctionalInterface
-    interface Criterion {
-        Optional<Check> judge(Findings findings);
-    }
-
     static ChaosRun judge(Evidence evidence) {
         var findings = findings(evidence);
         var checks = Stream.of(
-                        ChaosCriteria.GENERAL.stream().map(criterion -> criterion.judge(findings)),
+                        ChaosCriteria.GENERAL.stream().map(criterion -> criterion.apply(findings)),
                         evidence.settings().faults().stream()
                                 .flatMap(kind ->
                                         kind.criteria.stream().map(criterion -> criterion.judge(findings, kind))),
@@ -107,7 +101,6 @@ final class ChaosJudge {
         var retries = retries(evidence);
         var timeline = timeline(evidence, checkouts);
         Function<List<Check>, ChaosRun> withChecks = checks -> new ChaosRun(
-                evidence.runTag(),
                 evidence.faults(),
                 phases,
                 acceptance,

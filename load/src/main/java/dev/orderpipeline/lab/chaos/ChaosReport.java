@@ -168,19 +168,15 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
                         "seconds since the load started",
                         "checkouts/s",
                         rates)
-                .withEvents(faultWindows()));
-    }
-
-    /** Each fault from its start to its end, labelled short: the kill's number, else the kind. */
-    List<Chart.Event> faultWindows() {
-        return run.faults().stream()
-                .map(fault -> new Chart.Event(
-                        fault.start(),
-                        Math.max(fault.start(), fault.end()),
-                        fault.kind() == FaultKind.WORKER_KILL
-                                ? fault.name()
-                                : fault.kind().label()))
-                .toList();
+                // each fault from its start to its end, labelled short: the kill's number, else the kind
+                .withEvents(run.faults().stream()
+                        .map(fault -> new Chart.Event(
+                                fault.start(),
+                                Math.max(fault.start(), fault.end()),
+                                fault.kind() == FaultKind.WORKER_KILL
+                                        ? fault.name()
+                                        : fault.kind().label()))
+                        .toList()));
     }
 
     /** The most frequent reasons, and how many other variants there were (report.json has them all). */

@@ -14,7 +14,6 @@ import org.jspecify.annotations.Nullable;
  * Outcomes come from the database and the topics, never from what the clients were told.
  */
 public record ChaosRun(
-        String runTag,
         List<FaultWindow> faults,
         List<PhaseFigures> phases,
         AcceptanceFigures acceptance,
@@ -154,7 +153,6 @@ public record ChaosRun(
             long commandOrders,
             long commandOrdersNotDecided,
             long duplicateResults,
-            long untaggedDeadLetters,
             Map<String, Long> untaggedReasons,
             List<Double> untaggedDeadLetteredAt) {
 
@@ -165,8 +163,7 @@ public record ChaosRun(
     }
 
     /** The decoy product: its orders are named by poison records and never checked out, so nothing may change it. */
-    public record DecoyFigures(
-            UUID productId, int initialStock, int stockLeft, long notCreated, long payments, long processedRows) {
+    public record DecoyFigures(int initialStock, int stockLeft, long notCreated, long payments, long processedRows) {
 
         public boolean untouched() {
             return stockLeft == initialStock && notCreated == 0 && payments == 0 && processedRows == 0;

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.IntStream;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One chaos run: the options of {@link ChaosCommand}, each product's stock 40 % to 88 % of its planned checkouts;
@@ -25,7 +24,7 @@ public record ChaosSettings(
         int maxInFlight,
         double cartShare,
         Duration workerFreeze,
-        @Nullable Duration groupSession) {
+        Duration groupSession) {
 
     /** Orders prepared beyond the plan: faults and recoveries often take longer than planned. */
     static final double ORDER_MARGIN = 1.3;
@@ -60,12 +59,6 @@ public record ChaosSettings(
             Require.check(duration.isPositive(), "durations must be positive: " + duration);
         }
         Require.check(!warmup.isNegative(), "warm-up must not be negative: " + warmup);
-    }
-
-    /** Never null: a report without it read back with the default. */
-    @Override
-    public Duration groupSession() {
-        return Objects.requireNonNull(groupSession);
     }
 
     /** Whether the load has carts: a share of them, and two products at least to make one of. */

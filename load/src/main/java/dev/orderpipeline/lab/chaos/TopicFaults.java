@@ -9,7 +9,6 @@ import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -45,8 +44,6 @@ import tools.jackson.databind.json.JsonMapper;
 final class TopicFaults {
 
     private TopicFaults() {}
-
-    private static final Duration POLL = Duration.ofMillis(500);
 
     /** Each topic the worker consumes, by the suffix its consumer group has after the worker's group id. */
     private static final List<Map.Entry<String, String>> TOPICS_BY_GROUP_SUFFIX = List.of(
@@ -84,7 +81,7 @@ final class TopicFaults {
         var records = replayed.stream().mapToLong(Replayed::records).sum();
         var limit = ChaosSettings.REPLAY_LIMIT;
         var behind = new AtomicLong();
-        if (FaultRun.poll(limit, POLL, () -> {
+        if (FaultRun.poll(limit, FaultRun.POLL, () -> {
                     behind.set(behind(run, replayed));
                     return behind.get() == 0 ? true : null;
                 })
@@ -126,7 +123,7 @@ final class TopicFaults {
     /** Header on every poison record: {@code <run tag>/<kind label>}. */
     static final String TAG_HEADER = "lab-poison";
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    static final JsonMapper JSON = JsonMapper.builder().build();
 
     static Done poison(FaultRun run, int number, double start) {
         var count = run.settings().poisonRecords();

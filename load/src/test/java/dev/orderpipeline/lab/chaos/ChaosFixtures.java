@@ -25,7 +25,7 @@ final class ChaosFixtures {
     final Map<UUID, Double> decidedAt = new HashMap<>();
     final List<PoisonFigures> poison = new ArrayList<>();
     RepeatedEffects retriedEffects = new RepeatedEffects(0, 0);
-    TopicFigures topics = new TopicFigures(0, 0, 0, 0, Map.of(), List.of());
+    TopicFigures topics = new TopicFigures(0, 0, 0, Map.of(), List.of());
     List<InvariantReport> books = List.of();
     IdempotencyRows idempotency = IdempotencyRows.NONE;
 
@@ -47,7 +47,7 @@ final class ChaosFixtures {
                 100,
                 0.0,
                 Duration.ofSeconds(20),
-                null);
+                ChaosSettings.DEFAULT_GROUP_SESSION);
     }
 
     /** An order of product {@code product % 2}, returned by index. */
@@ -116,13 +116,12 @@ final class ChaosFixtures {
         books = list;
         var orderCount = decidedAt.size();
         idempotency = new IdempotencyRows(orderCount, orderCount, 0);
-        topics = new TopicFigures(orderCount, 0, 0, 0, Map.of(), List.of());
+        topics = new TopicFigures(orderCount, 0, 0, Map.of(), List.of());
     }
 
     ChaosJudge.Evidence evidence(ChaosSettings settings, double arrivalsEndedAt) {
         return new ChaosJudge.Evidence(
                 settings,
-                "run1",
                 orders,
                 attempts,
                 faults,

@@ -137,7 +137,7 @@ class ChaosJudgeTests {
         run.fault(FaultKind.DATABASE_READ_ONLY, "database read-only", 10, 20);
         run.soundBooks();
         run.topics = new ChaosRun.TopicFigures(
-                2, 1, 0, 1, java.util.Map.of("cannot be applied: Connection is closed", 1L), java.util.List.of(12.5));
+                2, 1, 0, java.util.Map.of("cannot be applied: Connection is closed", 1L), java.util.List.of(12.5));
 
         var judged = ChaosJudge.judge(run.evidence(ChaosFixtures.settings(FaultKind.DATABASE_READ_ONLY), 30));
 
