@@ -291,7 +291,9 @@ final class ChaosCriteria {
     static Optional<Check> decisionsResume(Findings findings, FaultKind kind) {
         var limit = ChaosSettings.CATCH_UP_LIMIT.toSeconds();
         return takeover(findings, kind).map(takeover -> {
-            var longest = takeover.longestStall();
+            // a partition that never resumed has no longest stall
+            var resumed = takeover.partitions().stream()
+                    .allMatch(stall -> stall.longestStall() != null && stall.longestStall() <= limit);
             return new Check(
                     kind.label() + ": decisions resume on every partition of the load's products",
                     "longest stall per partition within " + limit + " s",
@@ -302,7 +304,7 @@ final class ChaosCriteria {
                             + " (* "
                             + (kind == FaultKind.BROKER_KILL ? "led by the killed broker" : "the frozen worker's")
                             + ")",
-                    longest != null && longest <= limit);
+                    resumed);
         });
     }
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -48,20 +49,7 @@ public record ChaosRun(
     public record Takeover(
             List<PartitionStall> partitions,
             @Nullable Double rejoinedAfter,
-            @Nullable Freeze freeze) {
-
-        /** The longest stall of any partition; null when one never resumed. */
-        public @Nullable Double longestStall() {
-            var longest = 0.0;
-            for (var partition : partitions) {
-                if (partition.longestStall() == null) {
-                    return null;
-                }
-                longest = Math.max(longest, partition.longestStall());
-            }
-            return longest;
-        }
-    }
+            @Nullable Freeze freeze) {}
 
     /** One command partition through the fault; {@code held}: the killed broker led it, the frozen worker owned it. */
     public record PartitionStall(
@@ -101,18 +89,16 @@ public record ChaosRun(
 
         /** Answers other than 202, 409, 503 and 5xx: timeouts, I/O errors, other codes. */
         public long other() {
-            return statuses.entrySet().stream()
-                    .filter(entry -> !List.of("202", "409", "503").contains(entry.getKey())
-                            && !entry.getKey().startsWith("5"))
-                    .mapToLong(Map.Entry::getValue)
-                    .sum();
+            return count(status -> !List.of("202", "409", "503").contains(status) && !status.startsWith("5"));
         }
 
         public long serverErrors() {
+            return count(status -> status.length() == 3 && status.startsWith("5") && !status.equals("503"));
+        }
+
+        private long count(Predicate<String> status) {
             return statuses.entrySet().stream()
-                    .filter(entry -> entry.getKey().length() == 3
-                            && entry.getKey().startsWith("5")
-                            && !entry.getKey().equals("503"))
+                    .filter(entry -> status.test(entry.getKey()))
                     .mapToLong(Map.Entry::getValue)
                     .sum();
         }

@@ -55,22 +55,25 @@ final class TopicEvidence {
         ResultsListener.read(bootstrapServers, topic, Map.of(), admin.endOffsets(topic), each);
     }
 
+    /** What the topics hold about {@code run}'s {@code orders}, its products and decoys, its poison. */
     static Found read(
-            GroupWatch reader,
-            String bootstrapServers,
-            String runTag,
-            Set<UUID> keys,
+            FaultRun run,
             Set<UUID> orders,
             Set<UUID> decided,
             Map<PoisonKind, Integer> poisonSent,
-            double poisonStartedAt,
-            RunClock clock) {
+            double poisonStartedAt) {
+        var reader = run.topics();
+        var bootstrapServers = run.stack().bootstrapServers();
+        var keys = new HashSet<>(run.products());
+        if (run.decoys() != null) {
+            keys.add(run.decoys().product());
+        }
         var poisonRecords =
                 poisonSent.values().stream().mapToLong(Integer::longValue).sum();
         var last = new AtomicReference<Scan>();
         // the worker dead-letters the poison over some seconds: the dead-letter topics read again until all are in
         FaultRun.poll(DEAD_LETTER_WAIT, Duration.ofSeconds(2), () -> {
-            last.set(new Scan(runTag, keys, orders, poisonStartedAt, clock));
+            last.set(new Scan(run.runTag(), keys, orders, poisonStartedAt, run.clock()));
             DEAD_LETTER_TOPICS.forEach(topic -> readAll(reader, bootstrapServers, topic, last.get()::deadLetter));
             return last.get().poisonFound() >= poisonRecords ? true : null;
         });
