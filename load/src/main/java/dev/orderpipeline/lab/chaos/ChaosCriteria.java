@@ -99,7 +99,9 @@ final class ChaosCriteria {
                 findings,
                 "stock + units sold = initial stock, per product (drift)",
                 "drift 0",
-                " (" + soldOut + " sold out)",
+                " (" + soldOut + " sold out, "
+                        + Findings.sum(findings.run().products(), InvariantReport::rejectedOrders)
+                        + " orders rejected)",
                 "drift:");
     }
 

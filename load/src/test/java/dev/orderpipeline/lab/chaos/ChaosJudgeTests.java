@@ -35,6 +35,17 @@ class ChaosJudgeTests {
         assertThat(judged.retries().endedAccepted()).isEqualTo(1);
         assertThat(judged.checks()).filteredOn(check -> !check.holds()).isEmpty();
         assertThat(judged.holds()).isTrue();
+        // the figures the docs quote from the verdict
+        assertThat(judged.checks())
+                .extracting(Check::measured)
+                .contains(
+                        "0 late; last decision of a checkout accepted before the end: +2.0 s after it; longest 202 to"
+                                + " final 12.1 s, p99 12.1 s",
+                        "drift 0 on all 2 products (0 sold out, 0 orders rejected)",
+                        "0 double, 0 without completion, payments = completed on all 2 products (4 payments for 4"
+                                + " completed orders)",
+                        "1 orders retried (1 retries): 1 × 202, 0 × 409, 0 still 503, 0 other; 0 paid twice, 0 recorded"
+                                + " twice");
     }
 
     @Test
