@@ -2,9 +2,8 @@ package dev.orderpipeline.lab.chaos;
 
 import java.util.Objects;
 
-/** One checkout request and its answer; {@code soldOut}: a 409 of the sold-out problem, the order left CREATED. */
-record Attempt(
-        int order, int number, double sentAt, double answeredAt, String status, boolean retryAfter, boolean soldOut) {
+/** One checkout request and its answer. */
+record Attempt(int order, int number, double sentAt, double answeredAt, String status, boolean retryAfter) {
 
     Attempt {
         Objects.requireNonNull(status, "status");

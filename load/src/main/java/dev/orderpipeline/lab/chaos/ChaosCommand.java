@@ -31,9 +31,6 @@ public final class ChaosCommand extends LabCommand {
     @Option(order = 1, names = "--rate", paramLabel = "PER-SECOND", description = "Checkouts started per second.")
     int rate = 150;
 
-    @Option(order = 2, names = "--products", paramLabel = "N", description = "Hot products the checkouts go to.")
-    int products = 5;
-
     @Option(
             order = 4,
             names = "--faults",
@@ -118,14 +115,11 @@ public final class ChaosCommand extends LabCommand {
         return new ChaosReport(header(target), settings, run);
     }
 
-    /**
-     * The options, and the settings no option changes: the database down 15 s and faulted 20 s, 2 minutes to catch up,
-     * 30 s to the final decision, 20 attempts per checkout, 5 minutes for the replay, the stack's 45 s group session.
-     */
+    /** The options, and what no option sets: 5 products, the database down 15 s and faulted 20 s, a 45 s session. */
     ChaosSettings settings() {
         return new ChaosSettings(
                 rate,
-                products,
+                5,
                 faults.stream()
                         .map(String::strip)
                         .filter(name -> !name.isEmpty())
@@ -138,11 +132,7 @@ public final class ChaosCommand extends LabCommand {
                 poison,
                 Duration.ofSeconds(warmupSeconds),
                 Duration.ofSeconds(recoverySeconds),
-                Duration.ofSeconds(120),
-                Duration.ofSeconds(30),
                 maxInFlight,
-                20,
-                Duration.ofMinutes(5),
                 cartShare,
                 Duration.ofSeconds(workerFreezeSeconds),
                 ChaosSettings.DEFAULT_GROUP_SESSION);

@@ -4,7 +4,7 @@ import static dev.orderpipeline.lab.chaos.ChaosJudge.seconds;
 import static dev.orderpipeline.lab.chaos.ChaosJudge.signedSeconds;
 
 import dev.orderpipeline.invariants.CartVerdict;
-import dev.orderpipeline.lab.chaos.ChaosJudge.Criterion;
+import dev.orderpipeline.invariants.InvariantReport;
 import dev.orderpipeline.lab.chaos.ChaosJudge.Findings;
 import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.FaultWindow;
@@ -24,7 +24,7 @@ import java.util.stream.Stream;
 final class ChaosCriteria {
 
     /** In the order the report shows them; the faults' own criteria follow, then {@link #caughtUpAfterEveryFault}. */
-    static final List<Criterion> GENERAL = List.of(
+    static final List<Function<Findings, Optional<Check>>> GENERAL = List.of(
             ChaosCriteria::faultsCarriedOut,
             ChaosCriteria::acceptedDecided,
             ChaosCriteria::finalWithinDeadline,
@@ -63,7 +63,8 @@ final class ChaosCriteria {
         return check(
                 "every checkout that got a 202 is decided (COMPLETED or REJECTED)",
                 "0 not decided",
-                acceptance.notDecided() + " not decided of " + acceptance.accepted() + " accepted",
+                acceptance.notDecided() + " not decided of " + acceptance.accepted() + " accepted"
+                        + (acceptance.notDecided() == 0 ? "" : ", e.g. " + acceptance.notDecidedSample()),
                 acceptance.notDecided() == 0 && acceptance.accepted() > 0);
     }
 
@@ -71,12 +72,12 @@ final class ChaosCriteria {
         var acceptance = findings.run().acceptance();
         return check(
                 "every accepted checkout final within "
-                        + findings.settings().finalDeadline().toSeconds()
+                        + ChaosSettings.FINAL_DEADLINE.toSeconds()
                         + " s of the end of the faults (or of its 202, if later)",
                 "0 late",
                 findings.late() + " late; last decision of a checkout accepted before the end: "
                         + signedSeconds(acceptance.lastDecisionAfterFaults()) + " after it; longest 202 to final "
-                        + seconds(acceptance.maxTimeToFinal()),
+                        + seconds(acceptance.maxTimeToFinal()) + ", p99 " + seconds(acceptance.p99TimeToFinal()),
                 acceptance.notDecided() == 0 && findings.late() == 0);
     }
 
@@ -91,25 +92,39 @@ final class ChaosCriteria {
     }
 
     static Optional<Check> noDrift(Findings findings) {
-        return books(findings, "stock + units sold = initial stock, per product (drift)", "drift 0", "drift:");
+        var soldOut = findings.run().products().stream()
+                .filter(book -> book.stockLeft() == 0)
+                .count();
+        return books(
+                findings,
+                "stock + units sold = initial stock, per product (drift)",
+                "drift 0",
+                " (" + soldOut + " sold out, "
+                        + Findings.sum(findings.run().products(), InvariantReport::rejectedOrders)
+                        + " orders rejected)",
+                "drift:");
     }
 
     static Optional<Check> noOversell(Findings findings) {
-        return books(findings, "no oversell", "0 products oversold", "oversell:");
+        return books(findings, "no oversell", "0 products oversold", "", "oversell:");
     }
 
     static Optional<Check> noDoublePayment(Findings findings) {
+        var books = findings.run().products();
         return books(
                 findings,
                 "no double payment; one payment per completed order",
                 "0 double, 0 without completion, payments = completed",
+                " (" + Findings.sum(books, InvariantReport::payments) + " payments for "
+                        + Findings.sum(books, InvariantReport::completedOrders) + " completed orders)",
                 "double payment:",
                 "half-done checkout:",
                 "unpaid:");
     }
 
     /** The invariants module's violations on the products' books that are of one of {@code kinds}. */
-    private static Optional<Check> books(Findings findings, String what, String expected, String... kinds) {
+    private static Optional<Check> books(
+            Findings findings, String what, String expected, String detail, String... kinds) {
         var books = findings.run().products();
         var violations = IntStream.range(0, books.size())
                 .boxed()
@@ -121,7 +136,7 @@ final class ChaosCriteria {
                 what,
                 expected,
                 violations.isEmpty()
-                        ? expected + " on all " + books.size() + " products"
+                        ? expected + " on all " + books.size() + " products" + detail
                         : String.join("; ", violations),
                 violations.isEmpty());
     }
@@ -133,7 +148,8 @@ final class ChaosCriteria {
                         "a completed cart sold every line, a rejected cart holds nothing",
                         "0 completed with a line not SOLD, 0 rejected with a line RESERVED or SOLD",
                         carts.completedNotAllSold() + " of " + carts.completed() + " completed with a line not SOLD, "
-                                + carts.rejectedHolding() + " of " + carts.rejected() + " rejected holding",
+                                + carts.rejectedHolding() + " of " + carts.rejected() + " rejected holding ("
+                                + carts.rejectedOutOfStock() + " out of stock, " + carts.timedOut() + " timed out)",
                         carts.completedNotAllSold() == 0 && carts.rejectedHolding() == 0));
     }
 
@@ -215,10 +231,10 @@ final class ChaosCriteria {
         return check(
                 "no real command dead-lettered",
                 "0",
-                topics.untaggedDeadLetters()
+                topics.untaggedDeadLetteredAt().size()
                         + (perPhase.isEmpty() ? "" : " [" + String.join(", ", perPhase) + "]")
                         + (reasons.isEmpty() ? "" : " (" + String.join(", ", reasons) + ")"),
-                topics.untaggedDeadLetters() == 0);
+                topics.untaggedDeadLetteredAt().isEmpty());
     }
 
     static Optional<Check> no500(Findings findings) {
@@ -243,7 +259,8 @@ final class ChaosCriteria {
         return check(
                 "a retried checkout succeeds after recovery, and takes effect once",
                 "every retried order ends 202 (or 409: decided from an earlier attempt), none paid or recorded twice",
-                retries.endedAccepted() + " × 202, " + retries.endedConflict() + " × 409, "
+                retries.ordersRetried() + " orders retried (" + retries.retries() + " retries): "
+                        + retries.endedAccepted() + " × 202, " + retries.endedConflict() + " × 409, "
                         + retries.endedUnavailable() + " still 503, " + retries.endedOther() + " other; "
                         + retries.retriedPaidMoreThanOnce() + " paid twice, "
                         + retries.retriedProcessedMoreThanOnce() + " recorded twice",
@@ -274,9 +291,11 @@ final class ChaosCriteria {
 
     /** Every partition has decisions again after the fault, its longest stall within the catch-up limit. */
     static Optional<Check> decisionsResume(Findings findings, FaultKind kind) {
-        var limit = findings.settings().catchUpLimit().toSeconds();
+        var limit = ChaosSettings.CATCH_UP_LIMIT.toSeconds();
         return takeover(findings, kind).map(takeover -> {
-            var longest = takeover.longestStall();
+            // a partition that never resumed has no longest stall
+            var resumed = takeover.partitions().stream()
+                    .allMatch(stall -> stall.longestStall() != null && stall.longestStall() <= limit);
             return new Check(
                     kind.label() + ": decisions resume on every partition of the load's products",
                     "longest stall per partition within " + limit + " s",
@@ -287,12 +306,12 @@ final class ChaosCriteria {
                             + " (* "
                             + (kind == FaultKind.BROKER_KILL ? "led by the killed broker" : "the frozen worker's")
                             + ")",
-                    longest != null && longest <= limit);
+                    resumed);
         });
     }
 
     static Optional<Check> killedBrokerRejoinsTheIsr(Findings findings, FaultKind kind) {
-        var limit = findings.settings().catchUpLimit().toSeconds();
+        var limit = ChaosSettings.CATCH_UP_LIMIT.toSeconds();
         return takeover(findings, kind)
                 .map(takeover -> new Check(
                         "the killed broker, started again, rejoins the in-sync replicas of every partition it holds",

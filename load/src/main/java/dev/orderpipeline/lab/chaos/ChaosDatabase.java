@@ -141,7 +141,6 @@ final class ChaosDatabase {
                 DECOY,
                 "could not read the decoy product " + product,
                 rows -> new DecoyFigures(
-                        product,
                         initialStock,
                         rows.getInt("stock"),
                         rows.getLong("not_created"),

@@ -10,7 +10,6 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -21,7 +20,6 @@ import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,24 +69,24 @@ public final class ChaosExperiment {
         var orders = prepare(products, 0, total, progress);
         try (var topics = new GroupWatch(target.bootstrapServers())) {
             var clock = RunClock.startingNow();
+            var run = new FaultRun(target.stack(), settings, clock, runTag, topics, database, products, decoys);
             var load = new ChaosLoad(target.apis(), orders, settings, clock, progress);
             List<FaultWindow> faults;
             try (var running = load.start()) {
                 var topUp = Thread.ofVirtual().name("chaos-top-up").start(() -> topUp(running, products));
-                var run = new FaultRun(target.stack(), settings, clock, runTag, topics, database, products, decoys);
                 progress.phase("warm-up", 0);
                 FaultRun.pause(settings.warmup());
-                faults = inject(run, running, database);
+                faults = inject(run, running);
                 running.stop();
                 topUp.interrupt();
-                finish(running, database, clock, faults);
+                finish(run, running, faults);
             }
             progress.phase("reading the database and the topics", 0);
-            return ChaosJudge.judge(evidence(database, topics, clock, initialStock, decoys, load, faults));
+            return ChaosJudge.judge(evidence(run, initialStock, load, faults));
         }
     }
 
-    private List<FaultWindow> inject(FaultRun run, ChaosLoad load, ChaosDatabase database) {
+    private List<FaultWindow> inject(FaultRun run, ChaosLoad load) {
         var kinds = settings.faults();
         var faults = new ArrayList<FaultWindow>();
         for (var index = 0; index < kinds.size(); index++) {
@@ -105,75 +103,66 @@ public final class ChaosExperiment {
                     preparing.unlock();
                 }
                 faults.add(window);
-                recover(window, load, database);
+                recover(window, load, run.database());
             }
         }
         return faults;
     }
 
-    private void finish(ChaosLoad load, ChaosDatabase database, RunClock clock, List<FaultWindow> faults) {
+    private void finish(FaultRun run, ChaosLoad load, List<FaultWindow> faults) {
         if (load.ranDry() > 0) {
             notes.add(load.ranDry() + " arrivals found none of the prepared orders left (preparing more fell"
                     + " behind): the load was thinner there.");
+        }
+        if (load.dropped() > 0) {
+            notes.add(load.dropped() + " arrivals were dropped: as many first attempts as --max-in-flight allows were"
+                    + " on the wire.");
         }
         progress.phase("settling: retries and the last decisions", 0);
         if (!load.awaitQuiet(Duration.ofMinutes(3))) {
             notes.add(load.pending() + " checkouts were still in flight or waiting to be retried 3 minutes after the"
                     + " load stopped.");
         }
-        var faultsEnd = faults.stream().mapToDouble(FaultWindow::end).max().orElse(clock.now());
-        awaitDecisions(load, database, clock, faultsEnd);
+        var faultsEnd = faults.stream()
+                .mapToDouble(FaultWindow::end)
+                .max()
+                .orElse(run.clock().now());
+        awaitDecisions(load, run.database(), run.clock(), faultsEnd);
     }
 
     private ChaosJudge.Evidence evidence(
-            ChaosDatabase database,
-            GroupWatch topics,
-            RunClock clock,
-            Map<UUID, Integer> initialStock,
-            @Nullable Decoys decoys,
-            ChaosLoad load,
-            List<FaultWindow> faults) {
+            FaultRun run, Map<UUID, Integer> initialStock, ChaosLoad load, List<FaultWindow> faults) {
+        var database = run.database();
+        var decoys = run.decoys();
         var orders = load.orders();
-        var products = List.copyOf(initialStock.keySet());
         var decidedAt = new HashMap<UUID, Double>();
-        database.decisions(products)
-                .forEach((order, millis) -> decidedAt.put(order, clock.secondsOfEpochMillis(millis)));
+        database.decisions(run.products())
+                .forEach((order, millis) -> decidedAt.put(order, run.clock().secondsOfEpochMillis(millis)));
         var attempts = load.attempts();
         var retried = attempts.stream()
                 .filter(attempt -> attempt.number() > 1)
                 .map(attempt -> orders.get(attempt.order()).orderId())
                 .distinct()
                 .toList();
-        var keys = new HashSet<>(products);
-        if (decoys != null) {
-            keys.add(decoys.product());
-        }
         var poison = faults.stream()
                 .filter(fault -> fault.kind() == FaultKind.POISON)
                 .findFirst();
         var found = TopicEvidence.read(
-                topics,
-                target.bootstrapServers(),
-                runTag,
-                keys,
+                run,
                 orders.stream().map(PreparedOrder::orderId).collect(Collectors.toSet()),
                 decidedAt.keySet(),
                 poison.map(fault -> TopicFaults.perKind(settings.poisonRecords()))
                         .orElse(Map.of()),
-                poison.map(FaultWindow::start).orElse(0.0),
-                clock);
+                poison.map(FaultWindow::start).orElse(0.0));
         return new ChaosJudge.Evidence(
                 settings,
-                runTag,
                 orders,
                 attempts,
                 faults,
-                load.arrivals().scheduled(),
-                load.arrivals().dropped(),
                 load.arrivalsEndedAt(),
                 decidedAt,
                 database.books(initialStock),
-                database.idempotency(products),
+                database.idempotency(run.products()),
                 database.repeatedEffects(retried),
                 found.poison(),
                 found.topics(),
@@ -285,14 +274,14 @@ public final class ChaosExperiment {
                 window.failure() == null ? "" : "; FAILED: " + window.failure()));
         progress.phase(window.name() + ": recovery", 0);
         FaultRun.pause(settings.recovery());
-        var undecided = undecidedUntil(load, database, OWED_AFTER, settings.catchUpLimit());
+        var undecided = undecidedUntil(load, database, OWED_AFTER, ChaosSettings.CATCH_UP_LIMIT);
         if (undecided > 0) {
             var message = String.format(
                     Locale.ROOT,
                     "After %s the pipeline had not caught up within %d s: %d accepted checkouts were still"
                             + " undecided; the run went on.",
                     window.name(),
-                    settings.recovery().plus(settings.catchUpLimit()).toSeconds(),
+                    settings.recovery().plus(ChaosSettings.CATCH_UP_LIMIT).toSeconds(),
                     undecided);
             notes.add(message);
             progress.note(message);
@@ -313,7 +302,7 @@ public final class ChaosExperiment {
 
     /** Waits for every accepted checkout, until well past the deadline so that a late one is measured, not cut off. */
     private void awaitDecisions(ChaosLoad load, ChaosDatabase database, RunClock clock, double faultsEnd) {
-        var until = faultsEnd + settings.finalDeadline().plus(LATE_GRACE).toMillis() / 1000.0;
+        var until = faultsEnd + ChaosSettings.FINAL_DEADLINE.plus(LATE_GRACE).toMillis() / 1000.0;
         var limit = Duration.ofMillis(Math.max(0, Math.round((until - clock.now()) * 1000)));
         var undecided = undecidedUntil(load, database, Duration.ZERO, limit);
         if (undecided > 0) {

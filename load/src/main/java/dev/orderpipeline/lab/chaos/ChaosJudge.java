@@ -43,12 +43,9 @@ final class ChaosJudge {
 
     record Evidence(
             ChaosSettings settings,
-            String runTag,
             List<PreparedOrder> orders,
             List<Attempt> attempts,
             List<FaultWindow> faults,
-            long scheduled,
-            long dropped,
             double arrivalsEndedAt,
             Map<UUID, Double> decidedAt,
             List<InvariantReport> books,
@@ -71,7 +68,7 @@ final class ChaosJudge {
     }
 
     /** The run's figures, not judged yet, the run with the checks given, and the checkouts decided past the deadline. */
-    record Findings(ChaosSettings settings, ChaosRun run, Function<List<Check>, ChaosRun> withChecks, long late) {
+    record Findings(ChaosRun run, Function<List<Check>, ChaosRun> withChecks, long late) {
 
         long sumOverPhases(ToLongFunction<PhaseFigures> value) {
             return sum(run.phases(), value);
@@ -82,23 +79,18 @@ final class ChaosJudge {
         }
     }
 
-    @FunctionalInterface
-    interface Criterion {
-        Optional<Check> judge(Findings findings);
-    }
-
     static ChaosRun judge(Evidence evidence) {
         var findings = findings(evidence);
-        var criteria = Stream.of(
-                        ChaosCriteria.GENERAL.stream(),
+        var checks = Stream.of(
+                        ChaosCriteria.GENERAL.stream().map(criterion -> criterion.apply(findings)),
                         evidence.settings().faults().stream()
-                                .flatMap(kind -> kind.criteria.stream()
-                                        .map(criterion -> (Criterion) all -> criterion.judge(all, kind))),
-                        Stream.<Criterion>of(ChaosCriteria::caughtUpAfterEveryFault))
-                .flatMap(Function.identity());
-        return findings.withChecks()
-                .apply(criteria.flatMap(criterion -> criterion.judge(findings).stream())
-                        .toList());
+                                .flatMap(kind ->
+                                        kind.criteria.stream().map(criterion -> criterion.judge(findings, kind))),
+                        Stream.of(ChaosCriteria.caughtUpAfterEveryFault(findings)))
+                .flatMap(Function.identity())
+                .flatMap(Optional::stream)
+                .toList();
+        return findings.withChecks().apply(checks);
     }
 
     static Findings findings(Evidence evidence) {
@@ -106,10 +98,9 @@ final class ChaosJudge {
         var faultsEnd = evidence.faultsEnd();
         var phases = phases(evidence, checkouts);
         var acceptance = acceptance(evidence, checkouts, faultsEnd);
-        var retries = retries(evidence, checkouts);
+        var retries = retries(evidence);
         var timeline = timeline(evidence, checkouts);
         Function<List<Check>, ChaosRun> withChecks = checks -> new ChaosRun(
-                evidence.runTag(),
                 evidence.faults(),
                 phases,
                 acceptance,
@@ -123,9 +114,8 @@ final class ChaosJudge {
                 timeline,
                 checks,
                 evidence.notes());
-        var deadline = evidence.settings().finalDeadline().toMillis() / 1000.0;
-        return new Findings(
-                evidence.settings(), withChecks.apply(List.of()), withChecks, checkouts.late(faultsEnd, deadline));
+        var deadline = ChaosSettings.FINAL_DEADLINE.toMillis() / 1000.0;
+        return new Findings(withChecks.apply(List.of()), withChecks, checkouts.late(faultsEnd, deadline));
     }
 
     /** Before the first fault, then from each fault's start to the next one's (the last: to the end of the load). */
@@ -164,7 +154,6 @@ final class ChaosJudge {
                 sent.stream()
                         .filter(attempt -> attempt.unavailable() && !attempt.retryAfter())
                         .count(),
-                accepted.size(),
                 fault == null ? null : rounded(checkouts.firstDecisionAfter(end)),
                 fault == null ? null : rounded(checkouts.caughtUpAfter(end)),
                 rounded(checkouts.longestStall(window, evidence.settings().products())),
@@ -199,10 +188,7 @@ final class ChaosJudge {
                 .mapToDouble(Checkout::decidedAt)
                 .reduce(Double.NaN, Checkouts::max);
         return new AcceptanceFigures(
-                evidence.scheduled(),
-                evidence.dropped(),
                 accepted.size(),
-                toFinal.length,
                 notDecided.size(),
                 notDecided.stream().limit(SAMPLE).toList(),
                 toFinal.length == 0 ? null : round(toFinal[toFinal.length - 1]),
@@ -210,16 +196,13 @@ final class ChaosJudge {
                 rounded(lastBeforeEnd - faultsEnd));
     }
 
-    private static RetryFigures retries(Evidence evidence, Checkouts checkouts) {
+    private static RetryFigures retries(Evidence evidence) {
         var byOrder = evidence.attempts().stream().collect(Collectors.groupingBy(Attempt::order));
         var retried = byOrder.values().stream()
                 .filter(attempts -> attempts.size() > 1)
                 .map(attempts -> attempts.stream()
                         .sorted(Comparator.comparingInt(Attempt::number))
                         .toList())
-                .toList();
-        var earlier = retried.stream()
-                .flatMap(attempts -> attempts.subList(0, attempts.size() - 1).stream())
                 .toList();
         var last = retried.stream().map(List::getLast).toList();
         var accepted = last.stream().filter(Attempt::accepted).count();
@@ -228,16 +211,11 @@ final class ChaosJudge {
         var unavailable = last.stream().filter(Attempt::unavailable).count();
         return new RetryFigures(
                 retried.size(),
-                earlier.size(),
-                earlier.stream().filter(Attempt::unavailable).count(),
+                evidence.attempts().size() - byOrder.size(),
                 accepted,
                 conflict,
                 unavailable,
                 last.size() - accepted - conflict - unavailable,
-                last.stream()
-                        // a checkout refused sold out at the door leaves its order CREATED: answered, nothing owed
-                        .filter(attempt -> checkouts.all().get(attempt.order()).decided() || attempt.soldOut())
-                        .count(),
                 evidence.retriedEffects().paidMoreThanOnce(),
                 evidence.retriedEffects().processedMoreThanOnce());
     }

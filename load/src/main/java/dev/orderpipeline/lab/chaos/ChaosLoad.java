@@ -3,7 +3,6 @@ package dev.orderpipeline.lab.chaos;
 import dev.orderpipeline.lab.load.OpenLoad;
 import dev.orderpipeline.lab.load.OpenModelSchedule;
 import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.measure.StatusCounts;
 import dev.orderpipeline.lab.pipeline.ApiClient;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import java.time.Duration;
@@ -34,7 +33,6 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
 
     private final List<ApiClient> apis;
     private final List<PreparedOrder> orders = new CopyOnWriteArrayList<>();
-    private final int maxAttempts;
     private final RunClock clock;
     private final Progress progress;
     private final OpenLoad load;
@@ -59,7 +57,6 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         }
         this.apis = List.copyOf(apis);
         this.orders.addAll(orders);
-        this.maxAttempts = settings.maxAttempts();
         this.clock = clock;
         this.progress = progress;
         // open-ended: the load runs until it is stopped
@@ -89,8 +86,9 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
         return ended == 0 ? clock.now() : clock.seconds(ended);
     }
 
-    OpenLoad arrivals() {
-        return load;
+    /** Arrivals dropped while {@code maxInFlight} first attempts were on the wire. */
+    long dropped() {
+        return load.dropped();
     }
 
     int pending() {
@@ -183,14 +181,13 @@ final class ChaosLoad implements AutoCloseable, OpenLoad.Arrivals {
                     clock.seconds(sent),
                     clock.seconds(answered),
                     status,
-                    answer.retryAfterSeconds() != null,
-                    StatusCounts.SOLD_OUT.equals(answer.status())));
+                    answer.retryAfterSeconds() != null));
             progress.advance();
             if ("202".equals(status)) {
                 acceptedNotSeenDecided.put(order.orderId(), answered);
             }
             retry = ("503".equals(status) || unanswered(answer))
-                    && number < maxAttempts
+                    && number < ChaosSettings.MAX_ATTEMPTS
                     && retryLater(index, number + 1, delay(answer));
         } finally {
             if (!retry) {

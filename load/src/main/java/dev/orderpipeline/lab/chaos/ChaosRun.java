@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,7 +15,6 @@ import org.jspecify.annotations.Nullable;
  * Outcomes come from the database and the topics, never from what the clients were told.
  */
 public record ChaosRun(
-        String runTag,
         List<FaultWindow> faults,
         List<PhaseFigures> phases,
         AcceptanceFigures acceptance,
@@ -49,20 +49,7 @@ public record ChaosRun(
     public record Takeover(
             List<PartitionStall> partitions,
             @Nullable Double rejoinedAfter,
-            @Nullable Freeze freeze) {
-
-        /** The longest stall of any partition; null when one never resumed. */
-        public @Nullable Double longestStall() {
-            var longest = 0.0;
-            for (var partition : partitions) {
-                if (partition.longestStall() == null) {
-                    return null;
-                }
-                longest = Math.max(longest, partition.longestStall());
-            }
-            return longest;
-        }
-    }
+            @Nullable Freeze freeze) {}
 
     /** One command partition through the fault; {@code held}: the killed broker led it, the frozen worker owned it. */
     public record PartitionStall(
@@ -85,7 +72,6 @@ public record ChaosRun(
             @Nullable FaultKind fault,
             Map<String, Long> statuses,
             long unavailableWithoutRetryAfter,
-            long accepted,
             @Nullable Double firstDecisionAfter,
             @Nullable Double caughtUpAfter,
             @Nullable Double longestStall,
@@ -103,28 +89,23 @@ public record ChaosRun(
 
         /** Answers other than 202, 409, 503 and 5xx: timeouts, I/O errors, other codes. */
         public long other() {
-            return statuses.entrySet().stream()
-                    .filter(entry -> !List.of("202", "409", "503").contains(entry.getKey())
-                            && !entry.getKey().startsWith("5"))
-                    .mapToLong(Map.Entry::getValue)
-                    .sum();
+            return count(status -> !List.of("202", "409", "503").contains(status) && !status.startsWith("5"));
         }
 
         public long serverErrors() {
+            return count(status -> status.length() == 3 && status.startsWith("5") && !status.equals("503"));
+        }
+
+        private long count(Predicate<String> status) {
             return statuses.entrySet().stream()
-                    .filter(entry -> entry.getKey().length() == 3
-                            && entry.getKey().startsWith("5")
-                            && !entry.getKey().equals("503"))
+                    .filter(entry -> status.test(entry.getKey()))
                     .mapToLong(Map.Entry::getValue)
                     .sum();
         }
     }
 
     public record AcceptanceFigures(
-            long scheduled,
-            long dropped,
             long accepted,
-            long decided,
             long notDecided,
             List<UUID> notDecidedSample,
             @Nullable Double maxTimeToFinal,
@@ -134,12 +115,10 @@ public record ChaosRun(
     public record RetryFigures(
             long ordersRetried,
             long retries,
-            long afterUnavailable,
             long endedAccepted,
             long endedConflict,
             long endedUnavailable,
             long endedOther,
-            long retriedDecided,
             long retriedPaidMoreThanOnce,
             long retriedProcessedMoreThanOnce) {}
 
@@ -160,7 +139,6 @@ public record ChaosRun(
             long commandOrders,
             long commandOrdersNotDecided,
             long duplicateResults,
-            long untaggedDeadLetters,
             Map<String, Long> untaggedReasons,
             List<Double> untaggedDeadLetteredAt) {
 
@@ -171,8 +149,7 @@ public record ChaosRun(
     }
 
     /** The decoy product: its orders are named by poison records and never checked out, so nothing may change it. */
-    public record DecoyFigures(
-            UUID productId, int initialStock, int stockLeft, long notCreated, long payments, long processedRows) {
+    public record DecoyFigures(int initialStock, int stockLeft, long notCreated, long payments, long processedRows) {
 
         public boolean untouched() {
             return stockLeft == initialStock && notCreated == 0 && payments == 0 && processedRows == 0;

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.IntStream;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One chaos run: the options of {@link ChaosCommand}, each product's stock 40 % to 88 % of its planned checkouts;
@@ -22,17 +21,25 @@ public record ChaosSettings(
         int poisonRecords,
         Duration warmup,
         Duration recovery,
-        Duration catchUpLimit,
-        Duration finalDeadline,
         int maxInFlight,
-        int maxAttempts,
-        Duration replayLimit,
         double cartShare,
         Duration workerFreeze,
-        @Nullable Duration groupSession) {
+        Duration groupSession) {
 
     /** Orders prepared beyond the plan: faults and recoveries often take longer than planned. */
     static final double ORDER_MARGIN = 1.3;
+
+    /** How long the pipeline has to catch up after a fault, and a broker killed to rejoin every ISR. */
+    static final Duration CATCH_UP_LIMIT = Duration.ofMinutes(2);
+
+    /** How long after the end of the faults (or its 202, if later) every accepted checkout must be final. */
+    static final Duration FINAL_DEADLINE = Duration.ofSeconds(30);
+
+    /** Attempts per checkout, the same order each time. */
+    static final int MAX_ATTEMPTS = 20;
+
+    /** How long the replay may take to read the topics to their ends. */
+    static final Duration REPLAY_LIMIT = Duration.ofMinutes(5);
 
     /** The consumer groups' session timeout when a report predates the setting: Kafka's default. */
     static final Duration DEFAULT_GROUP_SESSION = Duration.ofSeconds(45);
@@ -45,28 +52,13 @@ public record ChaosSettings(
         Require.check(products >= 1 && products <= 100, "products must be 1 to 100: " + products);
         Require.check(faults.stream().distinct().count() == faults.size(), "each fault once: " + faults);
         Require.check(
-                workerKills >= 1 && poisonRecords >= PoisonKind.values().length && maxInFlight >= 1 && maxAttempts >= 1,
-                "worker kills, max in flight and max attempts must be positive and poison records at least "
+                workerKills >= 1 && poisonRecords >= PoisonKind.values().length && maxInFlight >= 1,
+                "worker kills and max in flight must be positive and poison records at least "
                         + PoisonKind.values().length);
-        for (var duration : List.of(
-                brokerDown,
-                databaseDown,
-                databaseFault,
-                recovery,
-                catchUpLimit,
-                finalDeadline,
-                replayLimit,
-                workerFreeze,
-                groupSession)) {
+        for (var duration : List.of(brokerDown, databaseDown, databaseFault, recovery, workerFreeze, groupSession)) {
             Require.check(duration.isPositive(), "durations must be positive: " + duration);
         }
         Require.check(!warmup.isNegative(), "warm-up must not be negative: " + warmup);
-    }
-
-    /** Never null: a report without it read back with the default. */
-    @Override
-    public Duration groupSession() {
-        return Objects.requireNonNull(groupSession);
     }
 
     /** Whether the load has carts: a share of them, and two products at least to make one of. */

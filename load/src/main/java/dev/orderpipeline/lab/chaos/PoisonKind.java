@@ -7,30 +7,27 @@ import dev.orderpipeline.contract.Topics;
  * checkouts and the reservation steps), each to be dead-lettered on its topic's {@code .dlt}.
  */
 public enum PoisonKind {
-    GARBAGE_BYTES("garbage-bytes", Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT),
+    GARBAGE_BYTES("garbage-bytes", Topics.CHECKOUT_COMMANDS),
     /** Text that starts like a command and is not valid JSON. */
-    INVALID_JSON("invalid-json", Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT),
+    INVALID_JSON("invalid-json", Topics.CHECKOUT_COMMANDS),
     /** A well-formed command of a real order, for 0 units. */
-    ZERO_QUANTITY("quantity-0", Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT),
-    MISSING_ORDER_ID("missing-order-id", Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT),
+    ZERO_QUANTITY("quantity-0", Topics.CHECKOUT_COMMANDS),
+    MISSING_ORDER_ID("missing-order-id", Topics.CHECKOUT_COMMANDS),
     /** A well-formed command of a real order that names another product than the order's. */
-    PRODUCT_MISMATCH("product-not-the-order-s", Topics.CHECKOUT_COMMANDS, Topics.CHECKOUT_COMMANDS_DLT),
-    CART_INVALID_JSON("cart-invalid-json", Topics.CHECKOUT_CARTS, Topics.CHECKOUT_CARTS_DLT),
+    PRODUCT_MISMATCH("product-not-the-order-s", Topics.CHECKOUT_COMMANDS),
+    CART_INVALID_JSON("cart-invalid-json", Topics.CHECKOUT_CARTS),
     /** A well-formed cart checkout of a real order that is not a cart (a decoy of one product). */
-    CART_NOT_A_CART("cart-of-an-order-of-one-product", Topics.CHECKOUT_CARTS, Topics.CHECKOUT_CARTS_DLT),
-    RESERVATION_GARBAGE_BYTES(
-            "reservation-garbage-bytes", Topics.CHECKOUT_RESERVATIONS, Topics.CHECKOUT_RESERVATIONS_DLT),
+    CART_NOT_A_CART("cart-of-an-order-of-one-product", Topics.CHECKOUT_CARTS),
+    RESERVATION_GARBAGE_BYTES("reservation-garbage-bytes", Topics.CHECKOUT_RESERVATIONS),
     /** A well-formed reservation of a hot product for a line that does not exist (of a decoy order of one product). */
-    RESERVATION_NO_SUCH_LINE("reservation-of-no-line", Topics.CHECKOUT_RESERVATIONS, Topics.CHECKOUT_RESERVATIONS_DLT);
+    RESERVATION_NO_SUCH_LINE("reservation-of-no-line", Topics.CHECKOUT_RESERVATIONS);
 
     private final String label;
     private final String topic;
-    private final String deadLetterTopic;
 
-    PoisonKind(String label, String topic, String deadLetterTopic) {
+    PoisonKind(String label, String topic) {
         this.label = label;
         this.topic = topic;
-        this.deadLetterTopic = deadLetterTopic;
     }
 
     public String label() {
@@ -39,10 +36,6 @@ public enum PoisonKind {
 
     public String topic() {
         return topic;
-    }
-
-    public String deadLetterTopic() {
-        return deadLetterTopic;
     }
 
     @Override

@@ -337,7 +337,7 @@ final class ProcessFaults {
      */
     private static @Nullable Double awaitInSync(FaultRun run, int node, double since) {
         return FaultRun.poll(
-                run.settings().catchUpLimit(),
+                ChaosSettings.CATCH_UP_LIMIT,
                 FaultRun.POLL,
                 () -> run.topics().topics().stream()
                                 .flatMap(topic -> topic.partitions().stream())
@@ -355,7 +355,7 @@ final class ProcessFaults {
     static List<PartitionStall> measure(FaultRun run, Collection<Integer> held, long faultAtMillis, long overAtMillis) {
         var byPartition = byPartition(run);
         FaultRun.poll(
-                run.settings().catchUpLimit(),
+                ChaosSettings.CATCH_UP_LIMIT,
                 FaultRun.POLL,
                 () -> decidedAfter(run, byPartition, overAtMillis) ? true : null);
         var times = run.database().decisionTimes(run.products(), faultAtMillis, System.currentTimeMillis());

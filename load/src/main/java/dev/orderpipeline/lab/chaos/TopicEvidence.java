@@ -18,11 +18,9 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.MissingNode;
 
 /** What the topics hold about a run: its commands, results and dead letters (poison by kind and reason, real ones). */
@@ -34,12 +32,9 @@ final class TopicEvidence {
     static final String NO_REASON = "(no dlt-reason header)";
 
     /** Where the worker sets aside what it cannot apply: the commands, the cart checkouts and the saga's steps. */
-    private static final List<String> DEAD_LETTER_TOPICS = Stream.of(PoisonKind.values())
-            .map(PoisonKind::deadLetterTopic)
-            .distinct()
-            .toList();
+    private static final List<String> DEAD_LETTER_TOPICS =
+            List.of(Topics.CHECKOUT_COMMANDS_DLT, Topics.CHECKOUT_CARTS_DLT, Topics.CHECKOUT_RESERVATIONS_DLT);
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Pattern UUID_TEXT =
             Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     private static final Pattern QUOTED = Pattern.compile("'[^']{0,40}'|\"[^\"]{0,80}\"");
@@ -60,22 +55,25 @@ final class TopicEvidence {
         ResultsListener.read(bootstrapServers, topic, Map.of(), admin.endOffsets(topic), each);
     }
 
+    /** What the topics hold about {@code run}'s {@code orders}, its products and decoys, its poison. */
     static Found read(
-            GroupWatch reader,
-            String bootstrapServers,
-            String runTag,
-            Set<UUID> keys,
+            FaultRun run,
             Set<UUID> orders,
             Set<UUID> decided,
             Map<PoisonKind, Integer> poisonSent,
-            double poisonStartedAt,
-            RunClock clock) {
+            double poisonStartedAt) {
+        var reader = run.topics();
+        var bootstrapServers = run.stack().bootstrapServers();
+        var keys = new HashSet<>(run.products());
+        if (run.decoys() != null) {
+            keys.add(run.decoys().product());
+        }
         var poisonRecords =
                 poisonSent.values().stream().mapToLong(Integer::longValue).sum();
         var last = new AtomicReference<Scan>();
         // the worker dead-letters the poison over some seconds: the dead-letter topics read again until all are in
         FaultRun.poll(DEAD_LETTER_WAIT, Duration.ofSeconds(2), () -> {
-            last.set(new Scan(runTag, keys, orders, poisonStartedAt, clock));
+            last.set(new Scan(run.runTag(), keys, orders, poisonStartedAt, run.clock()));
             DEAD_LETTER_TOPICS.forEach(topic -> readAll(reader, bootstrapServers, topic, last.get()::deadLetter));
             return last.get().poisonFound() >= poisonRecords ? true : null;
         });
@@ -91,7 +89,6 @@ final class TopicEvidence {
                         .filter(order -> !decided.contains(order))
                         .count(),
                 scan.duplicateResults,
-                scan.untaggedAt.size(),
                 scan.untaggedReasons,
                 scan.untaggedAt);
         return new Found(poison, topics);
@@ -208,7 +205,7 @@ final class TopicEvidence {
 
     private static JsonNode json(@Nullable String text) {
         try {
-            return text == null ? MissingNode.getInstance() : JSON.readTree(text);
+            return text == null ? MissingNode.getInstance() : TopicFaults.JSON.readTree(text);
         } catch (RuntimeException ex) {
             return MissingNode.getInstance();
         }

@@ -9,7 +9,6 @@ import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.lab.chaos.FaultRun.Done;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,7 +20,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -45,8 +43,6 @@ import tools.jackson.databind.json.JsonMapper;
 final class TopicFaults {
 
     private TopicFaults() {}
-
-    private static final Duration POLL = Duration.ofMillis(500);
 
     /** Each topic the worker consumes, by the suffix its consumer group has after the worker's group id. */
     private static final List<Map.Entry<String, String>> TOPICS_BY_GROUP_SUFFIX = List.of(
@@ -82,9 +78,9 @@ final class TopicFaults {
 
     private static Done follow(FaultRun run, String group, List<Replayed> replayed, double start, double ready) {
         var records = replayed.stream().mapToLong(Replayed::records).sum();
-        var limit = run.settings().replayLimit();
+        var limit = ChaosSettings.REPLAY_LIMIT;
         var behind = new AtomicLong();
-        if (FaultRun.poll(limit, POLL, () -> {
+        if (FaultRun.poll(limit, FaultRun.POLL, () -> {
                     behind.set(behind(run, replayed));
                     return behind.get() == 0 ? true : null;
                 })
@@ -126,7 +122,7 @@ final class TopicFaults {
     /** Header on every poison record: {@code <run tag>/<kind label>}. */
     static final String TAG_HEADER = "lab-poison";
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    static final JsonMapper JSON = JsonMapper.builder().build();
 
     static Done poison(FaultRun run, int number, double start) {
         var count = run.settings().poisonRecords();
@@ -139,10 +135,9 @@ final class TopicFaults {
                 decoys.orders(),
                 run.runTag().hashCode());
         send(run, records);
-        var sent = perKind(count);
-        var topics = new TreeMap<String, Integer>();
-        sent.forEach((kind, howMany) -> topics.merge(kind.topic(), howMany, Integer::sum));
-        return run.done(records.size() + " records (" + topics + ") keyed as the real ones there: " + sent);
+        // each kind's topic and count: the poison table
+        return run.done(records.size() + " records of " + PoisonKind.values().length + " kinds keyed as the real ones"
+                + " there");
     }
 
     private static void send(FaultRun run, List<ProducerRecord<byte[], byte[]>> records) {

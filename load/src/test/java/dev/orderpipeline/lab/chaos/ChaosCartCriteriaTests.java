@@ -97,7 +97,9 @@ class ChaosCartCriteriaTests {
         var completed = ChaosCriteria.cartsByTheCartRules(findings).orElseThrow();
 
         assertThat(completed.holds()).isFalse();
-        assertThat(completed.measured()).isEqualTo("1 of 6 completed with a line not SOLD, 0 of 4 rejected holding");
+        assertThat(completed.measured())
+                .isEqualTo(
+                        "1 of 6 completed with a line not SOLD, 0 of 4 rejected holding (4 out of stock, 0 timed out)");
 
         run.carts = new CartVerdict(10, 6, 4, 4, 0, 0, 0, 2, 0, 0, 6, 0, 0, 10, 0);
         assertThat(ChaosCriteria.cartsByTheCartRules(ChaosJudge.findings(run.evidence(ChaosFixtures.settings(), 30)))

@@ -167,11 +167,7 @@ class ChaosCriteriaTests {
                 10,
                 Duration.ofSeconds(5),
                 Duration.ofSeconds(5),
-                settings.catchUpLimit(),
-                settings.finalDeadline(),
                 100,
-                5,
-                settings.replayLimit(),
                 0.0,
                 settings.workerFreeze(),
                 Duration.ofSeconds(10));

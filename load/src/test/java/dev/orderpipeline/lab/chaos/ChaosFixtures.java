@@ -25,7 +25,7 @@ final class ChaosFixtures {
     final Map<UUID, Double> decidedAt = new HashMap<>();
     final List<PoisonFigures> poison = new ArrayList<>();
     RepeatedEffects retriedEffects = new RepeatedEffects(0, 0);
-    TopicFigures topics = new TopicFigures(0, 0, 0, 0, Map.of(), List.of());
+    TopicFigures topics = new TopicFigures(0, 0, 0, Map.of(), List.of());
     List<InvariantReport> books = List.of();
     IdempotencyRows idempotency = IdempotencyRows.NONE;
 
@@ -44,14 +44,10 @@ final class ChaosFixtures {
                 10,
                 Duration.ofSeconds(5),
                 Duration.ofSeconds(5),
-                Duration.ofSeconds(60),
-                Duration.ofSeconds(30),
                 100,
-                5,
-                Duration.ofMinutes(1),
                 0.0,
                 Duration.ofSeconds(20),
-                null);
+                ChaosSettings.DEFAULT_GROUP_SESSION);
     }
 
     /** An order of product {@code product % 2}, returned by index. */
@@ -64,7 +60,7 @@ final class ChaosFixtures {
     int cart(double answeredAt, Double decided) {
         orders.add(new PreparedOrder(UUID.randomUUID(), 1, "buyer-" + orders.size(), List.of(1, 0)));
         var index = orders.size() - 1;
-        attempts.add(new Attempt(index, 1, answeredAt - 0.01, answeredAt, "202", false, false));
+        attempts.add(new Attempt(index, 1, answeredAt - 0.01, answeredAt, "202", false));
         if (decided != null) {
             decidedAt.put(orders.get(index).orderId(), decided);
         }
@@ -74,7 +70,7 @@ final class ChaosFixtures {
     /** An order answered {@code status} at {@code answeredAt} (sent 0.01 s earlier), decided at {@code decided}. */
     int checkout(int product, double answeredAt, String status, Double decided) {
         var index = order(product);
-        attempts.add(new Attempt(index, 1, answeredAt - 0.01, answeredAt, status, "503".equals(status), false));
+        attempts.add(new Attempt(index, 1, answeredAt - 0.01, answeredAt, status, "503".equals(status)));
         if (decided != null) {
             decidedAt.put(orders.get(index).orderId(), decided);
         }
@@ -82,7 +78,7 @@ final class ChaosFixtures {
     }
 
     void retry(int index, int number, double answeredAt, String status) {
-        attempts.add(new Attempt(index, number, answeredAt - 0.01, answeredAt, status, "503".equals(status), false));
+        attempts.add(new Attempt(index, number, answeredAt - 0.01, answeredAt, status, "503".equals(status)));
     }
 
     FaultWindow fault(FaultKind kind, String name, double start, double end) {
@@ -120,18 +116,15 @@ final class ChaosFixtures {
         books = list;
         var orderCount = decidedAt.size();
         idempotency = new IdempotencyRows(orderCount, orderCount, 0);
-        topics = new TopicFigures(orderCount, 0, 0, 0, Map.of(), List.of());
+        topics = new TopicFigures(orderCount, 0, 0, Map.of(), List.of());
     }
 
     ChaosJudge.Evidence evidence(ChaosSettings settings, double arrivalsEndedAt) {
         return new ChaosJudge.Evidence(
                 settings,
-                "run1",
                 orders,
                 attempts,
                 faults,
-                orders.size(),
-                0,
                 arrivalsEndedAt,
                 decidedAt,
                 books,

@@ -80,11 +80,7 @@ final class ChaosStacks {
                 250,
                 Duration.ofSeconds(3),
                 Duration.ofSeconds(3),
-                Duration.ofSeconds(90),
-                Duration.ofSeconds(30),
                 2000,
-                20,
-                Duration.ofMinutes(2),
                 cartShare,
                 Duration.ofSeconds(20),
                 SESSION);
