@@ -1,7 +1,6 @@
 package dev.orderpipeline.lab.soak;
 
 import dev.orderpipeline.invariants.RunVerdict;
-import dev.orderpipeline.lab.Require;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.drain.Ceiling;
 import dev.orderpipeline.lab.drain.CeilingRun;
@@ -31,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * next to the figures.
  *
  * @param machineCores the cores the run's processes shared
- * @param hotRow the hot-row probe, a run per count of writers: the row admits the best of them
+ * @param hotRow the hot-row probe, a run per count of {@link #HOT_ROW_WRITERS}: the row admits the best of them
  * @param estimates per strategy and key distribution, in the order of the runs
  */
 public record CapacityModel(
@@ -46,6 +45,9 @@ public record CapacityModel(
     static final String PARTITION = "one partition";
     static final String HOT_ROW = "hot row";
 
+    /** The hot-row probe's connection counts, a run per count; the row admits the best of them. */
+    static final List<Integer> HOT_ROW_WRITERS = List.of(1, 4, 16);
+
     /** Enough for 10 s of the hot row at its usual 1,000-2,000 transactions/s; fewer when the drain probe is smaller. */
     private static final int HOT_ROW_COMMANDS = 20_000;
 
@@ -56,20 +58,6 @@ public record CapacityModel(
         cores = List.copyOf(cores);
         hotRow = List.copyOf(hotRow);
         estimates = List.copyOf(estimates);
-    }
-
-    /**
-     * The probes' settings: {@code drainCommands} checkouts of one product for the drain probe, and a hot-row run per
-     * count of {@code hotRowWriters}.
-     */
-    public record Probes(int drainCommands, List<Integer> hotRowWriters) {
-
-        public Probes {
-            hotRowWriters = List.copyOf(hotRowWriters);
-            Require.positive("drain probe commands", drainCommands);
-            Require.notEmpty("hot-row writer count", hotRowWriters);
-            hotRowWriters.forEach(writers -> Require.positive("hot-row writers", writers));
-        }
     }
 
     /**
@@ -92,9 +80,9 @@ public record CapacityModel(
      * @param run the run whose costs the estimate takes: the highest rate kept up, else the highest achieved
      * @param cpuMs CPU ms per decided checkout of each component on its path (a lock strategy's path has no broker
      *     and no worker)
-     * @param labCpuMs the load generator's CPU per checkout, which shared the machine: only in {@code thisMachine}
      * @param rates the sustainable rate with each of {@link #cores} cores per component
-     * @param thisMachine the rate the model gives for the run's own machine, every component and the lab on its cores
+     * @param thisMachine the rate the model gives for the run's own machine, every component and the lab (the load
+     *     generator, which shared the machine) on its cores
      * @param measuredPerSecond what that run achieved, to hold {@code thisMachine} against
      */
     public record Estimate(
@@ -102,7 +90,6 @@ public record CapacityModel(
             String keys,
             String run,
             Map<String, Double> cpuMs,
-            double labCpuMs,
             List<Rate> rates,
             Rate thisMachine,
             double measuredPerSecond) {
@@ -124,19 +111,19 @@ public record CapacityModel(
      * gains: the row admits the best of them.
      */
     static CapacityModel measure(
-            StackTarget target, String workerGroup, Probes probes, List<SoakRun> runs, Progress progress) {
+            StackTarget target, String workerGroup, int drainCommands, List<SoakRun> runs, Progress progress) {
         var database = target.database();
         var drainSettings = new DrainSettings(
-                probes.drainCommands(), new KeyDistribution.Hot(), 1, Duration.ofMillis(250), DRAIN_TIMEOUT, null);
+                drainCommands, new KeyDistribution.Hot(), 1, Duration.ofMillis(250), DRAIN_TIMEOUT, null);
         var drained = new DrainExperiment(target, drainSettings, progress).alongside(workerGroup);
         var drain = new PartitionDrain(
                 drained.commands(), drained.decidingSeconds(), drained.perSecondDeciding(), drained.invariants());
-        var hotRow = probes.hotRowWriters().stream()
+        var hotRow = HOT_ROW_WRITERS.stream()
                 .map(count -> {
                     progress.note("Capacity probe: the hot row, " + count + " writer(s), one checkout per transaction");
                     var settings = new CeilingSettings(
                             List.of(1),
-                            Math.min(HOT_ROW_COMMANDS, probes.drainCommands()),
+                            Math.min(HOT_ROW_COMMANDS, drainCommands),
                             HOT_ROW_DURATION,
                             database.synchronousCommit(),
                             count);
@@ -182,7 +169,6 @@ public record CapacityModel(
                 cpuMs.put(component, round(millis));
             }
         }
-        var labCpuMs = labCpuMs(run.resources(), cost.decided());
         var serial = run.keys().equals(new KeyDistribution.Hot().label())
                 ? Double.valueOf(pipeline ? partitionPerSecond : hotRowPerSecond)
                 : null;
@@ -190,10 +176,10 @@ public record CapacityModel(
         var rates = CORES.stream()
                 .map(cores -> rate(cores, cpuMs, serial, serialBound))
                 .toList();
-        var all = cpuMs.values().stream().mapToDouble(Double::doubleValue).sum() + labCpuMs;
+        var all = cpuMs.values().stream().mapToDouble(Double::doubleValue).sum()
+                + labCpuMs(run.resources(), cost.decided());
         var thisMachine = rate(machineCores, Map.of("all", all), serial, serialBound);
-        return new Estimate(
-                run.strategy(), run.keys(), run.label(), cpuMs, labCpuMs, rates, thisMachine, run.achievedRate());
+        return new Estimate(run.strategy(), run.keys(), run.label(), cpuMs, rates, thisMachine, run.achievedRate());
     }
 
     /** The lab's own JVM, the load generator, per decided checkout: no part of the cost. */

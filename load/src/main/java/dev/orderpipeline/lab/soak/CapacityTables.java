@@ -1,6 +1,5 @@
 package dev.orderpipeline.lab.soak;
 
-import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.report.Cells;
 import dev.orderpipeline.lab.report.Column;
 import dev.orderpipeline.lab.report.Table;
@@ -82,13 +81,10 @@ final class CapacityTables {
                     perSecond(run.perSecond()),
                     String.format(
                             Locale.ROOT,
-                            "%d checkouts on one product, one per transaction, by %d connection(s) at once in %.2f s;"
-                                    + " a transaction's p50 %s, p99 %s",
+                            "%d checkouts on one product, one per transaction, by %d connection(s) at once in %.2f s",
                             run.commands(),
                             run.writers(),
-                            run.seconds(),
-                            Cells.duration(run.batchLatency(), Latency::p50Ms),
-                            Cells.duration(run.batchLatency(), Latency::p99Ms)),
+                            run.seconds()),
                     Cells.invariants(run.invariants())));
         }
         return new Table(

@@ -33,7 +33,6 @@ class CapacityModelTests {
                         Map.entry(CheckoutCost.POSTGRESQL, 0.3));
         // the lab's own CPU is no part of the cost, and only counts for this machine
         assertThat(SoakFixtures.kafkaRun(1000, false).cost().totalCpuMs()).isEqualTo(0.95);
-        assertThat(kafka.labCpuMs()).isEqualTo(0.4);
         assertThat(kafka.rates())
                 .containsExactly(
                         new CapacityModel.Rate(1, 2_000, StackTarget.API),

@@ -16,7 +16,6 @@ class SaturationTests {
             List.of(100),
             Duration.ofSeconds(10),
             50,
-            Duration.ofSeconds(1),
             Duration.ZERO);
 
     @Test

@@ -34,7 +34,6 @@ final class SoakFixtures {
                 List.of(100, 200, 400),
                 Duration.ofSeconds(3),
                 2000,
-                Duration.ofSeconds(1),
                 Duration.ZERO);
         var header = new ReportHeader(
                 "soak",
