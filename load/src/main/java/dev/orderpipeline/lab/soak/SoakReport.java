@@ -64,7 +64,7 @@ public record SoakReport(
                 .forEach(tables::add);
         tables.addAll(CheckoutCosts.table("Run", runs, SoakRun::label, SoakRun::cost));
         if (capacity != null) {
-            tables.addAll(CapacityTables.tables(capacity));
+            tables.addAll(capacity.tables());
         }
         tables.addAll(CompareReport.notRun(skipped.stream()
                 .map(strategy -> new SkippedStrategy(strategy, Strategies.UNKNOWN))
@@ -90,8 +90,8 @@ public record SoakReport(
                 "Sustained load",
                 columns,
                 runs,
-                "Latency from the scheduled start to the answer. Saturated: achieved below " + keepingUp()
-                        + " of the target, p99 over " + p99Limit() + ", or arrivals dropped. Invariants: read from the"
+                "Latency from the scheduled start to the answer. Saturated: achieved below " + KEEPING_UP
+                        + " of the target, p99 over " + P99_LIMIT + ", or arrivals dropped. Invariants: read from the"
                         + " database once every order of the run was final (or after 60 s); orders whose checkout was"
                         + " never sent (dropped at the in-flight bound) or never answered stay open by design, and only"
                         + " more open orders, or anything else off, violate them.");
@@ -172,8 +172,8 @@ public record SoakReport(
                                         ? Cells.NOT_AVAILABLE
                                         : Cells.decimal(sustained(strategy, true) / bestLockHot, 1) + "x")),
                 strategies,
-                "Sustained: the highest achieved rate among the runs that kept up (achieved at least " + keepingUp()
-                        + " of the target, p99 under " + p99Limit()
+                "Sustained: the highest achieved rate among the runs that kept up (achieved at least " + KEEPING_UP
+                        + " of the target, p99 under " + P99_LIMIT
                         + ", for kafka the decision's too, nothing dropped); bounded by the highest rate tried."
                         + bestLock.map(strategy -> " The best lock strategy on the hot product here: " + strategy + ".")
                                 .orElse(""));
@@ -199,18 +199,10 @@ public record SoakReport(
     /** Strategies that oversell or lose updates: not candidates for the best lock strategy. */
     private static final Set<String> UNSAFE = Set.of("naive", "naive-tx", "app-lock");
 
-    private static String keepingUp() {
-        return Math.round(SoakSettings.KEEPING_UP * 100) + "%";
-    }
+    /** The criteria of keeping up, as the notes say them. */
+    private static final String KEEPING_UP = Math.round(SoakSettings.KEEPING_UP * 100) + "%";
 
-    private static String p99Limit() {
-        return SoakSettings.P99_LIMIT.toMillis() + " ms";
-    }
-
-    /** The strategy, with the key distribution when it is not the hot product. */
-    private static String series(SoakRun run) {
-        return run.keys().equals("hot") ? run.strategy() : run.strategy() + " " + run.keys();
-    }
+    private static final String P99_LIMIT = SoakSettings.P99_LIMIT.toMillis() + " ms";
 
     /** p99 against the target rate, a line per strategy and key distribution; none when the soak had one rate. */
     @Override
@@ -220,7 +212,8 @@ public record SoakReport(
         }
         var tails = new LinkedHashMap<String, List<Chart.Point>>();
         for (var run : runs) {
-            var series = series(run);
+            // the strategy, with the key distribution when it is not the hot product
+            var series = run.keys().equals("hot") ? run.strategy() : run.strategy() + " " + run.keys();
             tails.computeIfAbsent(series + " p99", key -> new ArrayList<>())
                     .add(new Chart.Point(run.targetRate(), run.latency().p99Ms()));
             if (run.finalLatency() != null) {
