@@ -224,6 +224,6 @@ public record SoakReport(
         }
         // rates double from one run to the next: a log axis spaces them evenly
         return List.of(new Chart.Lines("p99-by-rate", "p99 against target rate", "target checkouts/s", "ms", tails)
-                .withScales(Chart.Scale.LOG, Chart.Scale.AUTO));
+                .withLogX());
     }
 }
