@@ -53,7 +53,7 @@ class SaturationTests {
     }
 
     private static Latency p99(double millis) {
-        return new Latency(100, 1, millis / 2, millis / 2, millis, millis, millis, millis, millis);
+        return new Latency(100, millis / 2, millis, millis, millis);
     }
 
     private static SoakRun.KafkaFigures kafka(long accepted, long decided) {
