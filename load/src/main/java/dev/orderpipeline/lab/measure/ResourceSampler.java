@@ -58,9 +58,8 @@ public final class ResourceSampler {
     private final Map<Long, Long> firstTicks = new HashMap<>();
     private final Map<Long, Long> lastTicks = new HashMap<>();
     private final Map<String, Long> rssMaxKiB = new HashMap<>();
-    private long lastNanos;
+    private long lastNanos = System.nanoTime();
     private @Nullable Double lockWaitSeconds;
-    private int samples;
 
     private ResourceSampler(List<Watched> watched, Database source) {
         this.watched = List.copyOf(watched);
@@ -132,11 +131,8 @@ public final class ResourceSampler {
                                                 .mapToLong(ProcStat::ticks)
                                                 .sum()));
             }
-            if (samples > 0) {
-                sampleLockWaits((now - lastNanos) / 1e9);
-            }
+            sampleLockWaits((now - lastNanos) / 1e9);
             lastNanos = now;
-            samples++;
         } catch (RuntimeException ex) {
             log.warn("A resource sample failed", ex);
         }
@@ -187,7 +183,6 @@ public final class ResourceSampler {
                 .stream()
                 .map(kind -> new ResourceUsage.ProcessUsage(
                         kind.getKey(),
-                        kind.getValue().size(),
                         Math.round(rssMaxKiB.getOrDefault(kind.getKey(), 0L) / 102.4) / 10.0,
                         cpuSeconds(kind.getValue().stream()
                                 .mapToLong(member -> used(member.pid()))
@@ -197,7 +192,7 @@ public final class ResourceSampler {
                 firstTicks.containsKey(DATABASE_SERVER) ? cpuSeconds(used(DATABASE_SERVER)) : null,
                 lockWaitSeconds == null ? null : Math.round(lockWaitSeconds * 1000) / 1000.0,
                 walBytes);
-        return new ResourceUsage(processes, database, samples);
+        return new ResourceUsage(processes, database);
     }
 
     /** Ticks of {@code key} from the first sample to the last; 0 when it was never read. */

@@ -70,7 +70,7 @@ class CartsReportTests {
         var saga = strategy.equals(CompareExperiment.SAGA);
         var toDecision = new Latency(300, 350, 800, 1_250, 1_310);
         var toAnswer = saga ? new Latency(300, 55, 100, 140, 151) : toDecision;
-        var resources = new ResourceUsage(List.of(), new ResourceUsage.DatabaseUsage(3.56, 0.75, 1L), 40);
+        var resources = new ResourceUsage(List.of(), new ResourceUsage.DatabaseUsage(3.56, 0.75, 1L));
         var verdict = RunVerdict.of(books, LINES, 0);
         return new StrategyRun(
                 strategy,

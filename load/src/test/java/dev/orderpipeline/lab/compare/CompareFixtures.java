@@ -28,10 +28,9 @@ final class CompareFixtures {
         var answer = new Latency(300, 50, 300, 2170, 2500);
         var resources = new ResourceUsage(
                 List.of(
-                        new ResourceUsage.ProcessUsage("order-api", 1, 281, 1.66),
-                        new ResourceUsage.ProcessUsage("checkout-worker", 1, 250, 0.125)),
-                new ResourceUsage.DatabaseUsage(3.56, 0.75, 120_000L),
-                40);
+                        new ResourceUsage.ProcessUsage("order-api", 281, 1.66),
+                        new ResourceUsage.ProcessUsage("checkout-worker", 250, 0.125)),
+                new ResourceUsage.DatabaseUsage(3.56, 0.75, 120_000L));
         return new StrategyRun(
                 strategy,
                 strategy,

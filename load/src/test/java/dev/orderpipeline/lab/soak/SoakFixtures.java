@@ -48,9 +48,8 @@ final class SoakFixtures {
     /** 1.5 ms of the API and 3 ms of PostgreSQL per checkout, at every rate; achieved 70 % of the rate if saturated. */
     static SoakRun run(String strategy, String keys, int rate, boolean saturated) {
         var resources = new ResourceUsage(
-                List.of(new ResourceUsage.ProcessUsage("order-api", 1, 300, 0.0045 * rate)),
-                new ResourceUsage.DatabaseUsage(0.009 * rate, 0.0, 3000L * rate),
-                15);
+                List.of(new ResourceUsage.ProcessUsage("order-api", 300, 0.0045 * rate)),
+                new ResourceUsage.DatabaseUsage(0.009 * rate, 0.0, 3000L * rate));
         return run(strategy, keys, rate, saturated ? rate * 0.7 : rate - 1, saturated, resources, 3L * rate);
     }
 
@@ -120,12 +119,11 @@ final class SoakFixtures {
     static ResourceUsage usage(@Nullable Double databaseCpuSeconds) {
         return new ResourceUsage(
                 List.of(
-                        new ResourceUsage.ProcessUsage(StackTarget.API, 1, 300, 5.0),
-                        new ResourceUsage.ProcessUsage(StackTarget.WORKER, 1, 250, 0.5),
-                        new ResourceUsage.ProcessUsage(StackTarget.BROKER, 1, 400, 1.0),
-                        new ResourceUsage.ProcessUsage(StackTarget.LAB, 1, 200, 4.0)),
-                new ResourceUsage.DatabaseUsage(databaseCpuSeconds, 0.25, 8_000_000L),
-                50);
+                        new ResourceUsage.ProcessUsage(StackTarget.API, 300, 5.0),
+                        new ResourceUsage.ProcessUsage(StackTarget.WORKER, 250, 0.5),
+                        new ResourceUsage.ProcessUsage(StackTarget.BROKER, 400, 1.0),
+                        new ResourceUsage.ProcessUsage(StackTarget.LAB, 200, 4.0)),
+                new ResourceUsage.DatabaseUsage(databaseCpuSeconds, 0.25, 8_000_000L));
     }
 
     /** 10,000 checkouts decided at 1,000/s, kept up. */
