@@ -4,7 +4,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.SequencedMap;
 import java.util.function.ToDoubleFunction;
-import org.HdrHistogram.AbstractHistogram;
 
 /**
  * The percentiles the reports show of one latency distribution, in milliseconds (two decimals), and how many values
@@ -28,19 +27,5 @@ public record Latency(long count, double p50Ms, double p95Ms, double p99Ms, doub
         if (count < 0) {
             throw new IllegalArgumentException("count must not be negative: " + count);
         }
-    }
-
-    /** Reads a histogram recorded in microseconds; an empty one reads as zeros. */
-    public static Latency ofMicros(AbstractHistogram histogram) {
-        return new Latency(
-                histogram.getTotalCount(),
-                millis(histogram.getValueAtPercentile(50)),
-                millis(histogram.getValueAtPercentile(95)),
-                millis(histogram.getValueAtPercentile(99)),
-                millis(histogram.getMaxValue()));
-    }
-
-    private static double millis(long micros) {
-        return Math.round(micros / 10.0) / 100.0;
     }
 }

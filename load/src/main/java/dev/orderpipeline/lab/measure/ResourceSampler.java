@@ -131,7 +131,18 @@ public final class ResourceSampler {
                                                 .mapToLong(ProcStat::ticks)
                                                 .sum()));
             }
-            sampleLockWaits((now - lastNanos) / 1e9);
+            if (sessions != null) {
+                // lock waits in session-seconds, estimated: the sessions waiting on a lock now, as if they had waited
+                // since the previous sample
+                try (var statement = sessions.createStatement();
+                        var rows = statement.executeQuery(LOCK_WAITS)) {
+                    rows.next();
+                    var waited = rows.getInt(1) * (now - lastNanos) / 1e9;
+                    lockWaitSeconds = (lockWaitSeconds == null ? 0 : lockWaitSeconds) + waited;
+                } catch (SQLException ex) {
+                    log.debug("Could not count the database's sessions", ex);
+                }
+            }
             lastNanos = now;
         } catch (RuntimeException ex) {
             log.warn("A resource sample failed", ex);
@@ -141,23 +152,6 @@ public final class ResourceSampler {
     private void ticks(long key, long now) {
         lastTicks.put(key, now);
         firstTicks.putIfAbsent(key, now);
-    }
-
-    /**
-     * Lock waits in session-seconds, estimated: the sessions waiting on a lock now, as if they had waited since the
-     * previous sample.
-     */
-    private void sampleLockWaits(double seconds) {
-        if (sessions == null) {
-            return;
-        }
-        try (var statement = sessions.createStatement();
-                var rows = statement.executeQuery(LOCK_WAITS)) {
-            rows.next();
-            lockWaitSeconds = (lockWaitSeconds == null ? 0 : lockWaitSeconds) + rows.getInt(1) * seconds;
-        } catch (SQLException ex) {
-            log.debug("Could not count the database's sessions", ex);
-        }
     }
 
     /**

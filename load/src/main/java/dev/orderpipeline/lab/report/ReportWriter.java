@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -28,15 +26,7 @@ public final class ReportWriter {
     public static final JsonMapper JSON =
             JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
-    private static final DateTimeFormatter FOLDER_TIME =
-            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
-
     private ReportWriter() {}
-
-    /** {@code lab-results/<timestamp>-<command>}: the default output folder. */
-    public static Path defaultFolder(ReportHeader header) {
-        return Path.of("lab-results", FOLDER_TIME.format(header.startedAt()) + "-" + header.command());
-    }
 
     /** Writes everything into {@code folder} (created if missing) and returns the files written. */
     public static List<Path> write(LabReport report, Path folder) {

@@ -196,21 +196,15 @@ public record CapacityModel(
         var rates = CORES.stream()
                 .map(cores -> rate(cores, cpuMs, serial, serialBound))
                 .toList();
+        // the lab's own JVM, the load generator, is no part of the cost but shared this machine's cores
+        var labCpuSeconds = run.resources()
+                .process(StackTarget.LAB)
+                .map(ResourceUsage.ProcessUsage::cpuSeconds)
+                .orElse(null);
         var all = cpuMs.values().stream().mapToDouble(Double::doubleValue).sum()
-                + labCpuMs(run.resources(), cost.decided());
+                + (labCpuSeconds == null ? 0 : round(labCpuSeconds * 1000 / cost.decided()));
         var thisMachine = rate(machineCores, Map.of("all", all), serial, serialBound);
         return new Estimate(run.strategy(), run.keys(), run.label(), cpuMs, rates, thisMachine, run.achievedRate());
-    }
-
-    /** The lab's own JVM, the load generator, per decided checkout: no part of the cost. */
-    private static double labCpuMs(ResourceUsage resources, long decided) {
-        return resources.processes().stream()
-                .filter(process -> process.kind().equals(StackTarget.LAB) && decided > 0)
-                .map(ResourceUsage.ProcessUsage::cpuSeconds)
-                .filter(Objects::nonNull)
-                .findFirst()
-                .map(seconds -> round(seconds * 1000 / decided))
-                .orElse(0.0);
     }
 
     /** The smallest of what each component's CPU allows on {@code cores}, and the serial bound when there is one. */
