@@ -69,7 +69,12 @@ public final class ResourceSampler {
         try {
             connection = source.connect();
             if (source.isLocal()) {
-                postmaster = postmasterOf(Database.backendPid(connection));
+                var backend = ProcStat.read(Database.backendPid(connection))
+                        .filter(stat -> stat.command().startsWith("postgres"));
+                postmaster = backend.map(ProcStat::parentPid).orElse(-1L);
+                if (backend.isEmpty()) {
+                    log.info("PostgreSQL's processes are not visible here: database CPU will show as n/a");
+                }
             }
         } catch (SQLException ex) {
             log.warn("Cannot sample the database's sessions: {}", ex.getMessage());
@@ -127,7 +132,9 @@ public final class ResourceSampler {
                                 DATABASE_SERVER,
                                 postmaster.ticks()
                                         + postmaster.reapedChildrenTicks()
-                                        + ProcStat.children(postmasterPid).stream()
+                                        + ProcessHandle.of(postmasterPid).stream()
+                                                .flatMap(ProcessHandle::children)
+                                                .flatMap(child -> ProcStat.read(child.pid()).stream())
                                                 .mapToLong(ProcStat::ticks)
                                                 .sum()));
             }
@@ -197,14 +204,5 @@ public final class ResourceSampler {
     /** Whole clock ticks: at 100 per second, two decimals lose nothing. */
     private static double cpuSeconds(long ticks) {
         return Math.round(ticks * 1000.0 / ProcStat.TICKS_PER_SECOND) / 1000.0;
-    }
-
-    private static long postmasterOf(long backendPid) {
-        var backend = ProcStat.read(backendPid).filter(stat -> stat.command().startsWith("postgres"));
-        if (backend.isEmpty()) {
-            log.info("PostgreSQL's processes are not visible here: database CPU will show as n/a");
-            return -1;
-        }
-        return backend.get().parentPid();
     }
 }

@@ -24,7 +24,6 @@ import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.category.BarRenderer;
-import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.title.TextTitle;
 import org.jfree.chart.ui.Layer;
@@ -59,14 +58,12 @@ final class ChartRenderer {
     static {
         // no display is needed to draw into an image; set before AWT looks for one
         System.setProperty("java.awt.headless", "true");
-        // JFreeChart's grey plot hides the shaded fault windows; flat bars on white read like the articles' figures
+        // JFreeChart's grey plot hides the shaded fault windows, and its white grid lines would vanish on white
         var theme = (StandardChartTheme) StandardChartTheme.createJFreeTheme();
         theme.setChartBackgroundPaint(Color.WHITE);
         theme.setPlotBackgroundPaint(Color.WHITE);
         theme.setDomainGridlinePaint(Color.LIGHT_GRAY);
         theme.setRangeGridlinePaint(Color.LIGHT_GRAY);
-        theme.setBarPainter(new StandardBarPainter());
-        theme.setShadowVisible(false);
         ChartFactory.setChartTheme(theme);
     }
 

@@ -17,7 +17,6 @@ import dev.orderpipeline.lab.report.Column;
 import dev.orderpipeline.lab.report.Table;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,24 +97,15 @@ public record CapacityModel(
      * One strategy on one key distribution, from one run of it.
      *
      * @param run the run whose costs the estimate takes: the highest rate kept up, else the highest achieved
-     * @param cpuMs CPU ms per decided checkout of each component on its path (a lock strategy's path has no broker
-     *     and no worker)
      * @param rates the sustainable rate with each of {@link #cores} cores per component
      * @param thisMachine the rate the model gives for the run's own machine, every component and the lab (the load
      *     generator, which shared the machine) on its cores
      * @param measuredPerSecond what that run achieved, to hold {@code thisMachine} against
      */
     public record Estimate(
-            String strategy,
-            String keys,
-            String run,
-            Map<String, Double> cpuMs,
-            List<Rate> rates,
-            Rate thisMachine,
-            double measuredPerSecond) {
+            String strategy, String keys, String run, List<Rate> rates, Rate thisMachine, double measuredPerSecond) {
 
         public Estimate {
-            cpuMs = Collections.unmodifiableMap(new LinkedHashMap<>(cpuMs));
             rates = List.copyOf(rates);
         }
     }
@@ -182,6 +172,7 @@ public record CapacityModel(
         var pipeline = Strategies.isAsynchronous(run.strategy());
         var path = pipeline ? CheckoutCost.COMPONENTS : List.of(StackTarget.API, CheckoutCost.POSTGRESQL);
         var cost = Objects.requireNonNull(run.cost());
+        // CPU ms per decided checkout of each component on its path (a lock strategy's has no broker and no worker)
         var cpuMs = new LinkedHashMap<String, Double>();
         for (var component : path) {
             var millis = cost.cpuMsByComponent().get(component);
@@ -204,7 +195,7 @@ public record CapacityModel(
         var all = cpuMs.values().stream().mapToDouble(Double::doubleValue).sum()
                 + (labCpuSeconds == null ? 0 : round(labCpuSeconds * 1000 / cost.decided()));
         var thisMachine = rate(machineCores, Map.of("all", all), serial, serialBound);
-        return new Estimate(run.strategy(), run.keys(), run.label(), cpuMs, rates, thisMachine, run.achievedRate());
+        return new Estimate(run.strategy(), run.keys(), run.label(), rates, thisMachine, run.achievedRate());
     }
 
     /** The smallest of what each component's CPU allows on {@code cores}, and the serial bound when there is one. */

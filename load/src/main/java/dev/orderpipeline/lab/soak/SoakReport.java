@@ -77,7 +77,6 @@ public record SoakReport(
                 Column.of("Run", SoakRun::label),
                 Column.of("Target/s", run -> Integer.toString(run.targetRate())),
                 Column.of("Achieved/s", run -> Cells.decimal(run.achievedRate(), 1)),
-                Column.count("Sent", SoakRun::started),
                 Column.count("2xx", SoakRun::succeeded),
                 Column.count("Errors", SoakRun::errors),
                 Column.count("Dropped", SoakRun::dropped)));
