@@ -163,7 +163,6 @@ public record SoakExperiment(
                 rate,
                 backlog.products().getFirst(),
                 schedule.arrivals(),
-                sent,
                 arrivals.succeeded.get(),
                 sent - arrivals.succeeded.get(),
                 load.dropped(),

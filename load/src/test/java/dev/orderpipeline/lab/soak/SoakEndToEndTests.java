@@ -64,8 +64,8 @@ class SoakEndToEndTests {
         var checker = new InvariantChecker(lab.stack().dataSource());
         for (var run : written.runs()) {
             assertThat(run.invariants().holds())
-                    .as(run.label() + ": " + run.invariants().violations() + ", " + run.httpStatuses() + ", sent "
-                            + run.started() + " of " + run.scheduled() + ", dropped " + run.dropped())
+                    .as(run.label() + ": " + run.invariants().violations() + ", " + run.httpStatuses() + ", "
+                            + run.errors() + " errors of " + run.scheduled() + ", dropped " + run.dropped())
                     .isTrue();
             // every checkout sent and answered, every answered one decided, and the stock large enough that none was
             // rejected

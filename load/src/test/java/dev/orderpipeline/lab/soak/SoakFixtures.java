@@ -68,7 +68,6 @@ final class SoakFixtures {
                 rate,
                 UUID.randomUUID(),
                 3L * rate,
-                3L * rate,
                 3L * rate - 3,
                 0,
                 0,

@@ -98,7 +98,6 @@ class SoakReportTests {
                 run.targetRate(),
                 run.productId(),
                 run.scheduled(),
-                run.started() - 40,
                 run.succeeded(),
                 run.errors(),
                 40,
