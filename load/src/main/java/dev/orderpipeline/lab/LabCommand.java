@@ -15,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -41,6 +43,10 @@ import picocli.CommandLine.Option;
 public abstract class LabCommand implements Callable<Integer> {
 
     private static final Logger log = LoggerFactory.getLogger(LabCommand.class);
+
+    /** The default report folder is {@code lab-results/<this>-<command>}. */
+    private static final DateTimeFormatter FOLDER_TIME =
+            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
     @Mixin
     protected TargetOptions targetOptions = new TargetOptions();
@@ -133,7 +139,9 @@ public abstract class LabCommand implements Callable<Integer> {
         try (var progress = Progress.toStandardError(name())) {
             report = execute(progress);
         }
-        var folder = output != null ? output : ReportWriter.defaultFolder(report.header());
+        var folder = output != null
+                ? output
+                : Path.of("lab-results", FOLDER_TIME.format(report.header().startedAt()) + "-" + name());
         ReportWriter.write(report, folder);
         System.out.print(ReportWriter.console(report));
         System.out.println();

@@ -2,7 +2,6 @@ package dev.orderpipeline.lab;
 
 import dev.orderpipeline.infra.DevelopmentTokens;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -54,7 +53,7 @@ final class TokenCommand implements Callable<Integer> {
             order = 3,
             names = "--ttl",
             paramLabel = "DURATION",
-            description = "How long the token is valid: 90s, 30m, 12h, 2d or ISO-8601 (PT1H). Default: 1h.")
+            description = "How long the token is valid: 90s, 30m, 12h or 2d. Default: 1h.")
     String ttl = "1h";
 
     @Option(
@@ -80,8 +79,7 @@ final class TokenCommand implements Callable<Integer> {
         }
         var lifetime = parseTtl(ttl);
         if (lifetime == null || lifetime.isNegative() || lifetime.isZero()) {
-            throw new ParameterException(
-                    commandLine, "--ttl must be a positive duration like 30m, 12h or PT1H: " + ttl);
+            throw new ParameterException(commandLine, "--ttl must be a positive duration like 30m or 12h: " + ttl);
         }
         DevelopmentTokens tokens;
         try {
@@ -96,21 +94,16 @@ final class TokenCommand implements Callable<Integer> {
     }
 
     static @Nullable Duration parseTtl(String text) {
-        var value = text.strip().toLowerCase(Locale.ROOT);
-        var matcher = SHORT_DURATION.matcher(value);
-        if (matcher.matches()) {
-            var amount = Long.parseLong(matcher.group(1));
-            return switch (matcher.group(2)) {
-                case "s" -> Duration.ofSeconds(amount);
-                case "m" -> Duration.ofMinutes(amount);
-                case "h" -> Duration.ofHours(amount);
-                default -> Duration.ofDays(amount);
-            };
-        }
-        try {
-            return Duration.parse(text.strip());
-        } catch (DateTimeParseException ex) {
+        var matcher = SHORT_DURATION.matcher(text.strip().toLowerCase(Locale.ROOT));
+        if (!matcher.matches()) {
             return null;
         }
+        var amount = Long.parseLong(matcher.group(1));
+        return switch (matcher.group(2)) {
+            case "s" -> Duration.ofSeconds(amount);
+            case "m" -> Duration.ofMinutes(amount);
+            case "h" -> Duration.ofHours(amount);
+            default -> Duration.ofDays(amount);
+        };
     }
 }

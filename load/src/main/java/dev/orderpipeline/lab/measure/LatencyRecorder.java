@@ -23,8 +23,19 @@ public final class LatencyRecorder {
         return histogram.getTotalCount();
     }
 
+    /** The percentiles so far; an empty recorder's are zeros. */
     public Latency summary() {
-        return Latency.ofMicros(histogram);
+        return new Latency(
+                histogram.getTotalCount(),
+                millis(histogram.getValueAtPercentile(50)),
+                millis(histogram.getValueAtPercentile(95)),
+                millis(histogram.getValueAtPercentile(99)),
+                millis(histogram.getMaxValue()));
+    }
+
+    /** Microseconds as milliseconds with two decimals. */
+    private static double millis(long micros) {
+        return Math.round(micros / 10.0) / 100.0;
     }
 
     static long clamp(long micros) {

@@ -3,7 +3,6 @@ package dev.orderpipeline.lab.measure;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -64,12 +63,5 @@ record ProcStat(long pid, String command, long parentPid, long ticks, long reape
         } catch (IOException | RuntimeException ex) {
             return OptionalLong.empty();
         }
-    }
-
-    static List<ProcStat> children(long parentPid) {
-        return ProcessHandle.of(parentPid).stream()
-                .flatMap(ProcessHandle::children)
-                .flatMap(child -> read(child.pid()).stream())
-                .toList();
     }
 }

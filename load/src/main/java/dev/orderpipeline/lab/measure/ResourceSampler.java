@@ -58,9 +58,8 @@ public final class ResourceSampler {
     private final Map<Long, Long> firstTicks = new HashMap<>();
     private final Map<Long, Long> lastTicks = new HashMap<>();
     private final Map<String, Long> rssMaxKiB = new HashMap<>();
-    private long lastNanos;
+    private long lastNanos = System.nanoTime();
     private @Nullable Double lockWaitSeconds;
-    private int samples;
 
     private ResourceSampler(List<Watched> watched, Database source) {
         this.watched = List.copyOf(watched);
@@ -70,7 +69,12 @@ public final class ResourceSampler {
         try {
             connection = source.connect();
             if (source.isLocal()) {
-                postmaster = postmasterOf(Database.backendPid(connection));
+                var backend = ProcStat.read(Database.backendPid(connection))
+                        .filter(stat -> stat.command().startsWith("postgres"));
+                postmaster = backend.map(ProcStat::parentPid).orElse(-1L);
+                if (backend.isEmpty()) {
+                    log.info("PostgreSQL's processes are not visible here: database CPU will show as n/a");
+                }
             }
         } catch (SQLException ex) {
             log.warn("Cannot sample the database's sessions: {}", ex.getMessage());
@@ -128,15 +132,25 @@ public final class ResourceSampler {
                                 DATABASE_SERVER,
                                 postmaster.ticks()
                                         + postmaster.reapedChildrenTicks()
-                                        + ProcStat.children(postmasterPid).stream()
+                                        + ProcessHandle.of(postmasterPid).stream()
+                                                .flatMap(ProcessHandle::children)
+                                                .flatMap(child -> ProcStat.read(child.pid()).stream())
                                                 .mapToLong(ProcStat::ticks)
                                                 .sum()));
             }
-            if (samples > 0) {
-                sampleLockWaits((now - lastNanos) / 1e9);
+            if (sessions != null) {
+                // lock waits in session-seconds, estimated: the sessions waiting on a lock now, as if they had waited
+                // since the previous sample
+                try (var statement = sessions.createStatement();
+                        var rows = statement.executeQuery(LOCK_WAITS)) {
+                    rows.next();
+                    var waited = rows.getInt(1) * (now - lastNanos) / 1e9;
+                    lockWaitSeconds = (lockWaitSeconds == null ? 0 : lockWaitSeconds) + waited;
+                } catch (SQLException ex) {
+                    log.debug("Could not count the database's sessions", ex);
+                }
             }
             lastNanos = now;
-            samples++;
         } catch (RuntimeException ex) {
             log.warn("A resource sample failed", ex);
         }
@@ -145,23 +159,6 @@ public final class ResourceSampler {
     private void ticks(long key, long now) {
         lastTicks.put(key, now);
         firstTicks.putIfAbsent(key, now);
-    }
-
-    /**
-     * Lock waits in session-seconds, estimated: the sessions waiting on a lock now, as if they had waited since the
-     * previous sample.
-     */
-    private void sampleLockWaits(double seconds) {
-        if (sessions == null) {
-            return;
-        }
-        try (var statement = sessions.createStatement();
-                var rows = statement.executeQuery(LOCK_WAITS)) {
-            rows.next();
-            lockWaitSeconds = (lockWaitSeconds == null ? 0 : lockWaitSeconds) + rows.getInt(1) * seconds;
-        } catch (SQLException ex) {
-            log.debug("Could not count the database's sessions", ex);
-        }
     }
 
     /**
@@ -187,7 +184,6 @@ public final class ResourceSampler {
                 .stream()
                 .map(kind -> new ResourceUsage.ProcessUsage(
                         kind.getKey(),
-                        kind.getValue().size(),
                         Math.round(rssMaxKiB.getOrDefault(kind.getKey(), 0L) / 102.4) / 10.0,
                         cpuSeconds(kind.getValue().stream()
                                 .mapToLong(member -> used(member.pid()))
@@ -197,7 +193,7 @@ public final class ResourceSampler {
                 firstTicks.containsKey(DATABASE_SERVER) ? cpuSeconds(used(DATABASE_SERVER)) : null,
                 lockWaitSeconds == null ? null : Math.round(lockWaitSeconds * 1000) / 1000.0,
                 walBytes);
-        return new ResourceUsage(processes, database, samples);
+        return new ResourceUsage(processes, database);
     }
 
     /** Ticks of {@code key} from the first sample to the last; 0 when it was never read. */
@@ -208,14 +204,5 @@ public final class ResourceSampler {
     /** Whole clock ticks: at 100 per second, two decimals lose nothing. */
     private static double cpuSeconds(long ticks) {
         return Math.round(ticks * 1000.0 / ProcStat.TICKS_PER_SECOND) / 1000.0;
-    }
-
-    private static long postmasterOf(long backendPid) {
-        var backend = ProcStat.read(backendPid).filter(stat -> stat.command().startsWith("postgres"));
-        if (backend.isEmpty()) {
-            log.info("PostgreSQL's processes are not visible here: database CPU will show as n/a");
-            return -1;
-        }
-        return backend.get().parentPid();
     }
 }

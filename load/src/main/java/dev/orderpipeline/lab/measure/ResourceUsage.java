@@ -10,23 +10,19 @@ import org.jspecify.annotations.Nullable;
  * @param processes per kind of app process (order-api, checkout-worker, kafka-broker); empty when the lab did not
  *     start them
  */
-public record ResourceUsage(List<ProcessUsage> processes, DatabaseUsage database, int samples) {
+public record ResourceUsage(List<ProcessUsage> processes, DatabaseUsage database) {
 
     public ResourceUsage {
         processes = List.copyOf(processes);
     }
 
     /**
-     * One kind of process ({@code order-api}): how many were watched, the largest resident set of any one of them and
-     * their CPU time together.
+     * One kind of process ({@code order-api}): the largest resident set of any one of them and their CPU time together.
      *
      * @param cpuSeconds CPU time of all of them over the run; {@code null} in reports written before it was kept
      */
     public record ProcessUsage(
-            String kind,
-            int processes,
-            double rssMaxMiB,
-            @Nullable Double cpuSeconds) {}
+            String kind, double rssMaxMiB, @Nullable Double cpuSeconds) {}
 
     /**
      * PostgreSQL during the run; a figure the lab could not read is {@code null} (shown as n/a).

@@ -1,6 +1,5 @@
 package dev.orderpipeline.lab.report;
 
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,25 +11,6 @@ public sealed interface Chart {
     String file();
 
     String title();
-
-    /**
-     * How an axis maps values: a latency or a rate that spans decades reads only on a logarithmic one. AUTO is
-     * logarithmic when every value is positive and the largest is two decades or more above the smallest.
-     */
-    enum Scale {
-        LINEAR,
-        LOG,
-        AUTO;
-
-        /** LINEAR or LOG for these values: a log axis cannot show zero, so a series that reaches it stays linear. */
-        public Scale resolve(Collection<? extends Number> values) {
-            if (this != AUTO) {
-                return this;
-            }
-            var range = values.stream().mapToDouble(Number::doubleValue).summaryStatistics();
-            return range.getCount() > 0 && range.getMin() > 0 && range.getMax() >= 100 * range.getMin() ? LOG : LINEAR;
-        }
-    }
 
     /**
      * Something that happened during a run, drawn on a time chart as a vertical line ({@code at == until}) or a shaded
@@ -71,9 +51,12 @@ public sealed interface Chart {
     }
 
     /**
-     * Lines, one per series, usually over time (seconds into a run).
+     * Lines, one per series, usually over time (seconds into a run). The y axis is logarithmic when every value is
+     * positive and the largest is two decades or more above the smallest: a latency or a rate that spans decades reads
+     * only on a log axis.
      *
      * @param values series name to points, in display order
+     * @param logX a logarithmic x axis
      * @param events drawn as vertical lines or windows
      */
     record Lines(
@@ -82,8 +65,7 @@ public sealed interface Chart {
             String xAxis,
             String yAxis,
             Map<String, List<Point>> values,
-            Scale xScale,
-            Scale yScale,
+            boolean logX,
             List<Event> events)
             implements Chart {
 
@@ -92,17 +74,17 @@ public sealed interface Chart {
             events = List.copyOf(events);
         }
 
-        /** Linear x, y chosen from the data ({@link Scale#AUTO}), no events. */
+        /** Linear x, no events. */
         public Lines(String file, String title, String xAxis, String yAxis, Map<String, List<Point>> values) {
-            this(file, title, xAxis, yAxis, values, Scale.LINEAR, Scale.AUTO, List.of());
+            this(file, title, xAxis, yAxis, values, false, List.of());
         }
 
         public Lines withEvents(List<Event> added) {
-            return new Lines(file, title, xAxis, yAxis, values, xScale, yScale, added);
+            return new Lines(file, title, xAxis, yAxis, values, logX, added);
         }
 
-        public Lines withScales(Scale x, Scale y) {
-            return new Lines(file, title, xAxis, yAxis, values, x, y, events);
+        public Lines withLogX() {
+            return new Lines(file, title, xAxis, yAxis, values, true, events);
         }
     }
 

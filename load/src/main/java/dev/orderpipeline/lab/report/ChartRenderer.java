@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.DoubleStream;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
@@ -23,7 +24,6 @@ import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.category.BarRenderer;
-import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.title.TextTitle;
 import org.jfree.chart.ui.Layer;
@@ -39,11 +39,7 @@ final class ChartRenderer {
     static final int WIDTH = 960;
     static final int HEIGHT = 480;
 
-    /**
-     * Fourteen series colours a reader tells apart on thin lines (Tableau 10, then near-black, dark red, deep purple
-     * and navy, each at least 25 CIELAB units from every other): the partitions of a 12-partition topic get a colour
-     * each instead of the pale yellows JFreeChart would start repeating.
-     */
+    /** Series colours a reader tells apart on thin lines (Tableau 10), none as pale as JFreeChart's yellow. */
     static final List<Color> PALETTE = List.of(
             new Color(0x4E79A7),
             new Color(0xF28E2B),
@@ -54,11 +50,7 @@ final class ChartRenderer {
             new Color(0xB07AA1),
             new Color(0xFF9DA7),
             new Color(0x9C755F),
-            new Color(0xBAB0AC),
-            new Color(0x1B1B1B),
-            new Color(0x8B0000),
-            new Color(0x7F3C8D),
-            new Color(0x0B3D91));
+            new Color(0xBAB0AC));
 
     private static final Color WINDOW = new Color(0x28E15759, true);
     private static final Color INVISIBLE = new Color(0, true);
@@ -66,14 +58,12 @@ final class ChartRenderer {
     static {
         // no display is needed to draw into an image; set before AWT looks for one
         System.setProperty("java.awt.headless", "true");
-        // JFreeChart's grey plot hides the shaded fault windows; flat bars on white read like the articles' figures
+        // JFreeChart's grey plot hides the shaded fault windows, and its white grid lines would vanish on white
         var theme = (StandardChartTheme) StandardChartTheme.createJFreeTheme();
         theme.setChartBackgroundPaint(Color.WHITE);
         theme.setPlotBackgroundPaint(Color.WHITE);
         theme.setDomainGridlinePaint(Color.LIGHT_GRAY);
         theme.setRangeGridlinePaint(Color.LIGHT_GRAY);
-        theme.setBarPainter(new StandardBarPainter());
-        theme.setShadowVisible(false);
         ChartFactory.setChartTheme(theme);
     }
 
@@ -121,26 +111,25 @@ final class ChartRenderer {
 
     private static JFreeChart lines(Chart.Lines lines) {
         var points = lines.values().values().stream().flatMap(List::stream).toList();
-        var xScale = lines.xScale().resolve(points.stream().map(Chart.Point::x).toList());
-        var yScale = lines.yScale().resolve(points.stream().map(Chart.Point::y).toList());
+        var logY = spansDecades(points.stream().mapToDouble(Chart.Point::y));
         var chart = ChartFactory.createXYLineChart(
                 lines.title(),
                 lines.xAxis(),
                 lines.yAxis(),
-                dataset(lines.values(), xScale, yScale),
+                dataset(lines.values(), lines.logX(), logY),
                 PlotOrientation.VERTICAL,
                 lines.values().size() > 1,
                 false,
                 false);
         var plot = chart.getXYPlot();
         decorate(plot, lines.events(), new LinkedHashMap<>());
-        if (xScale == Chart.Scale.LOG) {
+        if (lines.logX()) {
             plot.setDomainAxis(new LogAxis(lines.xAxis()));
         } else if (points.stream().allMatch(point -> point.x() == Math.rint(point.x()))) {
             // whole numbers on the x axis (workers, partitions) get whole-number ticks, not 1.1, 1.2, ...
             ((NumberAxis) plot.getDomainAxis()).setStandardTickUnits(NumberAxis.createIntegerTickUnits());
         }
-        if (yScale == Chart.Scale.LOG) {
+        if (logY) {
             plot.setRangeAxis(new LogAxis(lines.yAxis()));
         }
         return chart;
@@ -150,7 +139,7 @@ final class ChartRenderer {
     private static JFreeChart panels(Chart.Panels grid) {
         var combined = new CombinedRangeXYPlot(new NumberAxis(grid.yAxis()));
         for (var panel : grid.panels()) {
-            var values = dataset(panel.values(), Chart.Scale.LINEAR, Chart.Scale.LINEAR);
+            var values = dataset(panel.values(), false, false);
             combined.add(
                     new XYPlot(values, new NumberAxis(panel.title()), null, new XYLineAndShapeRenderer(true, false)));
         }
@@ -169,15 +158,20 @@ final class ChartRenderer {
         return chart;
     }
 
-    private static XYSeriesCollection dataset(
-            Map<String, List<Chart.Point>> values, Chart.Scale xScale, Chart.Scale yScale) {
+    /** Values two decades or more apart, none zero or below (a log axis has no place for zero). */
+    static boolean spansDecades(DoubleStream values) {
+        var range = values.summaryStatistics();
+        return range.getCount() > 0 && range.getMin() > 0 && range.getMax() >= 100 * range.getMin();
+    }
+
+    private static XYSeriesCollection dataset(Map<String, List<Chart.Point>> values, boolean logX, boolean logY) {
         var dataset = new XYSeriesCollection();
         values.forEach((name, points) -> {
             var series = new XYSeries(name, true, true);
             points.stream()
                     // a log axis has no place for zero: such a point is left out, not drawn at minus infinity
-                    .filter(point -> xScale != Chart.Scale.LOG || point.x() > 0)
-                    .filter(point -> yScale != Chart.Scale.LOG || point.y() > 0)
+                    .filter(point -> !logX || point.x() > 0)
+                    .filter(point -> !logY || point.y() > 0)
                     .forEach(point -> series.add(point.x(), point.y()));
             dataset.addSeries(series);
         });

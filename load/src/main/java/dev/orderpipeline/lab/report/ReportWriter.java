@@ -4,17 +4,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -31,15 +26,7 @@ public final class ReportWriter {
     public static final JsonMapper JSON =
             JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
-    private static final DateTimeFormatter FOLDER_TIME =
-            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
-
     private ReportWriter() {}
-
-    /** {@code lab-results/<timestamp>-<command>}: the default output folder. */
-    public static Path defaultFolder(ReportHeader header) {
-        return Path.of("lab-results", FOLDER_TIME.format(header.startedAt()) + "-" + header.command());
-    }
 
     /** Writes everything into {@code folder} (created if missing) and returns the files written. */
     public static List<Path> write(LabReport report, Path folder) {
@@ -59,34 +46,20 @@ public final class ReportWriter {
         }
     }
 
-    /** The tables as fixed-width text for the console. */
+    /** The tables in Markdown, as report.md shows them; the console prints them too. */
     public static String console(LabReport report) {
-        var text = new StringBuilder();
+        var out = new StringBuilder();
         for (var table : report.tables()) {
-            var widths = IntStream.range(0, table.columns().size())
-                    .map(column -> Stream.concat(Stream.of(table.columns()), table.rows().stream())
-                            .mapToInt(row -> row.get(column).length())
-                            .max()
-                            .orElseThrow())
-                    .toArray();
-            var lines = new ArrayList<>(List.of(
-                    table.columns(), Arrays.stream(widths).mapToObj("-"::repeat).toList()));
-            lines.addAll(table.rows());
-            text.append("\n").append(table.title()).append("\n");
-            for (var line : lines) {
-                for (var column = 0; column < line.size(); column++) {
-                    var cell = line.get(column);
-                    var pad = " ".repeat(widths[column] - cell.length());
-                    // the first column names the run; numbers read better right-aligned
-                    text.append(column == 0 ? cell + pad : "  " + pad + cell);
-                }
-                text.append("\n");
-            }
+            out.append("## ").append(table.title()).append("\n\n");
+            out.append(row(table.columns()));
+            out.append(row(Collections.nCopies(table.columns().size(), "---")));
+            table.rows().forEach(row -> out.append(row(row)));
+            out.append("\n");
             if (!table.note().isEmpty()) {
-                text.append(table.note()).append("\n");
+                out.append(table.note()).append("\n\n");
             }
         }
-        return text.toString();
+        return out.toString();
     }
 
     /** The report in Markdown: what GitHub and every editor show, the charts beside it by relative name. */
@@ -99,16 +72,7 @@ public final class ReportWriter {
         out.append(keyValues("Machine", Parameters.of(header.machine())));
         out.append(keyValues("Versions", header.versions()));
         out.append("Started " + header.startedAt() + ", finished " + header.finishedAt() + ".\n\n");
-        for (var table : report.tables()) {
-            out.append("## ").append(table.title()).append("\n\n");
-            out.append(row(table.columns()));
-            out.append(row(Collections.nCopies(table.columns().size(), "---")));
-            table.rows().forEach(row -> out.append(row(row)));
-            out.append("\n");
-            if (!table.note().isEmpty()) {
-                out.append(table.note()).append("\n\n");
-            }
-        }
+        out.append(console(report));
         if (!report.charts().isEmpty()) {
             out.append("## Charts\n\n");
             report.charts().forEach(chart -> out.append("![" + chart.title() + "](" + chart.file() + ".png)\n\n"));

@@ -3,8 +3,6 @@ package dev.orderpipeline.lab.soak;
 import dev.orderpipeline.lab.backlog.GroupWatch;
 import dev.orderpipeline.lab.backlog.LagTimeline;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -64,7 +62,10 @@ final class LagRecorder {
     private void sample() {
         try {
             var sample = watch.sample(group, 0, false);
-            var total = new LagTimeline(Map.of(), List.of(sample)).totalLag(sample);
+            var total = sample.end().entrySet().stream()
+                    .mapToLong(end ->
+                            LagTimeline.lag(end.getValue(), sample.committed().get(end.getKey()), 0))
+                    .sum();
             synchronized (this) {
                 maxLag = Math.max(maxLag, total);
                 if (!arrivalsOver) {

@@ -32,17 +32,13 @@ import picocli.CommandLine.Option;
         })
 public final class SoakCommand extends LabCommand {
 
-    @Option(order = 1, names = "--rate", paramLabel = "PER-SECOND", description = "Target arrival rate.")
-    int rate = 100;
-
     @Option(
             order = 2,
             names = "--rates",
             paramLabel = "PER-SECOND",
             split = ",",
-            description = "A rising list of rates, run one after the other (overrides --rate), e.g. 50,100,200,400.",
-            showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER)
-    List<Integer> rates = new ArrayList<>();
+            description = "Target arrival rates, rising, run one after the other, e.g. 50,100,200,400.")
+    List<Integer> rates = new ArrayList<>(List.of(100));
 
     @Option(
             order = 3,
@@ -61,32 +57,14 @@ public final class SoakCommand extends LabCommand {
     Options.Warmup warmup = new Options.Warmup(5);
 
     @Option(
-            order = 6,
-            names = "--max-in-flight",
-            paramLabel = "N",
-            description = "Requests in flight at once; arrivals beyond are dropped and counted. Keep it under the"
-                    + " connections one API holds (its server.tomcat.max-connections): past those, a request waits"
-                    + " unseen in the kernel's accept queue until it times out.")
-    int maxInFlight = OpenLoad.DEFAULT_MAX_IN_FLIGHT;
-
-    @Option(
             order = 12,
             names = "--drain-probe",
             paramLabel = "COMMANDS",
             description = "After the runs, the capacity model's probes: COMMANDS checkouts of one product sent to the"
                     + " command topic for the stack's worker to drain (one partition's rate, the drain's own code),"
-                    + " then the hot row's ceiling (one checkout per transaction for 10 s on each of"
-                    + " --hot-row-writers connection counts, no API); 0: no model. Needs the database and the broker.")
+                    + " then the hot row's ceiling (one checkout per transaction for 10 s on 1, 4 and 16 connections,"
+                    + " no API); 0: no model. Needs the database and the broker.")
     int drainCommands;
-
-    @Option(
-            order = 13,
-            names = "--hot-row-writers",
-            paramLabel = "N",
-            split = ",",
-            description = "Connections of the hot-row probe, all on one product, a run per count; the row admits the"
-                    + " best of them.")
-    List<Integer> hotRowWriters = new ArrayList<>(List.of(1, 4, 16));
 
     @Override
     protected boolean comparesLockStrategies() {
@@ -98,10 +76,9 @@ public final class SoakCommand extends LabCommand {
         var settings = new SoakSettings(
                 strategies.or(Strategies.ALL),
                 keys.all(),
-                rates.isEmpty() ? List.of(rate) : rates,
+                rates,
                 Duration.ofSeconds(durationSeconds),
-                maxInFlight,
-                SoakSettings.P99_LIMIT,
+                OpenLoad.DEFAULT_MAX_IN_FLIGHT,
                 Duration.ofSeconds(warmup.size()));
         return new SoakExperiment(
                         target,
@@ -109,7 +86,7 @@ public final class SoakCommand extends LabCommand {
                         progress,
                         results,
                         Duration.ofSeconds(targetOptions.requestTimeoutSeconds()),
-                        drainCommands == 0 ? null : new CapacityModel.Probes(drainCommands, hotRowWriters))
+                        drainCommands)
                 .run(() -> header(target));
     }
 }

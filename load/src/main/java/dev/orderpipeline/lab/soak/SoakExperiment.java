@@ -34,7 +34,7 @@ import org.jspecify.annotations.Nullable;
  * OpenModelSchedule}, at most {@code maxInFlight} at once, arrivals beyond that dropped and counted, not queued.
  *
  * @param requestTimeout the API client's: requests still in flight a little after it are given up
- * @param probes the capacity model's probes, run after the runs; {@code null}: no model
+ * @param drainProbe the capacity model's drain probe, in checkouts, its probes run after the runs; 0: no model
  */
 public record SoakExperiment(
         StackTarget target,
@@ -42,7 +42,7 @@ public record SoakExperiment(
         Progress progress,
         @Nullable ResultsListener results,
         Duration requestTimeout,
-        CapacityModel.@Nullable Probes probes)
+        int drainProbe)
         implements Experiment<SoakExperiment.Cell, SoakRun> {
 
     private static final Duration LEAD = Duration.ofMillis(200);
@@ -61,7 +61,7 @@ public record SoakExperiment(
         var offered = Strategies.offered(
                 target.apis().getFirst(), settings.strategies(), Function.identity(), progress, skipped::add);
         var runs = Experiment.run(this, offered, 1, "run", progress);
-        var capacity = probes == null ? null : CapacityModel.measure(target, WORKER_GROUP, probes, runs, progress);
+        var capacity = drainProbe == 0 ? null : CapacityModel.measure(target, WORKER_GROUP, drainProbe, runs, progress);
         return new SoakReport(header.get(), settings, runs, skipped, capacity);
     }
 
@@ -163,7 +163,6 @@ public record SoakExperiment(
                 rate,
                 backlog.products().getFirst(),
                 schedule.arrivals(),
-                sent,
                 arrivals.succeeded.get(),
                 sent - arrivals.succeeded.get(),
                 load.dropped(),

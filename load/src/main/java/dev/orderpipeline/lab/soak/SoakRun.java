@@ -35,7 +35,6 @@ public record SoakRun(
         int targetRate,
         UUID productId,
         long scheduled,
-        long started,
         long succeeded,
         long errors,
         long dropped,

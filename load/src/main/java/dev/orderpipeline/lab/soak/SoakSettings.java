@@ -20,7 +20,6 @@ public record SoakSettings(
         List<Integer> rates,
         Duration duration,
         int maxInFlight,
-        Duration p99Limit,
         Duration warmup) {
 
     /** A p99 above this counts as saturated (for kafka: of the time to the decision too). */
@@ -39,7 +38,6 @@ public record SoakSettings(
         Require.positive("duration", duration);
         Require.positive("max in flight", maxInFlight);
         Require.notNegative("warm-up", warmup);
-        Require.positive("p99 limit", p99Limit);
     }
 
     /**
@@ -54,7 +52,7 @@ public record SoakSettings(
             @Nullable Latency finalLatency,
             SoakRun.@Nullable KafkaFigures kafka,
             long dropped) {
-        var limit = p99Limit.toMillis();
+        var limit = P99_LIMIT.toMillis();
         var reasons = new ArrayList<String>();
         if (achieved < rate * KEEPING_UP) {
             reasons.add(String.format(Locale.ROOT, "achieved %.1f/s of %d/s", achieved, rate));

@@ -68,9 +68,9 @@ class CartsReportTests {
     private static StrategyRun run(
             String strategy, double perSecond, @Nullable Long aborted, long deadlocks, List<InvariantReport> books) {
         var saga = strategy.equals(CompareExperiment.SAGA);
-        var toDecision = new Latency(300, 20, 400, 350, 700, 800, 1_250, 1_300, 1_310);
-        var toAnswer = saga ? new Latency(300, 5, 60, 55, 90, 100, 140, 150, 151) : toDecision;
-        var resources = new ResourceUsage(List.of(), new ResourceUsage.DatabaseUsage(3.56, 0.75, 1L), 40);
+        var toDecision = new Latency(300, 350, 800, 1_250, 1_310);
+        var toAnswer = saga ? new Latency(300, 55, 100, 140, 151) : toDecision;
+        var resources = new ResourceUsage(List.of(), new ResourceUsage.DatabaseUsage(3.56, 0.75, 1L));
         var verdict = RunVerdict.of(books, LINES, 0);
         return new StrategyRun(
                 strategy,

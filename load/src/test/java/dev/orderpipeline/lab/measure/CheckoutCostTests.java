@@ -9,12 +9,11 @@ class CheckoutCostTests {
 
     private static final ResourceUsage USAGE = new ResourceUsage(
             List.of(
-                    new ResourceUsage.ProcessUsage("order-api", 2, 300, 1.2),
-                    new ResourceUsage.ProcessUsage("kafka-broker", 1, 400, 0.15),
-                    new ResourceUsage.ProcessUsage("checkout-worker", 1, 250, 0.6),
-                    new ResourceUsage.ProcessUsage("lab", 1, 500, 2.4)),
-            new ResourceUsage.DatabaseUsage(1.8, 0.45, 1_536_000L),
-            25);
+                    new ResourceUsage.ProcessUsage("order-api", 300, 1.2),
+                    new ResourceUsage.ProcessUsage("kafka-broker", 400, 0.15),
+                    new ResourceUsage.ProcessUsage("checkout-worker", 250, 0.6),
+                    new ResourceUsage.ProcessUsage("lab", 500, 2.4)),
+            new ResourceUsage.DatabaseUsage(1.8, 0.45, 1_536_000L));
 
     @Test
     void dividesCpuSecondsLockWaitsAndWalByTheDecidedCheckouts() {
@@ -32,14 +31,13 @@ class CheckoutCostTests {
     @Test
     void leavesWhatWasNotMeasuredNullAndTotalsTheRest() {
         var apiOnly = new ResourceUsage(
-                List.of(new ResourceUsage.ProcessUsage("order-api", 1, 300, 0.9)),
-                new ResourceUsage.DatabaseUsage(null, null, null),
-                10);
+                List.of(new ResourceUsage.ProcessUsage("order-api", 300, 0.9)),
+                new ResourceUsage.DatabaseUsage(null, null, null));
 
         assertThat(CheckoutCost.of(apiOnly, 300))
                 .isEqualTo(new CheckoutCost(300, 3.0, null, null, null, 3.0, null, null));
         assertThat(CheckoutCost.of(
-                        new ResourceUsage(List.of(), new ResourceUsage.DatabaseUsage(null, null, null), 0), 300))
+                        new ResourceUsage(List.of(), new ResourceUsage.DatabaseUsage(null, null, null)), 300))
                 .isEqualTo(new CheckoutCost(300, null, null, null, null, null, null, null));
     }
 
@@ -51,9 +49,8 @@ class CheckoutCostTests {
     @Test
     void readsAProcessFromAReportWrittenBeforeCpuSecondsWereKeptAsNotMeasured() {
         var old = new ResourceUsage(
-                List.of(new ResourceUsage.ProcessUsage("order-api", 1, 300, null)),
-                new ResourceUsage.DatabaseUsage(0.6, null, null),
-                10);
+                List.of(new ResourceUsage.ProcessUsage("order-api", 300, null)),
+                new ResourceUsage.DatabaseUsage(0.6, null, null));
 
         assertThat(CheckoutCost.of(old, 200)).isEqualTo(new CheckoutCost(200, null, null, null, 3.0, 3.0, null, null));
     }

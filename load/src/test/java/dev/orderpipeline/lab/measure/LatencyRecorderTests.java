@@ -22,14 +22,10 @@ class LatencyRecorderTests {
 
         assertThat(latency.count()).isEqualTo(1000);
         // three significant digits: every value within 0.1 %
-        assertThat(latency.minMs()).isCloseTo(1, within(0.01));
         assertThat(latency.p50Ms()).isCloseTo(500, within(0.5));
-        assertThat(latency.p90Ms()).isCloseTo(900, within(0.9));
         assertThat(latency.p95Ms()).isCloseTo(950, within(0.95));
         assertThat(latency.p99Ms()).isCloseTo(990, within(0.99));
-        assertThat(latency.p999Ms()).isCloseTo(999, within(1.0));
         assertThat(latency.maxMs()).isCloseTo(1000, within(1.0));
-        assertThat(latency.meanMs()).isCloseTo(500.5, within(0.5));
     }
 
     @Test
@@ -81,12 +77,12 @@ class LatencyRecorderTests {
         var latency = recorder.summary();
 
         assertThat(latency.count()).isEqualTo(2);
-        assertThat(latency.minMs()).isEqualTo(0.0);
+        assertThat(latency.p50Ms()).isEqualTo(0.0);
         assertThat(latency.maxMs()).isCloseTo(600_000, within(600.0));
     }
 
     @Test
     void anEmptyRecorderSummarizesToZeros() {
-        assertThat(new LatencyRecorder().summary()).isEqualTo(new Latency(0, 0, 0, 0, 0, 0, 0, 0, 0));
+        assertThat(new LatencyRecorder().summary()).isEqualTo(new Latency(0, 0, 0, 0, 0));
     }
 }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.DoubleStream;
 import javax.imageio.ImageIO;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
@@ -51,30 +52,30 @@ class ChartRendererTests {
         assertThat(plot(lines(Map.of("rate", ramp(400, 900)))).getRangeAxis()).isNotInstanceOf(LogAxis.class);
         // a drained backlog reaches zero, which a log axis cannot show
         assertThat(plot(lines(Map.of("lag", ramp(50_000, 0)))).getRangeAxis()).isNotInstanceOf(LogAxis.class);
-        assertThat(Chart.Scale.AUTO.resolve(List.of(5, 800))).isEqualTo(Chart.Scale.LOG);
-        assertThat(Chart.Scale.AUTO.resolve(List.of(5, 400))).isEqualTo(Chart.Scale.LINEAR);
-        assertThat(Chart.Scale.LINEAR.resolve(List.of(1, 1_000_000))).isEqualTo(Chart.Scale.LINEAR);
+        assertThat(ChartRenderer.spansDecades(DoubleStream.of(5, 800))).isTrue();
+        assertThat(ChartRenderer.spansDecades(DoubleStream.of(5, 400))).isFalse();
+        assertThat(ChartRenderer.spansDecades(DoubleStream.of(0, 1_000_000))).isFalse();
     }
 
     @Test
-    void givesTwelvePartitionsTwelveColoursEasyToTellApart() throws IOException {
-        var partitions = new LinkedHashMap<String, List<Chart.Point>>();
-        for (var partition = 0; partition < 12; partition++) {
-            partitions.put("partition " + partition, ramp(1_000 + partition * 100, 0));
+    void givesTenSeriesTenColoursEasyToTellApart() throws IOException {
+        var series = new LinkedHashMap<String, List<Chart.Point>>();
+        for (var line = 0; line < ChartRenderer.PALETTE.size(); line++) {
+            series.put("series " + line, ramp(1_000 + line * 100, 0));
         }
-        var chart = lines(partitions);
+        var chart = lines(series);
 
         var plot = plot(chart);
 
         var colours = new ArrayList<Color>();
-        for (var series = 0; series < 12; series++) {
-            Paint paint = plot.getRenderer().getSeriesPaint(series);
+        for (var line = 0; line < ChartRenderer.PALETTE.size(); line++) {
+            Paint paint = plot.getRenderer().getSeriesPaint(line);
             colours.add((Color) paint);
         }
         for (var first = 0; first < colours.size(); first++) {
             for (var second = first + 1; second < colours.size(); second++) {
                 assertThat(distance(colours.get(first), colours.get(second)))
-                        .as("partition %d against partition %d", first, second)
+                        .as("series %d against series %d", first, second)
                         .isGreaterThan(DISTINCT);
             }
         }

@@ -45,12 +45,13 @@ class TableTests {
     }
 
     @Test
-    void printsTheNameLeftAndTheFiguresRightOnTheConsole() {
-        var table = new Table("Runs", List.of("Run", "n"), List.of(List.of("a", "1"), List.of("long", "1000")), "");
+    void printsTheTablesOnTheConsoleAsReportMdShowsThem() {
+        var table = new Table("Runs", List.of("Run", "n"), List.of(List.of("a|b", "1"), List.of("long", "1000")), "");
 
         var text = ReportWriter.console(new StubReport(List.of(table)));
 
-        assertThat(text.lines()).contains("Run      n", "a        1", "long  1000");
+        assertThat(text.lines())
+                .contains("## Runs", "| Run | n |", "| --- | --- |", "| a\\|b | 1 |", "| long | 1000 |");
     }
 
     private record StubReport(List<Table> tables) implements LabReport {

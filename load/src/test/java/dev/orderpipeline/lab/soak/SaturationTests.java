@@ -16,7 +16,6 @@ class SaturationTests {
             List.of(100),
             Duration.ofSeconds(10),
             50,
-            Duration.ofSeconds(1),
             Duration.ZERO);
 
     @Test
@@ -54,7 +53,7 @@ class SaturationTests {
     }
 
     private static Latency p99(double millis) {
-        return new Latency(100, 1, millis / 2, millis / 2, millis, millis, millis, millis, millis);
+        return new Latency(100, millis / 2, millis, millis, millis);
     }
 
     private static SoakRun.KafkaFigures kafka(long accepted, long decided) {

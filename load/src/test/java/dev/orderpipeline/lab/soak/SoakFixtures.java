@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
 /** Soak runs and reports as the experiment would leave them, without a stack. */
 final class SoakFixtures {
 
-    static final Latency LATENCY = new Latency(3000, 1, 10, 12.5, 20, 25, 40.25, 60, 80);
+    static final Latency LATENCY = new Latency(3000, 12.5, 25, 40.25, 80);
 
     static final RunVerdict HELD =
             new RunVerdict(1, 0, 0, 0, 1_000, 1_000, 0, Map.of(), 0, 1_000, 0, 0, 0, 1_000, 0, 0, 0, 0, List.of());
@@ -34,7 +34,6 @@ final class SoakFixtures {
                 List.of(100, 200, 400),
                 Duration.ofSeconds(3),
                 2000,
-                Duration.ofSeconds(1),
                 Duration.ZERO);
         var header = new ReportHeader(
                 "soak",
@@ -49,9 +48,8 @@ final class SoakFixtures {
     /** 1.5 ms of the API and 3 ms of PostgreSQL per checkout, at every rate; achieved 70 % of the rate if saturated. */
     static SoakRun run(String strategy, String keys, int rate, boolean saturated) {
         var resources = new ResourceUsage(
-                List.of(new ResourceUsage.ProcessUsage("order-api", 1, 300, 0.0045 * rate)),
-                new ResourceUsage.DatabaseUsage(0.009 * rate, 0.0, 3000L * rate),
-                15);
+                List.of(new ResourceUsage.ProcessUsage("order-api", 300, 0.0045 * rate)),
+                new ResourceUsage.DatabaseUsage(0.009 * rate, 0.0, 3000L * rate));
         return run(strategy, keys, rate, saturated ? rate * 0.7 : rate - 1, saturated, resources, 3L * rate);
     }
 
@@ -70,13 +68,12 @@ final class SoakFixtures {
                 rate,
                 UUID.randomUUID(),
                 3L * rate,
-                3L * rate,
                 3L * rate - 3,
                 0,
                 0,
                 achieved,
-                new Latency(3L * rate, 2, 20, 12.5, 40, 60, saturated ? 1500 : 80, 1700, 1800),
-                strategy.equals("kafka") ? new Latency(3L * rate, 5, 30, 25, 50, 70, 90, 100, 110) : null,
+                new Latency(3L * rate, 12.5, 60, saturated ? 1500 : 80, 1800),
+                strategy.equals("kafka") ? new Latency(3L * rate, 25, 70, 90, 110) : null,
                 Map.of(strategy.equals("kafka") ? "202" : "200", 3L * rate - 3, "503", 3L),
                 saturated,
                 saturated ? List.of("p99 1500 ms over 1000 ms") : List.of(),
@@ -121,12 +118,11 @@ final class SoakFixtures {
     static ResourceUsage usage(@Nullable Double databaseCpuSeconds) {
         return new ResourceUsage(
                 List.of(
-                        new ResourceUsage.ProcessUsage(StackTarget.API, 1, 300, 5.0),
-                        new ResourceUsage.ProcessUsage(StackTarget.WORKER, 1, 250, 0.5),
-                        new ResourceUsage.ProcessUsage(StackTarget.BROKER, 1, 400, 1.0),
-                        new ResourceUsage.ProcessUsage(StackTarget.LAB, 1, 200, 4.0)),
-                new ResourceUsage.DatabaseUsage(databaseCpuSeconds, 0.25, 8_000_000L),
-                50);
+                        new ResourceUsage.ProcessUsage(StackTarget.API, 300, 5.0),
+                        new ResourceUsage.ProcessUsage(StackTarget.WORKER, 250, 0.5),
+                        new ResourceUsage.ProcessUsage(StackTarget.BROKER, 400, 1.0),
+                        new ResourceUsage.ProcessUsage(StackTarget.LAB, 200, 4.0)),
+                new ResourceUsage.DatabaseUsage(databaseCpuSeconds, 0.25, 8_000_000L));
     }
 
     /** 10,000 checkouts decided at 1,000/s, kept up. */

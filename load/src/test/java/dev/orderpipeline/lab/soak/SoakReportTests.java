@@ -49,7 +49,11 @@ class SoakReportTests {
                 .isEqualTo(report);
         assertThat(folder.resolve("p99-by-rate.png")).isRegularFile();
         assertThat(Files.readString(folder.resolve(ReportWriter.MARKDOWN_FILE)))
-                .contains("## Sustained load", "| kafka @ 100/s | 100 | 99.0 |", "![p99 against target rate]");
+                .contains(
+                        "## Sustained load",
+                        "| kafka @ 100/s | 100 | 99.0 |",
+                        "| no | hold |",
+                        "![p99 against target rate]");
         assertThat(Files.readString(folder.resolve(ReportWriter.MARKDOWN_FILE))).contains("(p99-by-rate.png)");
     }
 
@@ -80,10 +84,8 @@ class SoakReportTests {
 
         var kafka = report.kafkaTable();
         assertThat(kafka.rows()).hasSize(1);
-        assertThat(kafka.rows().getFirst())
-                .containsExactly("kafka @ 100/s", "297", "297", "80 ms", "25 ms", "90 ms", "120", "40", "yes");
-        assertThat(ReportWriter.console(report))
-                .contains("Kafka: decisions against acceptances", "Invariants, read from");
+        assertThat(kafka.rows().getFirst()).containsExactly("kafka @ 100/s", "297", "297", "25 ms", "120", "40", "yes");
+        assertThat(ReportWriter.console(report)).contains("Kafka: decisions against acceptances");
     }
 
     @Test
@@ -96,7 +98,6 @@ class SoakReportTests {
                 run.targetRate(),
                 run.productId(),
                 run.scheduled(),
-                run.started() - 40,
                 run.succeeded(),
                 run.errors(),
                 40,
