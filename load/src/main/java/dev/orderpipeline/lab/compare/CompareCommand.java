@@ -3,7 +3,6 @@ package dev.orderpipeline.lab.compare;
 import dev.orderpipeline.lab.LabCommand;
 import dev.orderpipeline.lab.Options;
 import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.report.LabReport;
@@ -105,8 +104,8 @@ public final class CompareCommand extends LabCommand {
     }
 
     @Override
-    protected LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results) {
-        return new CompareExperiment(target, settings(), progress, results).run(() -> header(target));
+    protected LabReport run(StackTarget target, Progress progress) {
+        return new CompareExperiment(target, settings(), progress).run(() -> header(target));
     }
 
     CompareSettings settings() {

@@ -9,7 +9,6 @@ import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.backlog.ServerCounters;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.Database;
-import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.TargetOptions;
 import dev.orderpipeline.lab.report.LabReport;
@@ -116,7 +115,7 @@ public final class DrainCommand extends LabCommand {
     }
 
     @Override
-    protected LabReport run(StackTarget stack, Progress progress, @Nullable ResultsListener results) {
+    protected LabReport run(StackTarget stack, Progress progress) {
         var settings = settings();
         var run = new DrainExperiment(stack, settings, progress).run();
         return new DrainReport(header(stack), settings, run, List.of());

@@ -7,7 +7,6 @@ import dev.orderpipeline.lab.backlog.CommandProducer;
 import dev.orderpipeline.lab.backlog.LagFollower;
 import dev.orderpipeline.lab.backlog.ResultsScan;
 import dev.orderpipeline.lab.backlog.StackSession;
-import dev.orderpipeline.lab.backlog.WorkerFleet;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import java.util.List;
@@ -68,14 +67,13 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
             // on the database the drain starts from: its million orders in the tables and their indexes
             var ceilingBefore = ceiling("before the drain");
             var clockStart = System.nanoTime();
-            var fleet = session.fleet();
             var workers = IntStream.range(0, startWorkers ? settings.workers() : 0)
-                    .mapToObj(i -> fleet.start(List.of("--orderpipeline.worker.group-id=" + group)))
+                    .mapToObj(i -> session.start(List.of("--orderpipeline.worker.group-id=" + group)))
                     .toList();
             var ready = workers.isEmpty()
                     ? CompletableFuture.completedFuture(0.0)
                     : CompletableFuture.supplyAsync(
-                            () -> readySeconds(fleet, workers.getFirst(), clockStart), Thread.ofVirtual()::start);
+                            () -> readySeconds(session, workers.getFirst(), clockStart), Thread.ofVirtual()::start);
             var sampler = session.sample();
             progress.phase("drain with " + settings.workers() + " worker(s)", backlog.size());
             var timeline = new LagFollower(session.watch(), group, settings.lagInterval(), true, false)
@@ -85,13 +83,13 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
                             clockStart,
                             settings.timeout(),
                             progress,
-                            (sample, consumed) -> WorkerFleet.requireAlive(workers, "the drain"));
+                            (sample, consumed) -> StackSession.requireAlive(workers, "the drain"));
             var resources = sampler.stop();
             var startToReady = ready.completeOnTimeout(0.0, 1, TimeUnit.MINUTES).join();
             progress.phase("reading results and invariants", 0);
             var results = session.results(from, backlog, new long[0]);
             var invariants = session.invariants(backlog);
-            fleet.stopAll();
+            session.stopAll();
             var drained = new Drained(
                     backlog.size(), timeline.drainedAtMillis(backlog.size()).orElseThrow(), results);
             progress.note(drained.describe(invariants));
@@ -119,9 +117,9 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
     }
 
     /** Seconds from the clock's start until the worker reported ready; 0 if it never does (that fails the drain). */
-    private double readySeconds(WorkerFleet fleet, AppProcess worker, long clockStart) {
+    private double readySeconds(StackSession session, AppProcess worker, long clockStart) {
         try {
-            fleet.awaitReady(worker);
+            session.awaitReady(worker);
             return round((System.nanoTime() - clockStart) / 1e9, 2);
         } catch (IllegalStateException ex) {
             progress.note("The worker did not report ready: " + ex.getMessage());

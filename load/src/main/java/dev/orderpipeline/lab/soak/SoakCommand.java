@@ -5,14 +5,12 @@ import dev.orderpipeline.lab.Options;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.load.OpenLoad;
 import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -94,7 +92,7 @@ public final class SoakCommand extends LabCommand {
     }
 
     @Override
-    protected LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results) {
+    protected LabReport run(StackTarget target, Progress progress) {
         var settings = new SoakSettings(
                 strategies.or(Strategies.ALL),
                 keys.all(),
@@ -107,7 +105,6 @@ public final class SoakCommand extends LabCommand {
                         target,
                         settings,
                         progress,
-                        results,
                         Duration.ofSeconds(targetOptions.requestTimeoutSeconds()),
                         drainCommands == 0 ? null : new CapacityModel.Probes(drainCommands, hotRowWriters))
                 .run(() -> header(target));

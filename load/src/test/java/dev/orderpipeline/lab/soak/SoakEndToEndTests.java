@@ -49,7 +49,7 @@ class SoakEndToEndTests {
                 Duration.ofSeconds(1));
         var probes = new CapacityModel.Probes(3_000, List.of(1, 4));
 
-        var report = new SoakExperiment(target, settings, Progress.silent(), null, Duration.ofSeconds(60), probes)
+        var report = new SoakExperiment(target, settings, Progress.silent(), Duration.ofSeconds(60), probes)
                 .run(() -> lab.header("soak", startedAt));
         ReportWriter.write(report, output);
 
