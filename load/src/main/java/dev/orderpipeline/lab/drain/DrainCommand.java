@@ -46,7 +46,7 @@ public final class DrainCommand extends LabCommand {
     Options.Backlog backlog = new Options.Backlog(1_000_000, 1000, 1800);
 
     @Mixin
-    Options.Keys keys = new Options.Keys(new KeyDistribution.Hot());
+    Options.Keys keys = new Options.Keys(KeyDistribution.HOT);
 
     @Option(
             order = 3,

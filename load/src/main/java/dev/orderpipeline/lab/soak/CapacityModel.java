@@ -127,7 +127,7 @@ public record CapacityModel(
             StackTarget target, String workerGroup, Probes probes, List<SoakRun> runs, Progress progress) {
         var database = target.database();
         var drainSettings = new DrainSettings(
-                probes.drainCommands(), new KeyDistribution.Hot(), 1, Duration.ofMillis(250), DRAIN_TIMEOUT, null);
+                probes.drainCommands(), KeyDistribution.HOT, 1, Duration.ofMillis(250), DRAIN_TIMEOUT, null);
         var drained = new DrainExperiment(target, drainSettings, progress).alongside(workerGroup);
         var drain = new PartitionDrain(
                 drained.commands(), drained.decidingSeconds(), drained.perSecondDeciding(), drained.invariants());
@@ -183,7 +183,7 @@ public record CapacityModel(
             }
         }
         var labCpuMs = labCpuMs(run.resources(), cost.decided());
-        var serial = run.keys().equals(new KeyDistribution.Hot().label())
+        var serial = run.keys().equals(KeyDistribution.HOT.label())
                 ? Double.valueOf(pipeline ? partitionPerSecond : hotRowPerSecond)
                 : null;
         var serialBound = pipeline ? PARTITION : HOT_ROW;

@@ -7,6 +7,7 @@ import dev.orderpipeline.lab.load.OpenLoad;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
+import dev.orderpipeline.lab.pipeline.TargetOptions;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ public final class SoakCommand extends LabCommand {
     Options.Strategies strategies = new Options.Strategies();
 
     @Mixin
-    Options.Keys keys = new Options.Keys(new KeyDistribution.Hot());
+    Options.Keys keys = new Options.Keys(KeyDistribution.HOT);
 
     @Mixin
     Options.Warmup warmup = new Options.Warmup(5);
@@ -105,7 +106,7 @@ public final class SoakCommand extends LabCommand {
                         target,
                         settings,
                         progress,
-                        Duration.ofSeconds(targetOptions.requestTimeoutSeconds()),
+                        TargetOptions.REQUEST_TIMEOUT,
                         drainCommands == 0 ? null : new CapacityModel.Probes(drainCommands, hotRowWriters))
                 .run(() -> header(target));
     }

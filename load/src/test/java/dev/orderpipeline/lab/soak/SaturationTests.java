@@ -12,7 +12,7 @@ class SaturationTests {
 
     private final SoakSettings settings = new SoakSettings(
             List.of("kafka"),
-            List.of(new KeyDistribution.Hot()),
+            List.of(KeyDistribution.HOT),
             List.of(100),
             Duration.ofSeconds(10),
             50,
