@@ -202,16 +202,10 @@ public final class ResultsScan {
         return new KafkaConsumer<>(properties, new StringDeserializer(), new StringDeserializer());
     }
 
-    /** The record key is the order id; the value's {@code orderId} stands in should a producer omit the key. */
+    /** The record key: the worker keys each result by its order's id. */
     private static @Nullable UUID orderId(ConsumerRecord<String, String> record) {
         try {
-            if (record.key() != null) {
-                return UUID.fromString(record.key());
-            }
-            var value = record.value();
-            return value == null
-                    ? null
-                    : UUID.fromString(JSON.readTree(value).path("orderId").asString());
+            return UUID.fromString(record.key());
         } catch (RuntimeException ex) {
             log.debug("Skipping a result that names no order at offset {}", record.offset(), ex);
             return null;

@@ -111,13 +111,7 @@ public final class StackSession implements AutoCloseable {
      */
     public Backlog backlog(String tag, KeyDistribution keys, int commands) {
         return new BacklogWriter(target.database().dataSource())
-                .create(
-                        tag,
-                        keys,
-                        commands,
-                        orders -> (int) Math.min(Integer.MAX_VALUE, 2L * orders),
-                        tag.hashCode(),
-                        progress);
+                .create(tag, keys, commands, orders -> (int) Math.min(Integer.MAX_VALUE, 2L * orders), progress);
     }
 
     /** The offsets a run starts from; take them before its first command is sent. */
@@ -235,8 +229,7 @@ public final class StackSession implements AutoCloseable {
      */
     public Optional<Long> duplicates(AppProcess app) {
         try {
-            var matcher = DUPLICATES.matcher(
-                    ApiClient.of(app, http, Duration.ofSeconds(5)).metrics());
+            var matcher = DUPLICATES.matcher(new ApiClient(app, http, Duration.ofSeconds(5)).metrics());
             return Optional.of(matcher.find() ? Math.round(Double.parseDouble(matcher.group(1))) : 0L);
         } catch (IllegalStateException ex) {
             return Optional.empty();

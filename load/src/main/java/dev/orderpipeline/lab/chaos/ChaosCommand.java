@@ -92,7 +92,7 @@ public final class ChaosCommand extends LabCommand {
     /** The stack the lab starts, with at least two workers, so that a killed one leaves the group to the other. */
     @Override
     protected StackTarget open() {
-        var target = targetOptions.open();
+        var target = super.open();
         try {
             while (target.stack().workers().size() < MIN_WORKERS) {
                 target.stack().addWorker();

@@ -105,7 +105,6 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
                         KeyDistribution.HOT,
                         settings.commands(),
                         orders -> (int) Math.min(Integer.MAX_VALUE, 10L * orders),
-                        tag.hashCode(),
                         progress);
         var productId = backlog.products().getFirst();
         var orders =

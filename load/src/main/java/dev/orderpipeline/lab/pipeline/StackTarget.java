@@ -38,7 +38,7 @@ public final class StackTarget implements AutoCloseable {
         this.shutdownHook = shutdownHook;
         http = ApiClient.newHttpClient();
         apis = stack.apis().stream()
-                .map(app -> ApiClient.of(app, http, timeout))
+                .map(app -> new ApiClient(app, http, timeout))
                 .toList();
         database = new Database(stack.jdbcUrl(), stack.databaseUser(), stack.databasePassword());
     }

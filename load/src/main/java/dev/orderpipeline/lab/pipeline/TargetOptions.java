@@ -152,11 +152,6 @@ public final class TargetOptions {
         return workers;
     }
 
-    /** A stack started now with the production API and its workers. */
-    public StackTarget open() {
-        return open(false, true);
-    }
-
     /**
      * A stack started now (which takes a while: the apps start in parallel), with order-api's lab part switched on
      * when {@code lockStrategies}; without checkout-workers unless {@code workers}, for the experiments that start

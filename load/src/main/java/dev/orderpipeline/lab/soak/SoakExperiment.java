@@ -112,7 +112,7 @@ public record SoakExperiment(
         progress.phase(label + " prepare", schedule.arrivals());
         var tag = "soak-" + UUID.randomUUID().toString().substring(0, 8);
         var backlog = new BacklogWriter(target.database().dataSource())
-                .create(tag, keys, schedule.arrivals(), orders -> orders, tag.hashCode(), progress);
+                .create(tag, keys, schedule.arrivals(), orders -> orders, progress);
         var asynchronous = Strategies.isAsynchronous(strategy);
         var resultsFrom =
                 asynchronous ? ResultsScan.endOffsets(target.bootstrapServers(), Topics.CHECKOUT_RESULTS) : null;
