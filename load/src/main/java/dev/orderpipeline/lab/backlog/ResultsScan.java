@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.util.BitSet;
 import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -74,8 +73,8 @@ public final class ResultsScan {
 
     /** End offset per partition of {@code topic} now: where the records of a run that starts now begin. */
     public static Map<Integer, Long> endOffsets(String bootstrapServers, String topic) {
-        try (var consumer = consumer(bootstrapServers)) {
-            return endOffsets(consumer, topic);
+        try (var watch = new GroupWatch(bootstrapServers)) {
+            return watch.endOffsets(topic);
         }
     }
 
@@ -120,10 +119,11 @@ public final class ResultsScan {
                 }
             }
         };
-        try (var consumer = consumer(bootstrapServers)) {
+        try (var consumer = consumer(bootstrapServers);
+                var watch = new GroupWatch(bootstrapServers)) {
             var start = from;
             while (true) {
-                var to = endOffsets(consumer, Topics.CHECKOUT_RESULTS);
+                var to = watch.endOffsets(Topics.CHECKOUT_RESULTS);
                 read(consumer, Topics.CHECKOUT_RESULTS, start, to, each);
                 if (seen.cardinality() >= expected || System.nanoTime() - deadline > 0) {
                     break;
@@ -181,15 +181,6 @@ public final class ResultsScan {
                 }
             }
         }
-    }
-
-    private static Map<Integer, Long> endOffsets(KafkaConsumer<String, String> consumer, String topic) {
-        var partitions = consumer.partitionsFor(topic).stream()
-                .map(info -> new TopicPartition(topic, info.partition()))
-                .toList();
-        var offsets = new TreeMap<Integer, Long>();
-        consumer.endOffsets(partitions).forEach((partition, offset) -> offsets.put(partition.partition(), offset));
-        return offsets;
     }
 
     /** A consumer of the lab's own, in no group and committing nothing. */

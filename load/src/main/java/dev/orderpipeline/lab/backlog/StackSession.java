@@ -8,9 +8,7 @@ import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.measure.ResourceSampler;
-import dev.orderpipeline.lab.pipeline.ApiClient;
 import dev.orderpipeline.lab.pipeline.StackTarget;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -56,7 +54,6 @@ public final class StackSession implements AutoCloseable {
     private final GroupWatch watch;
     private final List<AppProcess> workers = new CopyOnWriteArrayList<>();
     private final Thread shutdownHook = new Thread(this::stopAll, "lab-workers-shutdown");
-    private final HttpClient http = ApiClient.newHttpClient();
     private int started;
 
     /** Where a run starts: the end offsets of the command and the result topics before its first command is sent. */
@@ -100,7 +97,7 @@ public final class StackSession implements AutoCloseable {
         var backlog = backlog(tag, new KeyDistribution.Uniform(1_000), commands);
         var start = watch.endOffsets(Topics.CHECKOUT_COMMANDS);
         progress.phase("warm-up (not reported)", backlog.size());
-        CommandProducer.send(target.bootstrapServers(), backlog, 0, false, Progress.silent());
+        CommandProducer.send(target.bootstrapServers(), backlog, 0, Progress.silent());
         new LagFollower(watch, group, Duration.ofMillis(250), true, false)
                 .follow(start, backlog.size(), System.nanoTime(), timeout, progress, (sample, consumed) -> {});
     }
@@ -125,12 +122,11 @@ public final class StackSession implements AutoCloseable {
     }
 
     /**
-     * Sends the backlog on a thread of its own, {@code rate} commands per second (0: as fast as one producer can),
-     * keeping each record's timestamp for the end-to-end latency.
+     * Sends the backlog on a thread of its own, {@code rate} commands per second (0: as fast as one producer can).
      */
     public CompletableFuture<CommandProducer.Sent> sendInBackground(Backlog backlog, int rate) {
         return CompletableFuture.supplyAsync(
-                () -> CommandProducer.send(target.bootstrapServers(), backlog, rate, true, Progress.silent()),
+                () -> CommandProducer.send(target.bootstrapServers(), backlog, rate, Progress.silent()),
                 task -> Thread.ofPlatform()
                         .name("lab-backlog-producer")
                         .daemon()
@@ -229,7 +225,7 @@ public final class StackSession implements AutoCloseable {
      */
     public Optional<Long> duplicates(AppProcess app) {
         try {
-            var matcher = DUPLICATES.matcher(new ApiClient(app, http, Duration.ofSeconds(5)).metrics());
+            var matcher = DUPLICATES.matcher(target.client(app).metrics());
             return Optional.of(matcher.find() ? Math.round(Double.parseDouble(matcher.group(1))) : 0L);
         } catch (IllegalStateException ex) {
             return Optional.empty();
@@ -261,13 +257,8 @@ public final class StackSession implements AutoCloseable {
         try {
             stopAll();
         } finally {
-            http.close();
             watch.close();
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException ex) {
-                // the JVM is shutting down and the hook is what stops the workers
-            }
+            StackTarget.removeHook(shutdownHook);
         }
     }
 }

@@ -55,7 +55,7 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
             var prepareSeconds = (System.nanoTime() - preparing) / 1e9;
             var from = session.mark();
             progress.phase("fill " + Topics.CHECKOUT_COMMANDS, backlog.size());
-            var sent = CommandProducer.send(target.bootstrapServers(), backlog, 0, false, progress);
+            var sent = CommandProducer.send(target.bootstrapServers(), backlog, 0, progress);
             progress.note(String.format(
                     Locale.ROOT,
                     "Backlog: %d commands on %d products in %.1f s (%.0f/s)%s",

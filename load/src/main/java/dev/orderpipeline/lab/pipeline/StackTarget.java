@@ -31,15 +31,14 @@ public final class StackTarget implements AutoCloseable {
     private final Thread shutdownHook;
     private final List<ApiClient> apis;
     private final Database database;
-    private final HttpClient http;
+    private final HttpClient http = ApiClient.newHttpClient();
+    private final Duration timeout;
 
     private StackTarget(LocalStack stack, Thread shutdownHook, Duration timeout) {
         this.stack = stack;
         this.shutdownHook = shutdownHook;
-        http = ApiClient.newHttpClient();
-        apis = stack.apis().stream()
-                .map(app -> new ApiClient(app, http, timeout))
-                .toList();
+        this.timeout = timeout;
+        apis = stack.apis().stream().map(this::client).toList();
         database = new Database(stack.jdbcUrl(), stack.databaseUser(), stack.databasePassword());
     }
 
@@ -64,6 +63,11 @@ public final class StackTarget implements AutoCloseable {
 
     public LocalStack stack() {
         return stack;
+    }
+
+    /** A client of {@code app}'s endpoints (an API replica's, or a worker's metrics) on the target's HTTP client. */
+    public ApiClient client(AppProcess app) {
+        return new ApiClient(app, http, timeout);
     }
 
     /** One client per API replica; checkouts go round-robin over them. */
@@ -137,7 +141,8 @@ public final class StackTarget implements AutoCloseable {
         }
     }
 
-    private static void removeHook(Thread hook) {
+    /** Removes a hook that stops processes the lab started, unless the JVM is shutting down and runs it. */
+    public static void removeHook(Thread hook) {
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException ex) {
