@@ -68,7 +68,9 @@ public final class CommandProducer {
                         LockSupport.parkNanos(wait);
                     }
                 }
-                var command = backlog.command(index, Instant.now());
+                // as order-api would publish it now
+                var command = CheckoutCommand.of(
+                        backlog.orderId(index), backlog.productId(index), backlog.userId(index), 1, Instant.now());
                 var record =
                         new ProducerRecord<>(Topics.CHECKOUT_COMMANDS, command.key(), JSON.writeValueAsBytes(command));
                 record.headers()

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.IntToLongFunction;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -129,7 +128,7 @@ public final class ResultsScan {
                     break;
                 }
                 start = to;
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+                GroupWatch.pause(200);
             }
         }
         return new Summary(

@@ -92,9 +92,6 @@ public final class TargetOptions {
      * on the embedded server whose data directory is emptied.
      */
     public Database recreate(String serverUrl, String name) {
-        if (!name.matches("[a-z_][a-z0-9_]{0,62}")) {
-            throw new IllegalArgumentException("not a plain database name: " + name);
-        }
         var server = Postgres.external(serverUrl, DATABASE_USER, databasePassword);
         try (var connection = server.connect(serverUrl);
                 var statement = connection.createStatement()) {
