@@ -6,10 +6,12 @@ import dev.orderpipeline.lab.measure.LatencyRecorder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.BitSet;
+import java.util.LongSummaryStatistics;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.IntToLongFunction;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -93,23 +95,18 @@ public final class ResultsScan {
             @Nullable IntToLongFunction sentAt) {
         var seen = new BitSet(index.size());
         var endToEnd = sentAt == null ? null : new LatencyRecorder();
-        var tally = new Object() {
-            long results;
-            long duplicates;
-            long first = Long.MAX_VALUE;
-            long last;
-        };
+        // the results' timestamps: their count, the first and the last
+        var timestamps = new LongSummaryStatistics();
+        var duplicates = new LongAdder();
         Consumer<ConsumerRecord<String, String>> each = record -> {
             var position = index.get(orderId(record));
             if (position == null) {
                 return;
             }
-            tally.results++;
+            timestamps.accept(record.timestamp());
             if (JSON.readTree(record.value()).path("duplicate").asBoolean(false)) {
-                tally.duplicates++;
+                duplicates.increment();
             }
-            tally.first = Math.min(tally.first, record.timestamp());
-            tally.last = Math.max(tally.last, record.timestamp());
             if (!seen.get(position)) {
                 seen.set(position);
                 if (endToEnd != null && sentAt != null) {
@@ -131,12 +128,13 @@ public final class ResultsScan {
                 GroupWatch.pause(200);
             }
         }
+        var none = timestamps.getCount() == 0;
         return new Summary(
-                tally.results,
-                tally.duplicates,
+                timestamps.getCount(),
+                duplicates.sum(),
                 seen.cardinality(),
-                tally.first == Long.MAX_VALUE ? 0 : tally.first,
-                tally.last,
+                none ? 0 : timestamps.getMin(),
+                none ? 0 : timestamps.getMax(),
                 endToEnd == null ? null : endToEnd.summary());
     }
 

@@ -89,9 +89,11 @@ public final class StackTarget implements AutoCloseable {
      */
     public ResourceSampler sample(Duration interval, List<AppProcess> workers) {
         var watched = new ArrayList<ResourceSampler.Watched>();
-        stack.apis().stream().filter(AppProcess::isAlive).forEach(app -> watched.add(watched(API, app)));
+        stack.apis().stream()
+                .filter(AppProcess::isAlive)
+                .forEach(app -> watched.add(new ResourceSampler.Watched(API, app.pid())));
         Stream.concat(stack.workers().stream().filter(AppProcess::isAlive), workers.stream())
-                .forEach(app -> watched.add(watched(WORKER, app)));
+                .forEach(app -> watched.add(new ResourceSampler.Watched(WORKER, app.pid())));
         stack.cluster().stream()
                 .flatMap(cluster -> cluster.brokers().stream())
                 .filter(KafkaBroker::isRunning)
@@ -148,9 +150,5 @@ public final class StackTarget implements AutoCloseable {
         } catch (IllegalStateException ex) {
             // the JVM is shutting down and the hook is what closes the stack
         }
-    }
-
-    private static ResourceSampler.Watched watched(String kind, AppProcess app) {
-        return new ResourceSampler.Watched(kind, app.pid());
     }
 }

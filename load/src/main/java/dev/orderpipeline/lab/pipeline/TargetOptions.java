@@ -26,9 +26,6 @@ public final class TargetOptions {
     /** The user the lab connects to a {@code --database-server} (and drain's {@code --database-url}) as. */
     private static final String DATABASE_USER = "postgres";
 
-    /** How long the lab's clients wait for the answer to one HTTP request. */
-    public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
-
     /** The apps' sessions' {@code synchronous_commit}, and the drain's ceiling writer's: every commit durable. */
     public static final String SYNCHRONOUS_COMMIT = "on";
 
@@ -144,6 +141,17 @@ public final class TargetOptions {
             description = "Spring argument for every app process, repeatable.")
     List<String> appArguments = new ArrayList<>();
 
+    @Option(
+            order = 52,
+            names = "--request-timeout",
+            paramLabel = "SECONDS",
+            description = "Timeout of one HTTP request.")
+    int requestTimeoutSeconds = 30;
+
+    public int requestTimeoutSeconds() {
+        return requestTimeoutSeconds;
+    }
+
     /** Workers to start: with the stack, or after the preparation for the experiments that start their own. */
     public int workers() {
         return workers;
@@ -159,7 +167,7 @@ public final class TargetOptions {
         return StackTarget.start(
                 workers ? config : config.withApps(config.apiPort(), 0, config.firstWorkerPort()),
                 apiReplicas,
-                REQUEST_TIMEOUT);
+                Duration.ofSeconds(requestTimeoutSeconds));
     }
 
     /** The embedded default on free ports, in a work directory emptied first: every run starts clean. */

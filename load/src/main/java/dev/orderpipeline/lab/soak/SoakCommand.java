@@ -7,7 +7,6 @@ import dev.orderpipeline.lab.load.OpenLoad;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
-import dev.orderpipeline.lab.pipeline.TargetOptions;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -106,7 +105,7 @@ public final class SoakCommand extends LabCommand {
                         target,
                         settings,
                         progress,
-                        TargetOptions.REQUEST_TIMEOUT,
+                        Duration.ofSeconds(targetOptions.requestTimeoutSeconds()),
                         drainCommands == 0 ? null : new CapacityModel.Probes(drainCommands, hotRowWriters))
                 .run(() -> header(target));
     }
