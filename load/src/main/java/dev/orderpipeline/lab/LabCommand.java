@@ -2,7 +2,6 @@ package dev.orderpipeline.lab;
 
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.Database;
-import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.TargetOptions;
 import dev.orderpipeline.lab.report.LabReport;
@@ -13,7 +12,6 @@ import dev.orderpipeline.lab.report.Versions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -31,8 +29,7 @@ import picocli.CommandLine.Option;
 
 /**
  * An experiment command: the usage template (picocli's subclasses inherit these attributes and add their name and
- * description), {@code --output} and the stack's options; it starts the stack, listens to checkout results, runs the
- * experiment ({@link Experiment}), stops the stack, and writes and prints the report folder.
+ * description), {@code --output} and the stack's options; it starts the stack, runs the experiment ({@link Experiment}), stops the stack, and writes and prints the report folder.
  */
 @Command(
         sortOptions = false,
@@ -52,7 +49,7 @@ public abstract class LabCommand implements Callable<Integer> {
     protected TargetOptions targetOptions = new TargetOptions();
 
     /** Runs the experiment against an open target and returns its report. */
-    protected abstract LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results);
+    protected abstract LabReport run(StackTarget target, Progress progress);
 
     /** Opens what the runs go against: the stack the options describe, with its workers unless the runs start theirs. */
     protected StackTarget open() {
@@ -61,7 +58,7 @@ public abstract class LabCommand implements Callable<Integer> {
 
     /**
      * Whether the experiment fills the command topic itself and starts and stops its own worker processes (drain,
-     * group): the stack starts without workers, and the results topic is read after each run instead of listened to.
+     * group): the stack starts without workers.
      */
     protected boolean startsItsOwnWorkers() {
         return false;
@@ -75,23 +72,12 @@ public abstract class LabCommand implements Callable<Integer> {
         return false;
     }
 
-    /**
-     * Whether the lab's consumer of {@code checkout.results} runs along (it times kafka's outcomes as they come).
-     * Experiments that read the results after a run turn it off, so it takes no CPU from what they measure.
-     */
-    protected boolean listensToResults() {
-        return !startsItsOwnWorkers();
-    }
-
     /** Runs the experiment and returns its report; the progress line closes after it. */
     protected LabReport execute(Progress progress) {
         progress.phase("starting the pipeline", 0);
         try (var target = open()) {
             log.info("Pipeline up: {}", target.description());
-            LabReport report;
-            try (var results = listensToResults() ? listen(target, progress) : null) {
-                report = run(target, progress, results);
-            }
+            var report = run(target, progress);
             progress.phase("stopping", 0);
             return report;
         }
@@ -100,15 +86,6 @@ public abstract class LabCommand implements Callable<Integer> {
     /** The header every report starts with; finished now. */
     protected final ReportHeader header(StackTarget target) {
         return header(target.description(), targetOptions.projectDirectory(), target.database());
-    }
-
-    private static @Nullable ResultsListener listen(StackTarget target, Progress progress) {
-        try {
-            return ResultsListener.start(target.bootstrapServers(), Duration.ofSeconds(60));
-        } catch (RuntimeException ex) {
-            progress.note("Cannot read checkout.results (" + ex.getMessage() + "): kafka's time to outcome is n/a");
-            return null;
-        }
     }
 
     @Option(

@@ -1,7 +1,5 @@
 package dev.orderpipeline.lab.backlog;
 
-import dev.orderpipeline.contract.CheckoutCommand;
-import java.time.Instant;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -46,11 +44,6 @@ public record Backlog(
 
     public String userId(int index) {
         return tag + "-" + index;
-    }
-
-    /** The checkout command of order {@code index}, as order-api would publish it now. */
-    public CheckoutCommand command(int index, Instant requestedAt) {
-        return CheckoutCommand.of(orderId(index), productId(index), userId(index), 1, requestedAt);
     }
 
     /** Order id to index, for matching results to the commands sent. */

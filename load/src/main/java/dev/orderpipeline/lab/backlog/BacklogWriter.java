@@ -42,21 +42,16 @@ public final class BacklogWriter {
     }
 
     /**
-     * Creates the products of {@code distribution} and {@code orders} orders spread over them, reproducibly from
-     * {@code seed}; {@code tag} (unique per run) names the products and users, {@code stock} gives each product's
-     * stock from the number of orders it got.
+     * Creates the products of {@code distribution} and {@code orders} orders spread over them; {@code tag} (unique per
+     * run) names the products and users and seeds the spread, {@code stock} gives each product's stock from the number
+     * of orders it got.
      */
     public Backlog create(
-            String tag,
-            KeyDistribution distribution,
-            int orders,
-            IntUnaryOperator stock,
-            long seed,
-            Progress progress) {
+            String tag, KeyDistribution distribution, int orders, IntUnaryOperator stock, Progress progress) {
         if (orders < 1) {
             throw new IllegalArgumentException("at least one order: " + orders);
         }
-        var random = new SplittableRandom(seed);
+        var random = new SplittableRandom(tag.hashCode());
         var sampler = distribution.sampler(random.split());
         var productOfOrder = new int[orders];
         var counts = new int[distribution.products()];

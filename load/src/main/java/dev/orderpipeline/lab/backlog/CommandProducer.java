@@ -36,7 +36,7 @@ public final class CommandProducer {
 
     /**
      * What a send did: {@code seconds} from the first send to the last acknowledgement, {@code sentAtMillis} per order
-     * index the record's timestamp (CreateTime) as the producer set it, empty unless asked for.
+     * index the record's timestamp (CreateTime) as the producer set it.
      */
     public record Sent(long records, double seconds, long[] sentAtMillis) {
 
@@ -47,15 +47,13 @@ public final class CommandProducer {
 
     /**
      * Sends the backlog's commands at a steady rate, command {@code i} at {@code i / ratePerSecond} seconds after
-     * the first (0: as fast as possible), and waits for all acknowledgements; {@code keepTimestamps} keeps each
-     * record's timestamp (for end-to-end latency).
+     * the first (0: as fast as possible), and waits for all acknowledgements.
      */
-    public static Sent send(
-            String bootstrapServers, Backlog backlog, double ratePerSecond, boolean keepTimestamps, Progress progress) {
+    public static Sent send(String bootstrapServers, Backlog backlog, double ratePerSecond, Progress progress) {
         if (ratePerSecond < 0) {
             throw new IllegalArgumentException("the rate must not be negative: " + ratePerSecond);
         }
-        var timestamps = new long[keepTimestamps ? backlog.size() : 0];
+        var timestamps = new long[backlog.size()];
         var failure = new AtomicReference<@Nullable Exception>();
         var acknowledged = new AtomicLong();
         var lastAck = new AtomicLong();
@@ -70,7 +68,9 @@ public final class CommandProducer {
                         LockSupport.parkNanos(wait);
                     }
                 }
-                var command = backlog.command(index, Instant.now());
+                // as order-api would publish it now
+                var command = CheckoutCommand.of(
+                        backlog.orderId(index), backlog.productId(index), backlog.userId(index), 1, Instant.now());
                 var record =
                         new ProducerRecord<>(Topics.CHECKOUT_COMMANDS, command.key(), JSON.writeValueAsBytes(command));
                 record.headers()
@@ -82,9 +82,7 @@ public final class CommandProducer {
                         failure.compareAndSet(null, exception);
                         return;
                     }
-                    if (keepTimestamps) {
-                        timestamps[slot] = metadata.timestamp();
-                    }
+                    timestamps[slot] = metadata.timestamp();
                     acknowledged.incrementAndGet();
                     lastAck.set(System.nanoTime());
                     progress.advance();

@@ -66,11 +66,6 @@ public final class GroupWatch implements AutoCloseable {
         return offsets;
     }
 
-    /** The group's committed offsets on the command topic; empty while it has committed nothing. */
-    public Map<Integer, Long> committed(String group) {
-        return committed(group, Topics.CHECKOUT_COMMANDS);
-    }
-
     /** The group's committed offsets on {@code topic}; empty while it has committed nothing. */
     public Map<Integer, Long> committed(String group, String topic) {
         var offsets = new TreeMap<Integer, Long>();
@@ -103,7 +98,7 @@ public final class GroupWatch implements AutoCloseable {
     /** End and committed offsets now, and the owners when asked (one more round trip). */
     public OffsetSample sample(String group, long sinceNanos, boolean withOwners) {
         var end = endOffsets(Topics.CHECKOUT_COMMANDS);
-        var committed = committed(group);
+        var committed = committed(group, Topics.CHECKOUT_COMMANDS);
         Map<Integer, String> owners = withOwners ? owners(description(group)) : Map.of();
         return new OffsetSample(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sinceNanos), end, committed, owners);
     }

@@ -11,9 +11,9 @@ import java.util.stream.IntStream;
 import picocli.CommandLine;
 
 /**
- * How checkouts spread over products: all on one hot product, uniformly over {@code N} products, or Zipf-distributed
- * over {@code N} products with exponent {@code s} (product 0 the most popular). Written {@code hot}, {@code
- * uniform:N} and {@code zipf:N:s} on the command line and in reports.
+ * How checkouts spread over products: uniformly over {@code N} products (all on one hot product when {@code N} is 1),
+ * or Zipf-distributed over {@code N} products with exponent {@code s} (product 0 the most popular). Written {@code
+ * hot}, {@code uniform:N} and {@code zipf:N:s} on the command line and in reports.
  */
 public sealed interface KeyDistribution {
 
@@ -29,19 +29,8 @@ public sealed interface KeyDistribution {
         return () -> random.nextInt(products());
     }
 
-    /** One hot product: every checkout on it. */
-    record Hot() implements KeyDistribution {
-
-        @Override
-        public int products() {
-            return 1;
-        }
-
-        @Override
-        public String label() {
-            return "hot";
-        }
-    }
+    /** One hot product: every checkout on it, written {@code hot}. */
+    Uniform HOT = new Uniform(1);
 
     /** Every product equally likely. */
     record Uniform(int products) implements KeyDistribution {
@@ -54,7 +43,7 @@ public sealed interface KeyDistribution {
 
         @Override
         public String label() {
-            return "uniform:" + products;
+            return products == 1 ? "hot" : "uniform:" + products;
         }
     }
 
@@ -109,7 +98,7 @@ public sealed interface KeyDistribution {
         var parts = text.strip().toLowerCase(Locale.ROOT).split(":", -1);
         try {
             return switch (parts[0] + "/" + parts.length) {
-                case "hot/1" -> new Hot();
+                case "hot/1" -> HOT;
                 case "uniform/2" -> new Uniform(Integer.parseInt(parts[1]));
                 case "zipf/3" -> new Zipf(Integer.parseInt(parts[1]), Double.parseDouble(parts[2]));
                 default -> throw new IllegalArgumentException("unknown name or wrong number of parts");

@@ -1,6 +1,5 @@
 package dev.orderpipeline.lab.backlog;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -11,7 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A run's offset samples read against the offsets the run started from: lag (produced but not committed), progress
- * (committed since the start), the drain curve, and the longest time a partition had work and made no progress.
+ * (committed since the start), the lag curve, and the longest time a partition had work and made no progress.
  *
  * @param start per partition, the end offset when the run began: everything before it belongs to earlier runs
  * @param samples in time order
@@ -65,24 +64,13 @@ public record LagTimeline(Map<Integer, Long> start, List<OffsetSample> samples) 
         return OptionalLong.empty();
     }
 
-    public record Point(double seconds, long lag, long consumed, double perSecond) {}
+    public record Point(double seconds, long lag) {}
 
-    /** Lag and progress per sample, with the rate since the previous sample. */
+    /** The lag at each sample. */
     public List<Point> curve() {
-        var points = new ArrayList<Point>();
-        @Nullable OffsetSample previous = null;
-        long previousConsumed = 0;
-        for (var sample : samples) {
-            var consumed = consumed(sample);
-            var rate = 0.0;
-            if (previous != null && sample.atMillis() > previous.atMillis()) {
-                rate = (consumed - previousConsumed) * 1000.0 / (sample.atMillis() - previous.atMillis());
-            }
-            points.add(new Point(sample.atMillis() / 1000.0, totalLag(sample), consumed, Math.round(rate * 10) / 10.0));
-            previous = sample;
-            previousConsumed = consumed;
-        }
-        return points;
+        return samples.stream()
+                .map(sample -> new Point(sample.atMillis() / 1000.0, totalLag(sample)))
+                .toList();
     }
 
     /**

@@ -7,17 +7,11 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * PostgreSQL's own counters around a run: transactions committed in the current database ({@code xact_commit}) and
- * WAL syncs to disk by any process ({@code pg_stat_wal}). With {@code synchronous_commit = on} every commit waits for a
- * flush (several commits can share one), so flushes per commit tell whether the writers really ran durably.
+ * PostgreSQL's own count around a run of the WAL syncs to disk by any process ({@code pg_stat_wal}). With {@code
+ * synchronous_commit = on} every commit waits for a flush (several commits can share one), so flushes per commit tell
+ * whether the writers really ran durably.
  */
-public record ServerCounters(long commits, long walSyncs, long walBytes) {
-
-    private static final String COUNTERS = """
-            SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()) AS commits,
-                   wal_sync, wal_bytes
-            FROM pg_stat_wal
-            """;
+public record ServerCounters(long walSyncs) {
 
     private static final String SETTINGS = """
             SELECT name, setting FROM pg_settings
@@ -32,9 +26,9 @@ public record ServerCounters(long commits, long walSyncs, long walBytes) {
         try (var connection = dataSource.getConnection();
                 var statement = connection.createStatement()) {
             statement.execute("SELECT pg_stat_force_next_flush()");
-            try (var rows = statement.executeQuery(COUNTERS)) {
+            try (var rows = statement.executeQuery("SELECT wal_sync FROM pg_stat_wal")) {
                 rows.next();
-                return new ServerCounters(rows.getLong(1), rows.getLong(2), rows.getLong(3));
+                return new ServerCounters(rows.getLong(1));
             }
         } catch (SQLException ex) {
             return null;
@@ -43,7 +37,7 @@ public record ServerCounters(long commits, long walSyncs, long walBytes) {
 
     /** What happened between two readings. */
     public ServerCounters since(ServerCounters earlier) {
-        return new ServerCounters(commits - earlier.commits, walSyncs - earlier.walSyncs, walBytes - earlier.walBytes);
+        return new ServerCounters(walSyncs - earlier.walSyncs);
     }
 
     /** The settings that decide how fast a commit can be, as a new session of this database gets them. */

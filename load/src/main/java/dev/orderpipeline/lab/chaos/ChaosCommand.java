@@ -3,13 +3,11 @@ package dev.orderpipeline.lab.chaos;
 import dev.orderpipeline.lab.LabCommand;
 import dev.orderpipeline.lab.load.OpenLoad;
 import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -91,7 +89,7 @@ public final class ChaosCommand extends LabCommand {
     /** The stack the lab starts, with at least two workers, so that a killed one leaves the group to the other. */
     @Override
     protected StackTarget open() {
-        var target = targetOptions.open();
+        var target = super.open();
         try {
             while (target.stack().workers().size() < MIN_WORKERS) {
                 target.stack().addWorker();
@@ -104,12 +102,7 @@ public final class ChaosCommand extends LabCommand {
     }
 
     @Override
-    protected boolean listensToResults() {
-        return false;
-    }
-
-    @Override
-    protected LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results) {
+    protected LabReport run(StackTarget target, Progress progress) {
         var settings = settings();
         var run = new ChaosExperiment(target, settings, progress).run();
         return new ChaosReport(header(target), settings, run);

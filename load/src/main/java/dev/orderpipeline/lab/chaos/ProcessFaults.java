@@ -159,7 +159,7 @@ final class ProcessFaults {
         var victim = ProcessFaults.busiest(run, workers);
         var worker = workers.get(victim.worker());
         try (var http = ApiClient.newHttpClient()) {
-            var api = ApiClient.of(run.stack().api(), http, Duration.ofSeconds(30));
+            var api = new ApiClient(run.stack().api(), http, Duration.ofSeconds(30));
             var poolTimeoutsBefore = poolTimeouts(api);
             var attempt = 0;
             long stale = 0;

@@ -2,9 +2,9 @@ package dev.orderpipeline.lab.chaos;
 
 import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.lab.backlog.GroupWatch;
+import dev.orderpipeline.lab.backlog.ResultsScan;
 import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.chaos.ChaosRun.TopicFigures;
-import dev.orderpipeline.lab.pipeline.ResultsListener;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,7 +52,7 @@ final class TopicEvidence {
     /** Every record of {@code topic} up to the end it had when the read began (no consumer group, nothing committed). */
     static void readAll(
             GroupWatch admin, String bootstrapServers, String topic, Consumer<ConsumerRecord<String, String>> each) {
-        ResultsListener.read(bootstrapServers, topic, Map.of(), admin.endOffsets(topic), each);
+        ResultsScan.read(bootstrapServers, topic, Map.of(), admin.endOffsets(topic), each);
     }
 
     /** What the topics hold about {@code run}'s {@code orders}, its products and decoys, its poison. */

@@ -4,7 +4,6 @@ import dev.orderpipeline.lab.LabCommand;
 import dev.orderpipeline.lab.Options;
 import dev.orderpipeline.lab.Require;
 import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.report.LabReport;
@@ -98,8 +97,8 @@ public final class CompareCommand extends LabCommand {
     }
 
     @Override
-    protected LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results) {
-        return new CompareExperiment(target, settings(), progress, results).run(() -> header(target));
+    protected LabReport run(StackTarget target, Progress progress) {
+        return new CompareExperiment(target, settings(), progress).run(() -> header(target));
     }
 
     CompareSettings settings() {

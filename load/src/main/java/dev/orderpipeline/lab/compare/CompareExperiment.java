@@ -1,7 +1,9 @@
 package dev.orderpipeline.lab.compare;
 
+import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.Experiment;
+import dev.orderpipeline.lab.backlog.ResultsScan;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.Progress;
@@ -9,7 +11,6 @@ import dev.orderpipeline.lab.measure.ResourceSampler;
 import dev.orderpipeline.lab.pipeline.Burst;
 import dev.orderpipeline.lab.pipeline.Orders;
 import dev.orderpipeline.lab.pipeline.PreparedCheckout;
-import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.report.Cells;
@@ -17,9 +18,11 @@ import dev.orderpipeline.lab.report.ReportHeader;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
@@ -31,16 +34,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs a compare: per strategy (and repetition) fresh products, {@code parallel} buyers with an order or a cart each
  * (prepared, not timed), all checkouts released at once by a latch and spread round-robin over the API replicas,
- * then a wait until the database has every order final, then the database's verdict.
- *
- * @param results the lab's consumer of checkout results, for kafka's time to outcome; {@code null} leaves that column
- *     n/a
+ * then a wait until the database has every order final, then the database's verdict. Kafka's and the saga's
+ * decisions are timed by their records on checkout.results, read after the run.
  */
-public record CompareExperiment(
-        StackTarget target,
-        CompareSettings settings,
-        Progress progress,
-        @Nullable ResultsListener results) implements Experiment<CompareSettings, StrategyRun> {
+public record CompareExperiment(StackTarget target, CompareSettings settings, Progress progress)
+        implements Experiment<CompareSettings, StrategyRun> {
 
     private static final Logger log = LoggerFactory.getLogger(CompareExperiment.class);
     private static final BigDecimal PRICE = new BigDecimal("10.00");
@@ -127,9 +125,9 @@ public record CompareExperiment(
         var users = Orders.buyers(parallel);
         var orders = place(products, users);
         var apiStrategy = apiName(strategy);
-        if (results != null && Strategies.isAsynchronous(apiStrategy)) {
-            results.track(orders);
-        }
+        var resultsFrom = Strategies.isAsynchronous(apiStrategy)
+                ? ResultsScan.endOffsets(target.bootstrapServers(), Topics.CHECKOUT_RESULTS)
+                : null;
         var carts = settings.carts();
         var deadlocksBefore = carts == null ? 0 : database.deadlocks();
         var abortedBefore = carts == null ? null : AbortedTransactions.count(apis, strategy);
@@ -149,7 +147,7 @@ public record CompareExperiment(
                 progress);
 
         progress.phase(label + " waiting for final", parallel);
-        var ending = awaitEnd(apiStrategy, products, orders, burst);
+        var ending = awaitEnd(resultsFrom, products, orders, burst);
         var resources = sampler.get().stop();
 
         var invariants =
@@ -224,7 +222,9 @@ public record CompareExperiment(
         return burst.unanswered() + burst.soldOut();
     }
 
-    private Ending awaitEnd(String apiStrategy, List<UUID> products, List<UUID> orders, Burst burst) {
+    /** Waits for every order to be final; {@code resultsFrom}: the results topic's end before an asynchronous run. */
+    private Ending awaitEnd(
+            @Nullable Map<Integer, Long> resultsFrom, List<UUID> products, List<UUID> orders, Burst burst) {
         var database = target.database();
         var staysOpen = burst.staysOpen();
         var deadline = System.nanoTime() + settings.finalTimeout().toNanos();
@@ -233,21 +233,24 @@ public record CompareExperiment(
                 : () -> database.cartsNotFinal(products);
         var timedOut = database.awaitFinal(open, staysOpen, deadline, POLL) > staysOpen;
         var finalSeen = System.nanoTime();
-        if (!Strategies.isAsynchronous(apiStrategy)) {
+        if (resultsFrom == null) {
             return new Ending(burst.lastAnswer(), timedOut, burst.latency(), null);
         }
-        if (results == null) {
-            return new Ending(Math.max(burst.lastAnswer(), finalSeen), timedOut, null, null);
-        }
         var accepted = burst.statusCounts().getOrDefault("202", 0L);
-        var decisions = results.decisions(
-                orders,
+        var index = new HashMap<UUID, Integer>();
+        for (var order = 0; order < orders.size(); order++) {
+            index.put(orders.get(order), order);
+        }
+        var decisions = ResultsScan.read(
+                target.bootstrapServers(),
+                resultsFrom,
+                index,
                 accepted,
-                Math.max(deadline, System.nanoTime() + ResultsListener.GRACE.toNanos()),
-                index -> burst.startedAt()[index]);
-        var end = Math.max(burst.lastAnswer(), decisions.lastAt());
-        var missing = Math.max(0, accepted - decisions.received());
-        return new Ending(Math.max(end, missing > 0 ? finalSeen : 0), timedOut, decisions.latency(), missing);
+                Math.max(deadline, System.nanoTime() + ResultsScan.GRACE.toNanos()),
+                order -> ResultsScan.epochNanos(burst.startedAt()[order]));
+        var end = Math.max(burst.lastAnswer(), decisions.lastAtNanoTime());
+        var missing = Math.max(0, accepted - decisions.orders());
+        return new Ending(Math.max(end, missing > 0 ? finalSeen : 0), timedOut, decisions.endToEnd(), missing);
     }
 
     private static double round(double value, int decimals) {

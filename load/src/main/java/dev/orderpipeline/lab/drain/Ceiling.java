@@ -103,10 +103,9 @@ public record Ceiling(DataSource dataSource, CeilingSettings settings, Progress 
         var backlog = new BacklogWriter(dataSource)
                 .create(
                         tag,
-                        new KeyDistribution.Hot(),
+                        KeyDistribution.HOT,
                         settings.commands(),
                         orders -> (int) Math.min(Integer.MAX_VALUE, 10L * orders),
-                        tag.hashCode(),
                         progress);
         var productId = backlog.products().getFirst();
         var orders =

@@ -6,7 +6,6 @@ import dev.orderpipeline.lab.Require;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.backlog.ServerCounters;
 import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.TargetOptions;
 import dev.orderpipeline.lab.report.LabReport;
@@ -74,7 +73,7 @@ public final class DrainCommand extends LabCommand {
     private DrainSettings settings() {
         return new DrainSettings(
                 backlog.commands(),
-                new KeyDistribution.Hot(),
+                KeyDistribution.HOT,
                 Math.max(1, targetOptions.workers()),
                 backlog.lagInterval(),
                 backlog.timeout(),
@@ -94,7 +93,7 @@ public final class DrainCommand extends LabCommand {
     }
 
     @Override
-    protected LabReport run(StackTarget stack, Progress progress, @Nullable ResultsListener results) {
+    protected LabReport run(StackTarget stack, Progress progress) {
         var settings = settings();
         var run = new DrainExperiment(stack, settings, progress).run();
         return new DrainReport(header(stack), settings, run, List.of());

@@ -5,7 +5,6 @@ import dev.orderpipeline.infra.AppProcess;
 import dev.orderpipeline.lab.backlog.CommandProducer;
 import dev.orderpipeline.lab.backlog.LagFollower;
 import dev.orderpipeline.lab.backlog.StackSession;
-import dev.orderpipeline.lab.backlog.WorkerFleet;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.Cells;
@@ -53,7 +52,7 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
             var backlog = session.backlog(tag, settings.keys(), settings.commands());
             var from = session.mark();
             progress.phase("fill " + Topics.CHECKOUT_COMMANDS, backlog.size());
-            var sent = CommandProducer.send(target.bootstrapServers(), backlog, 0, false, progress);
+            var sent = CommandProducer.send(target.bootstrapServers(), backlog, 0, progress);
             progress.note(String.format(
                     Locale.ROOT,
                     "Backlog: %d commands on %d products in %.1f s (%.0f/s)%s",
@@ -65,14 +64,13 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
             // on the database the drain starts from: its million orders in the tables and their indexes
             var ceilingBefore = ceiling("before the drain");
             var clockStart = System.nanoTime();
-            var fleet = session.fleet();
             var workers = IntStream.range(0, startWorkers ? settings.workers() : 0)
-                    .mapToObj(i -> fleet.start(List.of("--orderpipeline.worker.group-id=" + group)))
+                    .mapToObj(i -> session.start(List.of("--orderpipeline.worker.group-id=" + group)))
                     .toList();
             var ready = workers.isEmpty()
                     ? CompletableFuture.completedFuture(0.0)
                     : CompletableFuture.supplyAsync(
-                            () -> readySeconds(fleet, workers.getFirst(), clockStart), Thread.ofVirtual()::start);
+                            () -> readySeconds(session, workers.getFirst(), clockStart), Thread.ofVirtual()::start);
             var sampler = session.sample();
             progress.phase("drain with " + settings.workers() + " worker(s)", backlog.size());
             var timeline = new LagFollower(session.watch(), group, settings.lagInterval(), true, false)
@@ -82,13 +80,13 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
                             clockStart,
                             settings.timeout(),
                             progress,
-                            (sample, consumed) -> WorkerFleet.requireAlive(workers, "the drain"));
+                            (sample, consumed) -> StackSession.requireAlive(workers, "the drain"));
             var resources = sampler.stop();
             var startToReady = ready.completeOnTimeout(0.0, 1, TimeUnit.MINUTES).join();
             progress.phase("reading results and invariants", 0);
             var results = session.results(from, backlog, new long[0]);
             var invariants = session.invariants(backlog);
-            fleet.stopAll();
+            session.stopAll();
             var perSecondFromStart = backlog.size()
                     * 1000.0
                     / timeline.drainedAtMillis(backlog.size()).orElseThrow();
@@ -116,9 +114,9 @@ public record DrainExperiment(StackTarget target, DrainSettings settings, Progre
     }
 
     /** Seconds from the clock's start until the worker reported ready; 0 if it never does (that fails the drain). */
-    private double readySeconds(WorkerFleet fleet, AppProcess worker, long clockStart) {
+    private double readySeconds(StackSession session, AppProcess worker, long clockStart) {
         try {
-            fleet.awaitReady(worker);
+            session.awaitReady(worker);
             return round((System.nanoTime() - clockStart) / 1e9, 2);
         } catch (IllegalStateException ex) {
             progress.note("The worker did not report ready: " + ex.getMessage());

@@ -4,12 +4,10 @@ import dev.orderpipeline.lab.LabCommand;
 import dev.orderpipeline.lab.Options;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.LabReport;
 import java.util.ArrayList;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -85,7 +83,7 @@ public final class GroupCommand extends LabCommand {
     }
 
     @Override
-    protected LabReport run(StackTarget stack, Progress progress, @Nullable ResultsListener results) {
+    protected LabReport run(StackTarget stack, Progress progress) {
         var settings = new GroupSettings(
                 partitionCounts,
                 workerCounts,

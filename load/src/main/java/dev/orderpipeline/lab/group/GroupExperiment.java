@@ -11,7 +11,6 @@ import dev.orderpipeline.lab.backlog.LagFollower;
 import dev.orderpipeline.lab.backlog.LagTimeline;
 import dev.orderpipeline.lab.backlog.OffsetSample;
 import dev.orderpipeline.lab.backlog.StackSession;
-import dev.orderpipeline.lab.backlog.WorkerFleet;
 import dev.orderpipeline.lab.group.GroupSettings.Cell;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Progress;
@@ -89,7 +88,7 @@ public final class GroupExperiment implements Experiment<GroupSettings.Cell, Gro
             group = current;
         }
         var members = event.equals(ADD) ? cell.workers() - 1 : cell.workers();
-        if (session.fleet().alive().size() < members) {
+        if (session.alive().size() < members) {
             progress.phase(label + ": starting workers up to " + members, 0);
             session.join(current.name(), current.arguments(), members, settings.warmup(), settings.timeout());
         }
@@ -111,7 +110,7 @@ public final class GroupExperiment implements Experiment<GroupSettings.Cell, Gro
 
     /** Stops every worker and recreates the command topic empty, for a group of its own. */
     private Group fresh(String tag, String protocol, int partitions) {
-        session.fleet().stopAll();
+        session.stopAll();
         progress.phase("topic with " + partitions + " partition(s)", 0);
         session.watch().recreateCommandTopic(partitions);
         var name = "lab-group-" + tag;
@@ -131,7 +130,7 @@ public final class GroupExperiment implements Experiment<GroupSettings.Cell, Gro
         var sampler = session.sample();
         progress.phase(name, backlog.size());
         var clockStart = System.nanoTime();
-        var trigger = new Trigger(event, session.fleet(), group.arguments(), clockStart, name, (long)
+        var trigger = new Trigger(event, session, group.arguments(), clockStart, name, (long)
                 Math.ceil(GroupSettings.EVENT_AT * backlog.size()));
         var sending = session.sendInBackground(backlog, settings.rate());
         var undisturbed = event.equals(NONE);
@@ -146,8 +145,8 @@ public final class GroupExperiment implements Experiment<GroupSettings.Cell, Gro
         var sent = StackSession.sent(sending);
         var endMillis = timeline.drainedAtMillis(backlog.size()).orElseThrow();
         var groupType = String.valueOf(session.watch().description(group.name()).type());
-        var counted = session.fleet().alive().stream()
-                .mapToLong(worker -> session.fleet().duplicates(worker).orElse(0L))
+        var counted = session.alive().stream()
+                .mapToLong(worker -> session.duplicates(worker).orElse(0L))
                 .sum();
         progress.phase(name + ": results and invariants", 0);
         var results = session.results(from, backlog, sent.sentAtMillis());
@@ -178,7 +177,7 @@ public final class GroupExperiment implements Experiment<GroupSettings.Cell, Gro
     private static final class Trigger {
 
         private final String event;
-        private final WorkerFleet fleet;
+        private final StackSession fleet;
         private final List<String> arguments;
         private final long clockStart;
         private final String cell;
@@ -189,7 +188,13 @@ public final class GroupExperiment implements Experiment<GroupSettings.Cell, Gro
         private volatile Map<Integer, String> ownersBefore = Map.of();
         private volatile @Nullable String killed;
 
-        Trigger(String event, WorkerFleet fleet, List<String> arguments, long clockStart, String cell, long threshold) {
+        Trigger(
+                String event,
+                StackSession fleet,
+                List<String> arguments,
+                long clockStart,
+                String cell,
+                long threshold) {
             this.event = event;
             this.fleet = fleet;
             this.arguments = arguments;
@@ -201,7 +206,7 @@ public final class GroupExperiment implements Experiment<GroupSettings.Cell, Gro
 
         void accept(OffsetSample sample, long consumed) {
             if (event.equals(NONE)) {
-                WorkerFleet.requireAlive(members, cell);
+                StackSession.requireAlive(members, cell);
             } else if (atMillis < 0 && consumed >= threshold) {
                 atMillis = sample.atMillis();
                 ownersBefore = sample.owners();

@@ -53,16 +53,12 @@ public final class ApiClient {
     private final Duration requestTimeout;
     private final DevelopmentTokens tokens = new DevelopmentTokens(DevelopmentTokens.configuredKey());
 
-    private ApiClient(AppProcess api, HttpClient http, Duration requestTimeout) {
+    /** A replica the lab started, with the development key the lab's stacks hand their API processes. */
+    public ApiClient(AppProcess api, HttpClient http, Duration requestTimeout) {
         this.baseUrl = api.baseUrl();
         this.metricsUrl = api.metricsUrl();
         this.http = http;
         this.requestTimeout = requestTimeout;
-    }
-
-    /** A replica the lab started, with the development key the lab's stacks hand their API processes. */
-    public static ApiClient of(AppProcess api, HttpClient http, Duration requestTimeout) {
-        return new ApiClient(api, http, requestTimeout);
     }
 
     /** A client for the lab: HTTP/1.1 as the apps speak it, its callbacks on virtual threads. */
@@ -79,7 +75,7 @@ public final class ApiClient {
     }
 
     /** The {@code Authorization} header of {@code userId}, a buyer without roles. */
-    public String userAuthorization(String userId) {
+    private String userAuthorization(String userId) {
         return "Bearer " + tokens.user(userId);
     }
 

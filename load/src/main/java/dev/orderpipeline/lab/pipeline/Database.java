@@ -24,14 +24,6 @@ import org.postgresql.ds.PGSimpleDataSource;
  */
 public final class Database {
 
-    private static final String BACKEND_PID = """
-            SELECT pg_backend_pid()
-            """;
-
-    private static final String SERVER_VERSION = """
-            SHOW server_version
-            """;
-
     private static final String DEADLOCKS = """
             SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()
             """;
@@ -108,16 +100,16 @@ public final class Database {
      * aborted as deadlock victims, whatever the application did with them afterwards.
      */
     public long deadlocks() {
-        var last = queryLong(DEADLOCKS, "pg_stat_database.deadlocks");
+        var last = query(DEADLOCKS, "pg_stat_database.deadlocks");
         for (var reads = 1; reads < 6; reads++) {
             LockSupport.parkNanos(STATISTICS_SETTLE.toNanos());
-            var now = queryLong(DEADLOCKS, "pg_stat_database.deadlocks");
-            if (now == last) {
-                return now;
+            var now = query(DEADLOCKS, "pg_stat_database.deadlocks");
+            if (now.equals(last)) {
+                break;
             }
             last = now;
         }
-        return last;
+        return Long.parseLong(last);
     }
 
     /** A connection of its own, for a sampler that queries every few hundred milliseconds. */
@@ -127,11 +119,11 @@ public final class Database {
 
     /** The pid of the server process serving this connection; its parent is the postmaster. */
     public static long backendPid(Connection connection) throws SQLException {
-        return queryLong(connection, BACKEND_PID);
+        return Long.parseLong(query(connection, "SELECT pg_backend_pid()"));
     }
 
     public String serverVersion() {
-        return queryString(SERVER_VERSION, "the server version");
+        return query("SHOW server_version", "the server version");
     }
 
     /**
@@ -140,28 +132,18 @@ public final class Database {
      * the apps' sessions may set otherwise (the target's appArguments say so).
      */
     public String durability() {
-        return queryString(DURABILITY, "the server's fsync and synchronous_commit");
+        return query(DURABILITY, "the server's fsync and synchronous_commit");
     }
 
     /** The server's {@code synchronous_commit}, as a new session gets it. */
     public String synchronousCommit() {
-        return queryString("SHOW synchronous_commit", "synchronous_commit");
+        return query("SHOW synchronous_commit", "synchronous_commit");
     }
 
-    private long queryLong(String sql, String what) {
+    /** The first column of the first row {@code sql} returns, as text. */
+    private String query(String sql, String what) {
         try (var connection = dataSource.getConnection()) {
-            return queryLong(connection, sql);
-        } catch (SQLException ex) {
-            throw new IllegalStateException("could not read " + what, ex);
-        }
-    }
-
-    private String queryString(String sql, String what) {
-        try (var connection = dataSource.getConnection();
-                var statement = connection.createStatement();
-                var rows = statement.executeQuery(sql)) {
-            rows.next();
-            return rows.getString(1);
+            return query(connection, sql);
         } catch (SQLException ex) {
             throw new IllegalStateException("could not read " + what, ex);
         }
@@ -182,11 +164,11 @@ public final class Database {
         }
     }
 
-    private static Long queryLong(Connection connection, String sql) throws SQLException {
+    private static String query(Connection connection, String sql) throws SQLException {
         try (var statement = connection.createStatement();
                 var rows = statement.executeQuery(sql)) {
             rows.next();
-            return rows.getLong(1);
+            return rows.getString(1);
         }
     }
 }

@@ -31,15 +31,14 @@ public final class StackTarget implements AutoCloseable {
     private final Thread shutdownHook;
     private final List<ApiClient> apis;
     private final Database database;
-    private final HttpClient http;
+    private final HttpClient http = ApiClient.newHttpClient();
+    private final Duration timeout;
 
     private StackTarget(LocalStack stack, Thread shutdownHook, Duration timeout) {
         this.stack = stack;
         this.shutdownHook = shutdownHook;
-        http = ApiClient.newHttpClient();
-        apis = stack.apis().stream()
-                .map(app -> ApiClient.of(app, http, timeout))
-                .toList();
+        this.timeout = timeout;
+        apis = stack.apis().stream().map(this::client).toList();
         database = new Database(stack.jdbcUrl(), stack.databaseUser(), stack.databasePassword());
     }
 
@@ -66,6 +65,11 @@ public final class StackTarget implements AutoCloseable {
         return stack;
     }
 
+    /** A client of {@code app}'s endpoints (an API replica's, or a worker's metrics) on the target's HTTP client. */
+    public ApiClient client(AppProcess app) {
+        return new ApiClient(app, http, timeout);
+    }
+
     /** One client per API replica; checkouts go round-robin over them. */
     public List<ApiClient> apis() {
         return apis;
@@ -85,9 +89,11 @@ public final class StackTarget implements AutoCloseable {
      */
     public ResourceSampler sample(Duration interval, List<AppProcess> workers) {
         var watched = new ArrayList<ResourceSampler.Watched>();
-        stack.apis().stream().filter(AppProcess::isAlive).forEach(app -> watched.add(watched(API, app)));
+        stack.apis().stream()
+                .filter(AppProcess::isAlive)
+                .forEach(app -> watched.add(new ResourceSampler.Watched(API, app.pid())));
         Stream.concat(stack.workers().stream().filter(AppProcess::isAlive), workers.stream())
-                .forEach(app -> watched.add(watched(WORKER, app)));
+                .forEach(app -> watched.add(new ResourceSampler.Watched(WORKER, app.pid())));
         stack.cluster().stream()
                 .flatMap(cluster -> cluster.brokers().stream())
                 .filter(KafkaBroker::isRunning)
@@ -137,15 +143,12 @@ public final class StackTarget implements AutoCloseable {
         }
     }
 
-    private static void removeHook(Thread hook) {
+    /** Removes a hook that stops processes the lab started, unless the JVM is shutting down and runs it. */
+    public static void removeHook(Thread hook) {
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException ex) {
             // the JVM is shutting down and the hook is what closes the stack
         }
-    }
-
-    private static ResourceSampler.Watched watched(String kind, AppProcess app) {
-        return new ResourceSampler.Watched(kind, app.pid());
     }
 }

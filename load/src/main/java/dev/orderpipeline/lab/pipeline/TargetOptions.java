@@ -89,9 +89,6 @@ public final class TargetOptions {
      * on the embedded server whose data directory is emptied.
      */
     public Database recreate(String serverUrl, String name) {
-        if (!name.matches("[a-z_][a-z0-9_]{0,62}")) {
-            throw new IllegalArgumentException("not a plain database name: " + name);
-        }
         var server = Postgres.external(serverUrl, DATABASE_USER, databasePassword);
         try (var connection = server.connect(serverUrl);
                 var statement = connection.createStatement()) {
@@ -158,11 +155,6 @@ public final class TargetOptions {
     /** Workers to start: with the stack, or after the preparation for the experiments that start their own. */
     public int workers() {
         return workers;
-    }
-
-    /** A stack started now with the production API and its workers. */
-    public StackTarget open() {
-        return open(false, true);
     }
 
     /**

@@ -123,8 +123,8 @@ public record CapacityModel(
     static CapacityModel measure(
             StackTarget target, String workerGroup, int drainCommands, List<SoakRun> runs, Progress progress) {
         var database = target.database();
-        var drainSettings = new DrainSettings(
-                drainCommands, new KeyDistribution.Hot(), 1, Duration.ofMillis(250), DRAIN_TIMEOUT, null);
+        var drainSettings =
+                new DrainSettings(drainCommands, KeyDistribution.HOT, 1, Duration.ofMillis(250), DRAIN_TIMEOUT, null);
         var drained = new DrainExperiment(target, drainSettings, progress).alongside(workerGroup);
         var drain = new PartitionDrain(
                 drained.commands(), drained.decidingSeconds(), drained.perSecondDeciding(), drained.invariants());
@@ -176,7 +176,7 @@ public record CapacityModel(
                 cpuMs.put(component, round(millis));
             }
         }
-        var serial = run.keys().equals(new KeyDistribution.Hot().label())
+        var serial = run.keys().equals(KeyDistribution.HOT.label())
                 ? Double.valueOf(pipeline ? partitionPerSecond : hotRowPerSecond)
                 : null;
         var serialBound = pipeline ? PARTITION : HOT_ROW;

@@ -5,14 +5,12 @@ import dev.orderpipeline.lab.Options;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.load.OpenLoad;
 import dev.orderpipeline.lab.measure.Progress;
-import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.report.LabReport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -51,7 +49,7 @@ public final class SoakCommand extends LabCommand {
     Options.Strategies strategies = new Options.Strategies();
 
     @Mixin
-    Options.Keys keys = new Options.Keys(new KeyDistribution.Hot());
+    Options.Keys keys = new Options.Keys(KeyDistribution.HOT);
 
     @Mixin
     Options.Warmup warmup = new Options.Warmup(5);
@@ -72,7 +70,7 @@ public final class SoakCommand extends LabCommand {
     }
 
     @Override
-    protected LabReport run(StackTarget target, Progress progress, @Nullable ResultsListener results) {
+    protected LabReport run(StackTarget target, Progress progress) {
         var settings = new SoakSettings(
                 strategies.or(Strategies.ALL),
                 keys.all(),
@@ -84,7 +82,6 @@ public final class SoakCommand extends LabCommand {
                         target,
                         settings,
                         progress,
-                        results,
                         Duration.ofSeconds(targetOptions.requestTimeoutSeconds()),
                         drainCommands)
                 .run(() -> header(target));

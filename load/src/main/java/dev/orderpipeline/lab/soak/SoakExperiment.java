@@ -1,10 +1,12 @@
 package dev.orderpipeline.lab.soak;
 
+import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.Experiment;
 import dev.orderpipeline.lab.backlog.Backlog;
 import dev.orderpipeline.lab.backlog.BacklogWriter;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
+import dev.orderpipeline.lab.backlog.ResultsScan;
 import dev.orderpipeline.lab.load.OpenLoad;
 import dev.orderpipeline.lab.load.OpenModelSchedule;
 import dev.orderpipeline.lab.measure.CheckoutCost;
@@ -12,7 +14,6 @@ import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.measure.ResourceSampler;
 import dev.orderpipeline.lab.measure.StatusCounts;
-import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
 import dev.orderpipeline.lab.report.Cells;
@@ -25,7 +26,6 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,12 +37,7 @@ import org.jspecify.annotations.Nullable;
  * @param drainProbe the capacity model's drain probe, in checkouts, its probes run after the runs; 0: no model
  */
 public record SoakExperiment(
-        StackTarget target,
-        SoakSettings settings,
-        Progress progress,
-        @Nullable ResultsListener results,
-        Duration requestTimeout,
-        int drainProbe)
+        StackTarget target, SoakSettings settings, Progress progress, Duration requestTimeout, int drainProbe)
         implements Experiment<SoakExperiment.Cell, SoakRun> {
 
     private static final Duration LEAD = Duration.ofMillis(200);
@@ -113,14 +108,10 @@ public record SoakExperiment(
         progress.phase(label + " prepare", schedule.arrivals());
         var tag = "soak-" + UUID.randomUUID().toString().substring(0, 8);
         var backlog = new BacklogWriter(target.database().dataSource())
-                .create(tag, keys, schedule.arrivals(), orders -> orders, tag.hashCode(), progress);
-        var orders =
-                IntStream.range(0, backlog.size()).mapToObj(backlog::orderId).toList();
+                .create(tag, keys, schedule.arrivals(), orders -> orders, progress);
         var asynchronous = Strategies.isAsynchronous(strategy);
-        var listener = asynchronous ? results : null;
-        if (listener != null) {
-            listener.track(orders);
-        }
+        var resultsFrom =
+                asynchronous ? ResultsScan.endOffsets(target.bootstrapServers(), Topics.CHECKOUT_RESULTS) : null;
         var durationSeconds = duration.toNanos() / 1e9;
 
         progress.phase(label + " load", schedule.arrivals());
@@ -132,16 +123,19 @@ public record SoakExperiment(
         var latency = load.latency();
         var sent = load.scheduled() - load.dropped();
         var accepted = arrivals.statuses.snapshot().getOrDefault("202", 0L);
-        var decisions = listener == null
+        // each decision timed from its arrival's due time to its result record
+        var decisions = resultsFrom == null
                 ? null
-                : listener.decisions(
-                        orders,
+                : ResultsScan.read(
+                        target.bootstrapServers(),
+                        resultsFrom,
+                        backlog.indexByOrder(),
                         accepted,
-                        System.nanoTime() + ResultsListener.GRACE.toNanos(),
-                        index -> start + schedule.offsetNanos(index));
-        var lagFigures = lag == null ? null : lag.stop(accepted, decisions == null ? 0 : decisions.received());
+                        System.nanoTime() + ResultsScan.GRACE.toNanos(),
+                        index -> ResultsScan.epochNanos(start + schedule.offsetNanos(index)));
+        var lagFigures = lag == null ? null : lag.stop(accepted, decisions == null ? 0 : decisions.orders());
         var kafka = decisions == null ? null : lagFigures;
-        var finalLatency = decisions == null ? null : decisions.latency();
+        var finalLatency = decisions == null ? null : decisions.endToEnd();
         var resources = sampler.stop();
         // once every order whose checkout was answered 2xx is final (or a while has passed), the database's verdict;
         // the orders of arrivals dropped or refused stay CREATED: nothing is waited for them

@@ -2,8 +2,8 @@ package dev.orderpipeline.lab.soak;
 
 import dev.orderpipeline.lab.Require;
 import dev.orderpipeline.lab.backlog.KeyDistribution;
+import dev.orderpipeline.lab.backlog.ResultsScan;
 import dev.orderpipeline.lab.measure.Latency;
-import dev.orderpipeline.lab.pipeline.ResultsListener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,7 +68,7 @@ public record SoakSettings(
         }
         if (kafka != null && kafka.decided() < kafka.accepted()) {
             reasons.add((kafka.accepted() - kafka.decided()) + " accepted checkouts without a decision within "
-                    + ResultsListener.GRACE.toSeconds() + " s");
+                    + ResultsScan.GRACE.toSeconds() + " s");
         }
         return reasons;
     }

@@ -12,7 +12,8 @@ class KeyDistributionTests {
 
     @Test
     void readsTheThreeFormsAndWritesThemBackTheSameWay() {
-        assertThat(KeyDistribution.parse("hot")).isEqualTo(new KeyDistribution.Hot());
+        assertThat(KeyDistribution.parse("hot")).isEqualTo(KeyDistribution.HOT);
+        assertThat(KeyDistribution.parse("uniform:1")).isEqualTo(KeyDistribution.HOT);
         assertThat(KeyDistribution.parse("uniform:10000")).isEqualTo(new KeyDistribution.Uniform(10_000));
         assertThat(KeyDistribution.parse(" ZIPF:10000:1.1 ")).isEqualTo(new KeyDistribution.Zipf(10_000, 1.1));
 
@@ -24,7 +25,7 @@ class KeyDistributionTests {
 
     @Test
     void isWrittenToAndReadFromReportJsonAsItsLabel() {
-        var keys = List.of(new KeyDistribution.Hot(), new KeyDistribution.Zipf(10_000, 1.1));
+        var keys = List.of(KeyDistribution.HOT, new KeyDistribution.Zipf(10_000, 1.1));
 
         var json = ReportWriter.JSON.writeValueAsString(keys);
 
@@ -45,7 +46,7 @@ class KeyDistributionTests {
 
     @Test
     void putsEveryCheckoutOfTheHotKeyOnOneProduct() {
-        var sampler = new KeyDistribution.Hot().sampler(new SplittableRandom(1));
+        var sampler = KeyDistribution.HOT.sampler(new SplittableRandom(1));
         for (var i = 0; i < 1000; i++) {
             assertThat(sampler.getAsInt()).isZero();
         }

@@ -40,7 +40,7 @@ class LagTimelineTests {
         assertThat(timeline.samples()).extracting(timeline::consumed).containsExactly(0L, 60L, 170L, 200L);
         assertThat(timeline.drainedAtMillis(200)).hasValue(2500);
         assertThat(timeline.drainedAtMillis(201)).isEmpty();
-        assertThat(timeline.curve()).extracting(LagTimeline.Point::perSecond).containsExactly(0.0, 60.0, 110.0, 60.0);
+        assertThat(timeline.curve()).extracting(LagTimeline.Point::lag).containsExactly(200L, 140L, 30L, 0L);
     }
 
     @Test

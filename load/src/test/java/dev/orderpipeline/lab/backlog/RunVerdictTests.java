@@ -41,7 +41,6 @@ class RunVerdictTests {
                         new KeyDistribution.Uniform(5),
                         100,
                         orders -> orders,
-                        5,
                         Progress.silent());
         var products = backlog.products();
         // 0: every order completed properly; 1: completed without taking stock (drift); 2: completed, one order paid

@@ -6,7 +6,6 @@ import dev.orderpipeline.invariants.InvariantChecker;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.measure.StatusCounts;
 import dev.orderpipeline.lab.pipeline.OnTheSharedLabStack;
-import dev.orderpipeline.lab.pipeline.ResultsListener;
 import dev.orderpipeline.lab.pipeline.SharedLabStack;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.pipeline.Strategies;
@@ -127,17 +126,12 @@ class CompareEndToEndTests {
     static CompareReport runAndReadBack(SharedLabStack.Lab lab, CompareSettings settings, Path output) {
         var target = lab.target();
         var startedAt = Instant.now();
-        CompareReport report;
-        try (var results = ResultsListener.start(target.bootstrapServers(), Duration.ofSeconds(60))) {
-            report = new CompareExperiment(target, settings, Progress.silent(), results)
-                    .run(() -> lab.header("compare", startedAt));
-            ReportWriter.write(report, output);
+        var report =
+                new CompareExperiment(target, settings, Progress.silent()).run(() -> lab.header("compare", startedAt));
+        ReportWriter.write(report, output);
 
-            assertThat(report.skipped()).isEmpty();
-            assertThat(report.runs())
-                    .extracting(StrategyRun::strategy)
-                    .containsExactlyElementsOf(settings.strategies());
-        }
+        assertThat(report.skipped()).isEmpty();
+        assertThat(report.runs()).extracting(StrategyRun::strategy).containsExactlyElementsOf(settings.strategies());
         var written = ReportWriter.JSON.readValue(
                 output.resolve(ReportWriter.JSON_FILE).toFile(), CompareReport.class);
         assertThat(written).isEqualTo(report);

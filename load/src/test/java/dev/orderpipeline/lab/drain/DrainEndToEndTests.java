@@ -39,7 +39,7 @@ class DrainEndToEndTests {
         var config = stack.config().withPartitions(3);
         var settings = new DrainSettings(
                 COMMANDS,
-                new KeyDistribution.Hot(),
+                KeyDistribution.HOT,
                 1,
                 Duration.ofMillis(500),
                 Duration.ofMinutes(5),

@@ -11,12 +11,7 @@ import org.junit.jupiter.api.Test;
 class SaturationTests {
 
     private final SoakSettings settings = new SoakSettings(
-            List.of("kafka"),
-            List.of(new KeyDistribution.Hot()),
-            List.of(100),
-            Duration.ofSeconds(10),
-            50,
-            Duration.ZERO);
+            List.of("kafka"), List.of(KeyDistribution.HOT), List.of(100), Duration.ofSeconds(10), 50, Duration.ZERO);
 
     @Test
     void keepsUpAtNinetyFivePercentOfTheTargetWithP99UnderTheLimitAndNothingDropped() {

@@ -39,7 +39,7 @@ class SoakEndToEndTests {
         var startedAt = Instant.now();
         var settings = new SoakSettings(
                 List.of(Strategies.KAFKA, "db-atomic"),
-                List.of(new KeyDistribution.Hot(), new KeyDistribution.Uniform(20)),
+                List.of(KeyDistribution.HOT, new KeyDistribution.Uniform(20)),
                 // the smallest runs whose every component still shows CPU per checkout
                 List.of(100),
                 Duration.ofSeconds(2),
@@ -47,7 +47,7 @@ class SoakEndToEndTests {
                 400,
                 Duration.ofSeconds(1));
 
-        var report = new SoakExperiment(target, settings, Progress.silent(), null, Duration.ofSeconds(60), 3_000)
+        var report = new SoakExperiment(target, settings, Progress.silent(), Duration.ofSeconds(60), 3_000)
                 .run(() -> lab.header("soak", startedAt));
         ReportWriter.write(report, output);
 

@@ -30,7 +30,7 @@ final class SoakFixtures {
     static SoakReport report(List<SoakRun> runs, @Nullable CapacityModel capacity, List<String> skipped) {
         var settings = new SoakSettings(
                 List.of("db-atomic", "kafka"),
-                List.of(new KeyDistribution.Hot()),
+                List.of(KeyDistribution.HOT),
                 List.of(100, 200, 400),
                 Duration.ofSeconds(3),
                 2000,

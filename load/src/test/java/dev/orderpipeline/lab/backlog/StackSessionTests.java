@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class WorkerFleetTests {
+class StackSessionTests {
 
     @Test
     void givesEachPropertyTheLastValueBecauseSpringWouldJoinRepeatedOnesIntoAList() {
-        var merged = WorkerFleet.merge(List.of(
+        var merged = StackSession.merge(List.of(
                 "--spring.datasource.url=jdbc:postgresql://db/a",
                 "--orderpipeline.topics.command-partitions=6",
                 "--debug",
