@@ -135,11 +135,6 @@ public final class Database {
         return query(DURABILITY, "the server's fsync and synchronous_commit");
     }
 
-    /** The server's {@code synchronous_commit}, as a new session gets it. */
-    public String synchronousCommit() {
-        return query("SHOW synchronous_commit", "synchronous_commit");
-    }
-
     /** The first column of the first row {@code sql} returns, as text. */
     private String query(String sql, String what) {
         try (var connection = dataSource.getConnection()) {
