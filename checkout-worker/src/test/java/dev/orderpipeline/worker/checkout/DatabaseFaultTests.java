@@ -8,6 +8,7 @@ import dev.orderpipeline.contract.Topics;
 import dev.orderpipeline.infra.Postgres;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -246,8 +247,34 @@ class DatabaseFaultTests extends WorkerIntegrationTest {
 
     /** So that new sessions read the database's new defaults; the test's own queries get fresh ones too. */
     private void terminateTheWorkersSessions() throws SQLException {
-        execute(TERMINATE_OTHER_SESSIONS);
+        Timestamp changed;
+        try (var statement = admin.createStatement();
+                var row = statement.executeQuery("SELECT clock_timestamp()")) {
+            row.next();
+            changed = row.getTimestamp(1);
+        }
+        // A session still starting when the defaults changed may have read the old ones before it is listed in
+        // pg_stat_activity, and would take the worker's writes as if nothing had changed: the sessions that began
+        // before the change are ended until none has been left for a while; the ones begun since read the new defaults.
+        var since = System.nanoTime();
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> terminateSessionsStartedBefore(changed) == 0
+                        && Duration.ofNanos(System.nanoTime() - since).compareTo(SESSION_START) >= 0);
         evictThePoolsConnections();
+    }
+
+    /** Longer than a session takes from reading the database's defaults to being listed in pg_stat_activity. */
+    private static final Duration SESSION_START = Duration.ofSeconds(1);
+
+    private int terminateSessionsStartedBefore(Timestamp time) throws SQLException {
+        try (var statement = admin.prepareStatement(TERMINATE_OTHER_SESSIONS + " AND backend_start < ?")) {
+            statement.setTimestamp(1, time);
+            try (var row = statement.executeQuery()) {
+                row.next();
+                return row.getInt(1);
+            }
+        }
     }
 
     private void evictThePoolsConnections() {
