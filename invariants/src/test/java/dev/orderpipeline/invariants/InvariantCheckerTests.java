@@ -59,9 +59,14 @@ class InvariantCheckerTests {
     void seesOversellAndLostUpdatesTheWayTheNaiveCheckoutLeavesThem() throws SQLException {
         // 300 sold of 100, and the stock only went down by one: the article's naive run
         var product = product(99);
-        for (int i = 0; i < 300; i++) {
-            pay(order(product, "COMPLETED", null));
-        }
+        // 300 paid orders in one statement: one commit, not 600 waits for the disk
+        update("""
+                WITH sold AS (
+                    INSERT INTO orders (id, user_id, product_id, quantity, status)
+                    SELECT gen_random_uuid(), 'u', ?, 1, 'COMPLETED' FROM generate_series(1, 300)
+                    RETURNING id)
+                INSERT INTO payment (id, order_id, amount) SELECT gen_random_uuid(), id, 10.00 FROM sold
+                """, product);
 
         var report = checker.check(product, 100);
 
