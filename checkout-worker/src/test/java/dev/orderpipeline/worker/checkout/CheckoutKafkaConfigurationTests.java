@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.kafka.autoconfigure.metrics.KafkaMetricsAutoConfiguration;
+import org.springframework.boot.test.context.ConfigDataApplicationContextInitializer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Configuration;
@@ -46,6 +47,19 @@ class CheckoutKafkaConfigurationTests {
                             .containsEntry(ConsumerConfig.GROUP_ID_CONFIG, "worker-under-test")
                             .containsEntry(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
                 });
+    }
+
+    /**
+     * The shipped configuration bounds what each of the worker's four consumers holds of one fetch to one partition's
+     * share, so that a backlog on every topic at once (a fresh group replaying from offset 0, a worker back after a
+     * long stop) fits the 128 MiB heap: with the default 50 MiB per fetch, such a replay ran out of it.
+     */
+    @Test
+    void theShippedConfigurationBoundsEachFetchToOnePartitionsShare() {
+        runner.withInitializer(new ConfigDataApplicationContextInitializer())
+                .run(context -> assertThat(consumerFactory(context).getConfigurationProperties())
+                        .containsEntry(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, "4194304")
+                        .containsEntry(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, "4194304"));
     }
 
     @Test
