@@ -8,7 +8,6 @@ import dev.orderpipeline.lab.backlog.KeyDistribution;
 import dev.orderpipeline.lab.drain.CeilingSettings;
 import dev.orderpipeline.lab.drain.DrainExperiment;
 import dev.orderpipeline.lab.drain.DrainReport;
-import dev.orderpipeline.lab.drain.DrainRun;
 import dev.orderpipeline.lab.drain.DrainSettings;
 import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.report.Machine;
@@ -94,9 +93,8 @@ class ApiAloneEndToEndTests {
                 new CeilingSettings(List.of(100), 1_000, Duration.ofSeconds(10), 1));
         var startedAt = Instant.now();
 
-        DrainRun run;
         assertThat(target.stack().workers()).isEmpty();
-        run = new DrainExperiment(target, settings, Progress.silent()).run();
+        var run = new DrainExperiment(target, settings, Progress.silent()).run();
         var header = new ReportHeader(
                 "drain",
                 target.description(),
