@@ -84,7 +84,12 @@ final class ChaosStacks {
                 cartShare,
                 Duration.ofSeconds(20),
                 SESSION);
-        return new ChaosExperiment(target, settings, Progress.silent()).run();
+        // the experiment's phases on stderr, which failsafe keeps in the class's output file: where a slow run spent
+        // its time
+        try (var progress = Progress.toStandardError(
+                "chaos " + faults.stream().map(FaultKind::label).toList())) {
+            return new ChaosExperiment(target, settings, progress).run();
+        }
     }
 
     /**
@@ -161,7 +166,10 @@ final class ChaosStacks {
     /**
      * The apps' jars copied as they are now: a worker restarted after its kill must run the code the others run, and
      * a rebuild of the apps while the class runs (another build in the same tree) must not change a jar under the
-     * running processes. The JVM flags files travel with their jars: the launcher reads them from the project.
+     * running processes. The JVM flags files travel with their jars: the launcher reads them from the project. So does
+     * the worker's ahead-of-time cache with its extracted jar, when the build made them, with their timestamps (the
+     * JVM uses the cache only with the very jars it was made from): every worker start of a chaos run, the restarts
+     * after the kills included, then costs half the CPU, as in production.
      */
     private static Path snapshotOfTheJars(Path directory) throws IOException {
         var original = StackConfig.defaults(PROJECT);
@@ -174,7 +182,25 @@ final class ChaosStacks {
             Files.createDirectories(jars.get(1).getParent());
             Files.copy(jars.get(0), jars.get(1), StandardCopyOption.REPLACE_EXISTING);
         }
+        if (original.workerLaunchJar().equals(original.workerExtractedJar())) {
+            copyTree(
+                    Objects.requireNonNull(original.workerAotCache().getParent()),
+                    Objects.requireNonNull(copy.workerAotCache().getParent()));
+        }
         return directory;
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (var paths = Files.walk(from)) {
+            for (var path : (Iterable<Path>) paths::iterator) {
+                var target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
     }
 
     /** The first of two consecutive free ports that are none of {@code taken}. */
