@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -41,6 +42,8 @@ final class ChaosDatabase {
             JOIN orders o ON o.id = pc.order_id
             WHERE o.product_id = ANY(?) AND pc.outcome IS NOT NULL AND pc.processed_at > ? AND pc.processed_at <= ?
             """;
+
+    private static final String SOLD_OUT = "SELECT id FROM product WHERE id = ANY(?) AND stock = 0";
 
     /** Sessions idle in a transaction for over a second: a stopped process's (docs/operate.md, "Database sessions"). */
     private static final String STALE_TRANSACTIONS = """
@@ -104,6 +107,21 @@ final class ChaosDatabase {
                 products,
                 new Timestamp(fromEpochMillis),
                 new Timestamp(toEpochMillis));
+    }
+
+    /** Those of {@code products} with no unit left. */
+    Set<UUID> soldOut(Collection<UUID> products) {
+        return query(
+                SOLD_OUT,
+                "could not read the products' stock",
+                rows -> {
+                    var soldOut = new HashSet<UUID>();
+                    while (rows.next()) {
+                        soldOut.add(rows.getObject(1, UUID.class));
+                    }
+                    return soldOut;
+                },
+                products);
     }
 
     long staleTransactions() {
