@@ -123,6 +123,10 @@ public abstract class LabCommand implements Callable<Integer> {
         System.out.print(ReportWriter.console(report));
         System.out.println();
         System.out.println("Report: " + folder.toAbsolutePath().normalize().resolve(ReportWriter.MARKDOWN_FILE));
+        if (!report.holds()) {
+            System.err.println(name() + ": the run did not hold (the report's verdict says which criteria failed)");
+            return 1;
+        }
         return 0;
     }
 

@@ -29,6 +29,11 @@ public record ChaosReport(ReportHeader header, ChaosSettings settings, ChaosRun 
     private static final int REASONS_SHOWN = 3;
 
     @Override
+    public boolean holds() {
+        return run.holds();
+    }
+
+    @Override
     public String summary() {
         var failed = run.checks().stream()
                 .filter(check -> !check.holds())

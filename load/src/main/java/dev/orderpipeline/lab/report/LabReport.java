@@ -19,4 +19,13 @@ public interface LabReport {
     List<Table> tables();
 
     List<Chart> charts();
+
+    /**
+     * Whether the run met what its experiment judges as pass or fail (chaos: every criterion of its verdict); the
+     * command exits with code 1 when it did not, after writing the report, so that a script or a CI job running it
+     * sees the failure. Experiments that only measure hold.
+     */
+    default boolean holds() {
+        return true;
+    }
 }
