@@ -6,15 +6,14 @@ import dev.orderpipeline.lab.measure.Progress;
 import dev.orderpipeline.lab.pipeline.StackTarget;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.LabReport;
-import dev.orderpipeline.lab.report.Machine;
 import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.ReportWriter;
 import dev.orderpipeline.lab.report.Table;
+import dev.orderpipeline.lab.report.TestHeaders;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
+import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine.Command;
@@ -28,13 +27,7 @@ class LabCommandTests {
 
         @Override
         public ReportHeader header() {
-            return new ReportHeader(
-                    "verdict",
-                    Map.of("mode", "test"),
-                    new Machine(2, 4096, "test CPU", "Linux", "JDK"),
-                    Map.of("lab", "test"),
-                    Instant.parse("2026-01-01T10:00:00Z"),
-                    Instant.parse("2026-01-01T10:01:00Z"));
+            return TestHeaders.of("verdict", Duration.ofMinutes(1));
         }
 
         @Override

@@ -7,12 +7,11 @@ import dev.orderpipeline.lab.chaos.ChaosRun.Check;
 import dev.orderpipeline.lab.chaos.ChaosRun.PoisonFigures;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.CommittedReports;
-import dev.orderpipeline.lab.report.Machine;
-import dev.orderpipeline.lab.report.ReportHeader;
 import dev.orderpipeline.lab.report.ReportWriter;
+import dev.orderpipeline.lab.report.TestHeaders;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -106,13 +105,7 @@ class ChaosReportTests {
     private static ChaosReport report() {
         var run = fixtures();
         var settings = ChaosFixtures.settings(FaultKind.BROKER_RESTART);
-        var header = new ReportHeader(
-                "chaos",
-                Map.of("mode", "started by the lab"),
-                new Machine(2, 4096, "test CPU", "Linux", "JDK"),
-                Map.of("lab", "test"),
-                Instant.parse("2026-01-01T10:00:00Z"),
-                Instant.parse("2026-01-01T10:05:00Z"));
+        var header = TestHeaders.of("chaos", Duration.ofMinutes(5));
         return new ChaosReport(header, settings, ChaosJudge.judge(run.evidence(settings, 26)));
     }
 }

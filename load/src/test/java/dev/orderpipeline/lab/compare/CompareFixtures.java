@@ -5,10 +5,8 @@ import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
-import dev.orderpipeline.lab.report.Machine;
-import dev.orderpipeline.lab.report.ReportHeader;
+import dev.orderpipeline.lab.report.TestHeaders;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -57,13 +55,8 @@ final class CompareFixtures {
     }
 
     static CompareReport report(CompareSettings settings, SkippedStrategy skipped, StrategyRun... runs) {
-        var header = new ReportHeader(
-                "compare",
-                Map.of("mode", "started by the lab", "apiReplicas", "1"),
-                new Machine(2, 4096, "test CPU", "Linux", "JDK"),
-                Map.of("lab", "test"),
-                Instant.parse("2026-01-01T10:00:00Z"),
-                Instant.parse("2026-01-01T10:01:00Z"));
+        var header = TestHeaders.of(
+                "compare", Map.of("mode", "started by the lab", "apiReplicas", "1"), Duration.ofMinutes(1));
         return new CompareReport(header, settings, List.of(runs), List.of(skipped));
     }
 }

@@ -7,10 +7,8 @@ import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.measure.Latency;
 import dev.orderpipeline.lab.measure.ResourceUsage;
 import dev.orderpipeline.lab.pipeline.StackTarget;
-import dev.orderpipeline.lab.report.Machine;
-import dev.orderpipeline.lab.report.ReportHeader;
+import dev.orderpipeline.lab.report.TestHeaders;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,13 +33,7 @@ final class SoakFixtures {
                 Duration.ofSeconds(3),
                 2000,
                 Duration.ZERO);
-        var header = new ReportHeader(
-                "soak",
-                Map.of("mode", "started by the lab"),
-                new Machine(2, 4096, "test CPU", "Linux", "JDK"),
-                Map.of("lab", "test"),
-                Instant.parse("2026-01-01T10:00:00Z"),
-                Instant.parse("2026-01-01T10:05:00Z"));
+        var header = TestHeaders.of("soak", Duration.ofMinutes(5));
         return new SoakReport(header, settings, runs, skipped, capacity);
     }
 
