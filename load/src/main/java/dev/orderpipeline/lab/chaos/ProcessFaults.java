@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -404,12 +405,26 @@ final class ProcessFaults {
 
     private static boolean decidedAfter(
             FaultRun run, Map<Integer, List<UUID>> byPartition, long faultAtMillis, long overAtMillis) {
-        var times = run.database().decisionTimes(run.products(), faultAtMillis, System.currentTimeMillis());
-        var soldOut = run.database().soldOut(run.products());
+        return caughtUp(
+                byPartition,
+                run.database().decisionTimes(run.products(), faultAtMillis, System.currentTimeMillis()),
+                run.database().soldOut(run.products()),
+                overAtMillis);
+    }
+
+    /**
+     * Every partition has a decision of its products after {@code overAtMillis} among {@code decisions} (those since
+     * the fault), or its products all sold out after a decision since the fault.
+     */
+    static boolean caughtUp(
+            Map<Integer, List<UUID>> byPartition,
+            Map<UUID, List<Long>> decisions,
+            Set<UUID> soldOut,
+            long overAtMillis) {
         return byPartition.values().stream()
                 .allMatch(products -> products.stream()
-                                .anyMatch(product -> times.getOrDefault(product, List.of()).stream()
+                                .anyMatch(product -> decisions.getOrDefault(product, List.of()).stream()
                                         .anyMatch(time -> time > overAtMillis))
-                        || (soldOut.containsAll(products) && products.stream().anyMatch(times::containsKey)));
+                        || (soldOut.containsAll(products) && products.stream().anyMatch(decisions::containsKey)));
     }
 }

@@ -8,6 +8,9 @@ import dev.orderpipeline.lab.chaos.ChaosRun.PartitionStall;
 import dev.orderpipeline.lab.chaos.ChaosRun.Takeover;
 import dev.orderpipeline.lab.measure.StatusCounts;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +18,29 @@ import org.junit.jupiter.api.Test;
 class ChaosTakeoverCriteriaTests {
 
     private final ChaosFixtures run = new ChaosFixtures();
+
+    @Test
+    void aPartitionIsCaughtUpByADecisionAfterTheFaultOrBySellingOutAfterDecisionsResumed() {
+        var hot = UUID.randomUUID();
+        var other = UUID.randomUUID();
+        var byPartition = Map.of(0, List.of(hot), 1, List.of(other));
+        var over = 10_000L;
+
+        // partition 1 had no decision after the fault is over: not caught up while its product has stock
+        assertThat(ProcessFaults.caughtUp(
+                        byPartition, Map.of(hot, List.of(12_000L), other, List.of(8_000L)), Set.of(), over))
+                .isFalse();
+        // sold out after a decision since the fault: nothing more comes, the wait is over
+        assertThat(ProcessFaults.caughtUp(
+                        byPartition, Map.of(hot, List.of(12_000L), other, List.of(8_000L)), Set.of(other), over))
+                .isTrue();
+        // sold out with no decision since the fault: the stall has not been seen to end
+        assertThat(ProcessFaults.caughtUp(byPartition, Map.of(hot, List.of(12_000L)), Set.of(other), over))
+                .isFalse();
+        assertThat(ProcessFaults.caughtUp(
+                        byPartition, Map.of(hot, List.of(12_000L), other, List.of(10_001L)), Set.of(), over))
+                .isTrue();
+    }
 
     @Test
     void aPartitionsStallIsItsLongestGapWithoutADecisionFromTheFaultOn() {
