@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The broker kill of the chaos experiment, end to end, on a cluster of three brokers of its own. */
@@ -23,8 +24,8 @@ class BrokerKillEndToEndTests {
      * answers 202 or 503, and the broker started again rejoins every ISR.
      */
     @Test
-    void aBrokerKilledOnAThreeBrokerClusterLosesNoAcceptedCheckoutAndRejoinsTheIsr(@TempDir Path workDirectory)
-            throws IOException {
+    void aBrokerKilledOnAThreeBrokerClusterLosesNoAcceptedCheckoutAndRejoinsTheIsr(
+            @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path workDirectory) throws IOException {
         // one worker: the brokers fail over here, not the workers
         try (var cluster = ChaosStacks.start(workDirectory, 3, 1)) {
             var run = ChaosStacks.run(cluster, List.of(FaultKind.BROKER_KILL), ChaosStacks.RATE, 0.3);

@@ -50,7 +50,8 @@ final class ChaosStacks {
 
     /**
      * A stack in {@code workDirectory}: an embedded PostgreSQL that can be restarted, {@code brokers} brokers from the
-     * Kafka jars (a KRaft cluster when more than one), one API and {@code workers} workers with short sessions.
+     * Kafka jars (a KRaft cluster when more than one), one API and {@code workers} workers with short sessions. The
+     * callers' temporary directories are kept when a test fails: the apps' and brokers' logs are in its {@code logs}.
      */
     static StackTarget start(Path workDirectory, int brokers, int workers) throws IOException {
         var ports = FreePorts.several(2);

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -46,7 +47,7 @@ class DependencyFaultsEndToEndTests {
     private final ChaosStacks.SharedRuns runs = new ChaosStacks.SharedRuns();
 
     @BeforeAll
-    void startThePipeline(@TempDir Path workDirectory) throws IOException {
+    void startThePipeline(@TempDir(cleanup = CleanupMode.ON_SUCCESS) Path workDirectory) throws IOException {
         target = ChaosStacks.start(workDirectory, 1, WORKERS);
     }
 

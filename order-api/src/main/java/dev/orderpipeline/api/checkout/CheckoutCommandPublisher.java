@@ -9,8 +9,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.errors.RetriableException;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -19,12 +17,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * Publishes checkout commands, a single-product order's and a cart's, and returns only once the broker has
- * acknowledged them (the producer runs with {@code acks=all} and idempotence). A failure that means "the broker is not
- * there right now" is told by where it happens: before the producer took the record (it could not learn the topic's
- * partitions within {@code max.block.ms}), nothing was sent and the order is unchanged ({@link
- * BrokerUnavailableException}); after it (no acknowledgement within {@code delivery.timeout.ms}), the broker may have
- * appended the record, so the outcome is unknown ({@link CheckoutOutcomeUnknownException}). Anything else is a bug
- * and propagates.
+ * acknowledged them (the producer runs with {@code acks=all} and idempotence). A failure says what it means for the
+ * order ({@link PublishFailure}): nothing was sent and the order is unchanged ({@link BrokerUnavailableException}),
+ * the broker may have appended the command ({@link CheckoutOutcomeUnknownException}: no acknowledgement within {@code
+ * delivery.timeout.ms}, or any other failure once the producer had it), or the record itself is at fault, a bug that
+ * propagates.
  */
 @Component
 final class CheckoutCommandPublisher {
@@ -70,10 +67,7 @@ final class CheckoutCommandPublisher {
             // record was never handed over
             sending = kafka.send(record);
         } catch (RuntimeException ex) {
-            if (!brokerTrouble(ex)) {
-                throw ex;
-            }
-            throw unavailable(commandId, orderId, ex);
+            throw failed(PublishFailure.ofSend(ex), commandId, orderId, ex);
         }
         try {
             // No timeout of our own: the producer bounds the wait itself (the future completes, acknowledged or
@@ -87,14 +81,26 @@ final class CheckoutCommandPublisher {
                     sent.getRecordMetadata().partition(),
                     record.topic());
         } catch (ExecutionException ex) {
-            if (!brokerTrouble(ex.getCause())) {
-                throw new IllegalStateException("publishing checkout command " + commandId + " failed", ex);
-            }
-            throw outcomeUnknown(commandId, orderId, ex);
+            throw failed(
+                    PublishFailure.ofAcknowledgement(ex.getCause() == null ? ex : ex.getCause()),
+                    commandId,
+                    orderId,
+                    ex);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw outcomeUnknown(commandId, orderId, ex);
         }
+    }
+
+    private RuntimeException failed(PublishFailure failure, UUID commandId, UUID orderId, Exception ex) {
+        return switch (failure) {
+            case NOT_SENT -> unavailable(commandId, orderId, ex);
+            case OUTCOME_UNKNOWN -> outcomeUnknown(commandId, orderId, ex);
+            case REFUSED ->
+                ex instanceof RuntimeException runtime
+                        ? runtime
+                        : new IllegalStateException("publishing checkout command " + commandId + " failed", ex);
+        };
     }
 
     private BrokerUnavailableException unavailable(UUID commandId, UUID orderId, Exception ex) {
@@ -119,17 +125,5 @@ final class CheckoutCommandPublisher {
             cause = cause.getCause();
         }
         return cause.toString();
-    }
-
-    private static boolean brokerTrouble(@Nullable Throwable ex) {
-        for (Throwable current = ex; current != null; current = current.getCause()) {
-            if (current instanceof RetriableException) {
-                return true;
-            }
-            if (current.getCause() == current) {
-                break;
-            }
-        }
-        return false;
     }
 }

@@ -15,8 +15,14 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,6 +33,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -75,6 +83,12 @@ class CheckoutOutcomeUnknownTests {
     @Autowired
     private JdbcClient jdbc;
 
+    @Autowired
+    private DefaultKafkaProducerFactory<String, Object> producers;
+
+    @Autowired
+    private KafkaTemplate<String, Object> commands;
+
     private ApiClient api;
 
     @BeforeEach
@@ -84,6 +98,7 @@ class CheckoutOutcomeUnknownTests {
     }
 
     @Test
+    @Execution(ExecutionMode.SAME_THREAD) // the tests stop the same broker
     void answersOutcomeUnknownWhenTheBrokerHangsAfterTakingTheCommandAndAcceptsTheSameCheckoutLater() {
         var alice = "alice-" + UUID.randomUUID();
         // the producer learns the topic's partitions while the broker answers
@@ -124,6 +139,97 @@ class CheckoutOutcomeUnknownTests {
                                             .asString())
                                     .isEqualTo(CheckoutCommand.idFor(orderId).toString())));
         }
+    }
+
+    /**
+     * The shared producer closed by force with checkouts in flight, as spring-kafka closes it when one record's send
+     * fails with {@code OutOfOrderSequenceException} (a broker killed on a cluster did that): every record it still had
+     * fails with "Producer is closed forcefully", a failure Kafka does not call retriable. Each of those checkouts is
+     * answered 503, outcome unknown, never 500; retried after the broker answers again, each is accepted, and the topic
+     * holds its one command.
+     */
+    @Test
+    @Execution(ExecutionMode.SAME_THREAD) // the tests stop the same broker
+    void answersOutcomeUnknownForEveryCheckoutInFlightWhenTheProducerIsClosedByForce() throws Exception {
+        var buyers = 5;
+        var alice = "alice-" + UUID.randomUUID();
+        var learned = api.post(
+                "/api/orders/" + PlacedOrders.place(api, alice) + "/checkout", null, "Authorization", bearer(alice));
+        assertThat(learned.status()).as(learned::toString).isEqualTo(202);
+        var orders = IntStream.range(0, buyers)
+                .mapToObj(buyer -> PlacedOrders.place(api, alice))
+                .toList();
+        var sentBefore = recordsSent();
+
+        List<ApiClient.Response> answers;
+        signal(broker(), "STOP");
+        try (var clients = Executors.newFixedThreadPool(buyers)) {
+            var start = new CountDownLatch(1);
+            var checkouts = orders.stream()
+                    .map(orderId -> clients.submit(() -> {
+                        start.await();
+                        return api.post("/api/orders/" + orderId + "/checkout", null, "Authorization", bearer(alice));
+                    }))
+                    .toList();
+            start.countDown();
+            // every command is on its way to the stopped broker: in flight, the producer waiting for an answer
+            await().atMost(Duration.ofSeconds(2))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> recordsSent() - sentBefore >= buyers);
+            producers.setPhysicalCloseTimeout(0);
+            producers.reset();
+            answers = new ArrayList<>();
+            for (var checkout : checkouts) {
+                answers.add(checkout.get(30, TimeUnit.SECONDS));
+            }
+        } finally {
+            signal(broker(), "CONT");
+        }
+
+        assertThat(answers).allSatisfy(answer -> {
+            assertThat(answer.status()).as(answer::toString).isEqualTo(503);
+            assertThat(answer.json().get("type").asString())
+                    .isEqualTo("urn:order-pipeline:problem:checkout-outcome-unknown");
+            assertThat(answer.header("Retry-After")).contains("3");
+        });
+        for (var orderId : orders) {
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .untilAsserted(() -> assertThat(api.post(
+                                            "/api/orders/" + orderId + "/checkout",
+                                            null,
+                                            "Authorization",
+                                            bearer(alice))
+                                    .status())
+                            .isEqualTo(202));
+            assertThat(PlacedOrders.statusOf(jdbc, orderId)).isEqualTo("CREATED");
+        }
+        try (var tap = new CommandTap(broker().bootstrapServers())) {
+            var commands = new HashMap<UUID, List<String>>();
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                tap.poll()
+                        .forEach(record -> commands.computeIfAbsent(
+                                        UUID.fromString(CommandTap.value(record)
+                                                .get("orderId")
+                                                .asString()),
+                                        orderId -> new ArrayList<>())
+                                .add(CommandTap.value(record).get("commandId").asString()));
+                assertThat(commands).containsKeys(orders.toArray(UUID[]::new));
+            });
+            assertThat(orders)
+                    .allSatisfy(orderId -> assertThat(commands.get(orderId))
+                            .isNotEmpty()
+                            .containsOnly(CheckoutCommand.idFor(orderId).toString()));
+        }
+    }
+
+    /** Records the API's producer has sent to the broker (retries included), from its own metrics. */
+    private double recordsSent() {
+        return commands.metrics().entrySet().stream()
+                .filter(metric -> metric.getKey().name().equals("record-send-total")
+                        && metric.getKey().group().equals("producer-metrics"))
+                .mapToDouble(metric -> ((Number) metric.getValue().metricValue()).doubleValue())
+                .sum();
     }
 
     private static synchronized KafkaBroker broker() {

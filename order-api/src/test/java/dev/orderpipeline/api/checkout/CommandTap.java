@@ -61,6 +61,17 @@ public final class CommandTap implements AutoCloseable {
         return records.getFirst();
     }
 
+    /** Records polled now (possibly none), every one with a value. */
+    List<ConsumerRecord<String, String>> poll() {
+        var found = new ArrayList<ConsumerRecord<String, String>>();
+        for (var record : consumer.poll(Duration.ofMillis(200))) {
+            if (record.value() != null) {
+                found.add(record);
+            }
+        }
+        return found;
+    }
+
     /** Records polled now (possibly none) whose value names the order. */
     List<ConsumerRecord<String, String>> pollFor(UUID orderId) {
         var found = new ArrayList<ConsumerRecord<String, String>>();
