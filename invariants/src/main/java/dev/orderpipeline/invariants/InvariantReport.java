@@ -37,6 +37,12 @@ public record InvariantReport(
         long paymentsWithoutCompletion,
         CartInvariants carts) {
 
+    /**
+     * How a violation of liveness begins: orders or carts accepted and not decided yet. Every other violation is one
+     * of safety (units sold twice or lost, a charge twice or without a sale), which no amount of waiting mends.
+     */
+    public static final String NOT_FINAL = "not final: ";
+
     public InvariantReport {
         Objects.requireNonNull(productId, "productId");
         Objects.requireNonNull(carts, "carts");
@@ -139,7 +145,7 @@ public record InvariantReport(
         }
         var undecided = ordersNotFinal - Math.min(ordersNotFinal, ordersNeverAccepted);
         if (undecided > 0) {
-            violations.add("not final: " + undecided + " orders " + (ordersNeverAccepted == 0 ? "" : "checked out and ")
+            violations.add(NOT_FINAL + undecided + " orders " + (ordersNeverAccepted == 0 ? "" : "checked out and ")
                     + "not decided yet");
         }
         if (ordersPaidMoreThanOnce == 0 && paymentsWithoutCompletion == 0 && payments != completedOrders) {
@@ -163,7 +169,7 @@ public record InvariantReport(
                     + " units held by carts although every order is final");
         }
         if (carts.cartsNotFinal() > 0) {
-            violations.add("not final: " + carts.cartsNotFinal() + " carts not decided yet");
+            violations.add(NOT_FINAL + carts.cartsNotFinal() + " carts not decided yet");
         }
         if (carts.cartsPaidMoreThanOnce() > 0) {
             violations.add("double payment: " + carts.cartsPaidMoreThanOnce() + " carts paid more than once");

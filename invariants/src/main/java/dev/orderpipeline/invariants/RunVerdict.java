@@ -117,6 +117,15 @@ public record RunVerdict(
         return violations.isEmpty();
     }
 
+    /**
+     * No invariant of safety is broken: whatever is still open, nothing was oversold, lost, charged twice or charged
+     * without a sale. A run past the pipeline's capacity leaves orders open when the lab stops waiting; that is its
+     * finding, not a failure.
+     */
+    public boolean safe() {
+        return violations.stream().allMatch(violation -> violation.contains(InvariantReport.NOT_FINAL));
+    }
+
     public boolean oversold() {
         return oversoldProducts > 0;
     }

@@ -124,7 +124,7 @@ public abstract class LabCommand implements Callable<Integer> {
         System.out.println();
         System.out.println("Report: " + folder.toAbsolutePath().normalize().resolve(ReportWriter.MARKDOWN_FILE));
         if (!report.holds()) {
-            System.err.println(name() + ": the run did not hold (the report's verdict says which criteria failed)");
+            System.err.println(name() + ": the run did not hold (the report says which criteria or invariants failed)");
             return 1;
         }
         return 0;

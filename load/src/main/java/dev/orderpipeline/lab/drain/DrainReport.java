@@ -58,6 +58,13 @@ public record DrainReport(
                         : "was measured on the same database just before and just after, with no worker running");
     }
 
+    /** The drain's orders and every hot-row probe's keep their invariants. */
+    @Override
+    public boolean holds() {
+        return (run == null || run.invariants().holds())
+                && ceiling.stream().allMatch(probe -> probe.invariants().holds());
+    }
+
     @Override
     public List<Table> tables() {
         if (run == null) {

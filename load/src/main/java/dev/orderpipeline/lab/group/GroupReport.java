@@ -45,6 +45,12 @@ public record GroupReport(ReportHeader header, GroupSettings settings, List<Grou
                 settings.lagInterval().toMillis());
     }
 
+    /** Every cell's orders keep their invariants, whatever its event did to the group. */
+    @Override
+    public boolean holds() {
+        return cells.stream().allMatch(cell -> cell.invariants().holds());
+    }
+
     @Override
     public List<Table> tables() {
         var tables = new ArrayList<>(List.of(throughputTable(), cellTable()));

@@ -21,9 +21,10 @@ public interface LabReport {
     List<Chart> charts();
 
     /**
-     * Whether the run met what its experiment judges as pass or fail (chaos: every criterion of its verdict); the
-     * command exits with code 1 when it did not, after writing the report, so that a script or a CI job running it
-     * sees the failure. Experiments that only measure hold.
+     * Whether the run met what its experiment judges as pass or fail (chaos: every criterion of its verdict; the
+     * others: the pipeline's invariants in the database, while the lab's lock strategies are measured, not judged);
+     * the command exits with code 1 when it did not, after writing the report, so that a script or a CI job running it
+     * sees the failure.
      */
     default boolean holds() {
         return true;

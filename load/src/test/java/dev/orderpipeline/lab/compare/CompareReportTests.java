@@ -38,6 +38,27 @@ class CompareReportTests {
                             0))));
 
     @Test
+    void holdsUnlessTheRunOfThePipelineIsUnsafe() {
+        var oversold = CompareFixtures.columns(
+                new InvariantReport(UUID.randomUUID(), 100, 99, 300, 300, 0, Map.of(), 0, 300, 0, 0));
+
+        assertThat(report.runs().getFirst().invariants().holds()).isFalse();
+        assertThat(report.holds()).isTrue();
+        assertThat(CompareFixtures.report(CompareFixtures.run("kafka", oversold))
+                        .holds())
+                .isFalse();
+        assertThat(CompareFixtures.report(CompareFixtures.run("saga", oversold)).holds())
+                .isFalse();
+        // a burst the final wait did not see decided: 50 of 100 orders still open, every unit accounted for
+        var undecided = CompareFixtures.columns(
+                new InvariantReport(UUID.randomUUID(), 100, 50, 50, 50, 0, Map.of(), 50, 50, 0, 0));
+        assertThat(undecided.holds()).isFalse();
+        assertThat(CompareFixtures.report(CompareFixtures.run("kafka", undecided))
+                        .holds())
+                .isTrue();
+    }
+
+    @Test
     void writesJsonThatReadsBackToTheSameReport() throws Exception {
         ReportWriter.write(report, folder);
 

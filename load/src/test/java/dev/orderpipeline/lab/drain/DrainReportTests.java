@@ -33,6 +33,7 @@ class DrainReportTests {
         assertThat(figure(table, "Results / duplicates / orders without a result"))
                 .isEqualTo("1000000 / 0 / 0");
         assertThat(figure(table, "Invariants")).isEqualTo("hold");
+        assertThat(report.holds()).isTrue();
     }
 
     @Test

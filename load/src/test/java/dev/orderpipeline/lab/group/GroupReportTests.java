@@ -2,12 +2,17 @@ package dev.orderpipeline.lab.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.orderpipeline.invariants.InvariantReport;
+import dev.orderpipeline.invariants.RunVerdict;
 import dev.orderpipeline.lab.compare.CheckoutCosts;
 import dev.orderpipeline.lab.measure.CheckoutCost;
 import dev.orderpipeline.lab.report.Chart;
 import dev.orderpipeline.lab.report.CommittedReports;
 import dev.orderpipeline.lab.report.Table;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +44,19 @@ class GroupReportTests {
         assertThat(table.rows()).hasSize(3 * 4);
         // P=1: 6177.4 commands/s with one worker, 8084 with two (docs/throughput.md quotes them)
         assertThat(table.rows().getFirst()).startsWith("hot", "1", "none", "classic", "6177", "8084");
+    }
+
+    @Test
+    void holdsUnlessACellBrokeAnInvariant() {
+        var report = scale();
+        var oversold = RunVerdict.of(
+                List.of(new InvariantReport(UUID.randomUUID(), 100, 99, 300, 300, 0, Map.of(), 0, 300, 0, 0)));
+        var cells = new ArrayList<>(report.cells());
+        cells.set(1, judged(cells.get(1), oversold));
+
+        assertThat(report.holds()).isTrue();
+        assertThat(new GroupReport(report.header(), report.settings(), cells).holds())
+                .isFalse();
     }
 
     @Test
@@ -114,6 +132,15 @@ class GroupReportTests {
 
     /** The cell with this cost, or none. */
     private static GroupCell costed(GroupCell cell, @Nullable CheckoutCost cost) {
+        return with(cell, cell.invariants(), cost);
+    }
+
+    /** The cell with this verdict of the database. */
+    private static GroupCell judged(GroupCell cell, RunVerdict invariants) {
+        return with(cell, invariants, cell.cost());
+    }
+
+    private static GroupCell with(GroupCell cell, RunVerdict invariants, @Nullable CheckoutCost cost) {
         return new GroupCell(
                 cell.partitions(),
                 cell.workers(),
@@ -127,7 +154,7 @@ class GroupReportTests {
                 cell.curve(),
                 cell.duplicates(),
                 cell.duplicatesCounted(),
-                cell.invariants(),
+                invariants,
                 cost,
                 cell.disruption());
     }

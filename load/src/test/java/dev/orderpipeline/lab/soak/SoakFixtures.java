@@ -75,6 +75,30 @@ final class SoakFixtures {
                 CheckoutCost.of(resources, decided));
     }
 
+    /** The same run with the database's verdict {@code invariants}. */
+    static SoakRun violating(SoakRun run, RunVerdict invariants) {
+        return new SoakRun(
+                run.label(),
+                run.strategy(),
+                run.keys(),
+                run.targetRate(),
+                run.productId(),
+                run.scheduled(),
+                run.succeeded(),
+                run.errors(),
+                run.dropped(),
+                run.achievedRate(),
+                run.latency(),
+                run.finalLatency(),
+                run.httpStatuses(),
+                run.saturated(),
+                run.saturationReasons(),
+                run.resources(),
+                run.kafka(),
+                invariants,
+                run.cost());
+    }
+
     /** 260 completed, 40 rejected on one product, {@code notFinal} open and {@code drift} units off. */
     static RunVerdict invariants(long notFinal, long drift) {
         var violations = new ArrayList<String>();

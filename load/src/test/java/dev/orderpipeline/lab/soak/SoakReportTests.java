@@ -39,6 +39,18 @@ class SoakReportTests {
     }
 
     @Test
+    void holdsUnlessARunOfThePipelineIsUnsafe() {
+        var naiveOversold = SoakFixtures.violating(run("naive", 100, false), invariants(0, 2));
+        var kafkaPastCapacity = SoakFixtures.violating(run("kafka", 400, true), invariants(3, 0));
+        var kafkaDrifting = SoakFixtures.violating(run("kafka", 100, false), invariants(3, 2));
+
+        assertThat(report(run("kafka", 100, false), naiveOversold, kafkaPastCapacity)
+                        .holds())
+                .isTrue();
+        assertThat(report(kafkaDrifting, run("db-atomic", 100, false)).holds()).isFalse();
+    }
+
+    @Test
     void writesChartsAndReadsBackTheSameReport() throws Exception {
         var report = report(run("kafka", 100, false), run("for-update", 100, true), run("kafka", 200, false));
 
