@@ -21,10 +21,11 @@ public interface LabReport {
     List<Chart> charts();
 
     /**
-     * Whether the run met what its experiment judges as pass or fail (chaos: every criterion of its verdict; the
-     * others: the pipeline's invariants in the database, while the lab's lock strategies are measured, not judged);
-     * the command exits with code 1 when it did not, after writing the report, so that a script or a CI job running it
-     * sees the failure.
+     * Whether the run met what its experiment judges as pass or fail; the command exits with code 1 when it did not,
+     * after writing the report, so that a script or a CI job running it sees the failure. Chaos: every criterion of
+     * its verdict. Drain, group: every invariant. Compare, soak: every run of the pipeline safe (nothing oversold,
+     * lost or charged twice), since orders left open past capacity are a figure and the lab's lock strategies, the
+     * naive ones included, are measured, not judged.
      */
     default boolean holds() {
         return true;

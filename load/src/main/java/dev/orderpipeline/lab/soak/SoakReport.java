@@ -56,11 +56,7 @@ public record SoakReport(
                 settings.maxInFlight());
     }
 
-    /**
-     * Every run of the pipeline is safe: nothing oversold, lost or charged twice. Orders still open when a step past
-     * its capacity stops waiting are a measurement (the step is saturated), and the lab's lock strategies are
-     * measured, not judged: a naive one's oversell is its finding.
-     */
+    /** Every run of the pipeline (kafka) is safe: see {@link dev.orderpipeline.lab.report.LabReport#holds}. */
     @Override
     public boolean holds() {
         return runs.stream()
