@@ -76,7 +76,7 @@ final class SoakFixtures {
     }
 
     /** The same run with the database's verdict {@code invariants}. */
-    static SoakRun violating(SoakRun run, RunVerdict invariants) {
+    static SoakRun judged(SoakRun run, RunVerdict invariants) {
         return new SoakRun(
                 run.label(),
                 run.strategy(),

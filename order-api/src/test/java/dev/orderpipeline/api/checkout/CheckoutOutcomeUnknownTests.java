@@ -214,13 +214,12 @@ class CheckoutOutcomeUnknownTests {
         try (var tap = new CommandTap(broker().bootstrapServers())) {
             var commands = new HashMap<UUID, List<String>>();
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                tap.poll()
-                        .forEach(record -> commands.computeIfAbsent(
-                                        UUID.fromString(CommandTap.value(record)
-                                                .get("orderId")
-                                                .asString()),
-                                        orderId -> new ArrayList<>())
-                                .add(CommandTap.value(record).get("commandId").asString()));
+                for (var record : tap.poll()) {
+                    var command = CommandTap.value(record);
+                    commands.computeIfAbsent(
+                                    UUID.fromString(command.get("orderId").asString()), id -> new ArrayList<>())
+                            .add(command.get("commandId").asString());
+                }
                 assertThat(commands).containsKeys(orders.toArray(UUID[]::new));
             });
             assertThat(orders)

@@ -74,14 +74,10 @@ public final class CommandTap implements AutoCloseable {
 
     /** Records polled now (possibly none) whose value names the order. */
     List<ConsumerRecord<String, String>> pollFor(UUID orderId) {
-        var found = new ArrayList<ConsumerRecord<String, String>>();
-        for (var record : consumer.poll(Duration.ofMillis(200))) {
-            if (record.value() != null
-                    && orderId.toString().equals(value(record).path("orderId").asString(""))) {
-                found.add(record);
-            }
-        }
-        return found;
+        return poll().stream()
+                .filter(record ->
+                        orderId.toString().equals(value(record).path("orderId").asString("")))
+                .toList();
     }
 
     /** Records polled now (possibly none) keyed by the product, as every command of the product is. */
